@@ -1,0 +1,89 @@
+package dev.tributary.api;
+
+import dev.tributary.common.errors.ApiException;
+import dev.tributary.common.errors.BrokerNotAvailableException;
+import dev.tributary.common.errors.InvalidPartitionsException;
+import dev.tributary.common.errors.InvalidReplicationFactorException;
+import dev.tributary.common.errors.InvalidRequestException;
+import dev.tributary.common.errors.InvalidTopicException;
+import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.common.errors.TopicExistsException;
+import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.log.InvalidConfigException;
+import dev.tributary.log.OffsetOutOfRangeException;
+import dev.tributary.log.RecordTooLargeException;
+import dev.tributary.log.record.CorruptRecordException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * Maps every failure to {@code {"error_code", "message"}} with the right status. The table is in docs/api.md;
+ * codes follow REST Proxy's habit of HTTP status × 100 + a subcode. Unknown exceptions are logged and answered
+ * 500 without leaking internals.
+ */
+@RestControllerAdvice
+class ApiExceptionHandler {
+  private static final Logger logger = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+  @ExceptionHandler(Throwable.class)
+  ResponseEntity<ErrorResponse> handle(Throwable thrown) {
+    Throwable error = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause() : thrown;
+    return toResponse(error);
+  }
+
+  static ResponseEntity<ErrorResponse> toResponse(Throwable error) {
+    if (error instanceof CompletionException && error.getCause() != null) {
+      error = error.getCause();
+    }
+    String message = error.getMessage();
+    return switch (error) {
+      case RestException e -> respond(e.status, e.errorCode, message);
+      case UnknownTopicOrPartitionException e ->
+          respond(HttpStatus.NOT_FOUND, e.topicExists() ? 40402 : 40401, message);
+      case TopicExistsException e -> respond(HttpStatus.CONFLICT, 40901, message);
+      case InvalidTopicException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42201, message);
+      case InvalidConfigException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42202, message);
+      case InvalidPartitionsException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42203, message);
+      case InvalidReplicationFactorException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42204, message);
+      case CorruptRecordException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42205, message);
+      case InvalidRequestException e -> respond(HttpStatus.BAD_REQUEST, 40002, message);
+      case RecordTooLargeException e -> respond(HttpStatus.CONTENT_TOO_LARGE, 41301, message);
+      case OffsetOutOfRangeException e -> respond(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE, 41601, message);
+      case NotLeaderOrFollowerException e -> respond(HttpStatus.MISDIRECTED_REQUEST, 42101, message);
+      case BrokerNotAvailableException e -> respond(HttpStatus.SERVICE_UNAVAILABLE, 50301, message);
+      case TimeoutException e -> respond(HttpStatus.GATEWAY_TIMEOUT, 50401, message);
+      case ApiException e -> respond(HttpStatus.BAD_REQUEST, 40000, message);
+      case HttpMediaTypeNotSupportedException e ->
+          respond(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 41501, "Unsupported Content-Type: " + e.getContentType());
+      case HttpRequestMethodNotSupportedException e ->
+          respond(HttpStatus.METHOD_NOT_ALLOWED, 40501, "Method " + e.getMethod() + " is not allowed here");
+      case MissingServletRequestParameterException e ->
+          respond(HttpStatus.BAD_REQUEST, 40003, "Missing query parameter '" + e.getParameterName() + "'");
+      case MethodArgumentTypeMismatchException e ->
+          respond(HttpStatus.BAD_REQUEST, 40003, "Invalid value '" + e.getValue() + "' for '" + e.getName() + "'");
+      case NoResourceFoundException e -> respond(HttpStatus.NOT_FOUND, 40400, "No such endpoint: /" + e.getResourcePath());
+      default -> {
+        logger.error("Unexpected error answering a request", error);
+        yield respond(HttpStatus.INTERNAL_SERVER_ERROR, 50001, "Internal error: " + error.getClass().getSimpleName());
+      }
+    };
+  }
+
+  private static ResponseEntity<ErrorResponse> respond(HttpStatus status, int errorCode, String message) {
+    return ResponseEntity.status(status)
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(new ErrorResponse(errorCode, message));
+  }
+}

@@ -1,0 +1,312 @@
+package dev.tributary.api;
+
+import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.log.InvalidConfigException;
+import dev.tributary.log.LogConfig;
+import dev.tributary.metadata.BrokerImage;
+import dev.tributary.metadata.PartitionImage;
+import dev.tributary.metadata.TopicImage;
+import dev.tributary.server.BrokerServer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * REST Proxy v3 admin: clusters, brokers, topics (create, list, describe, grow, delete), partitions and topic
+ * configs. Every change goes through the controller, which validates it and commits metadata records.
+ */
+@RestController
+class ClustersV3Controller {
+  private final BrokerServer broker;
+  private final JsonMapper json;
+
+  ClustersV3Controller(BrokerServer broker, JsonMapper json) {
+    this.broker = broker;
+    this.json = json;
+  }
+
+  @GetMapping("/v3/clusters")
+  ResponseEntity<V3Resources.ResourceList<V3Resources.Cluster>> clusters() {
+    return ok(new V3Resources.ResourceList<>("KafkaClusterList", list("/v3/clusters"), List.of(cluster())));
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}")
+  ResponseEntity<V3Resources.Cluster> cluster(@PathVariable String clusterId) {
+    requireCluster(clusterId);
+    return ok(cluster());
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/brokers")
+  ResponseEntity<V3Resources.ResourceList<V3Resources.Broker>> brokers(@PathVariable String clusterId) {
+    requireCluster(clusterId);
+    List<V3Resources.Broker> brokers =
+        broker.metadata().brokers().values().stream().map(this::brokerResource).toList();
+    return ok(new V3Resources.ResourceList<>("KafkaBrokerList", list(clusterPath() + "/brokers"), brokers));
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/brokers/{brokerId}")
+  ResponseEntity<V3Resources.Broker> broker(@PathVariable String clusterId, @PathVariable int brokerId) {
+    requireCluster(clusterId);
+    BrokerImage found = broker.metadata().brokers().get(brokerId);
+    if (found == null) {
+      throw RestException.notFound(40406, "Broker " + brokerId + " is not registered in this cluster");
+    }
+    return ok(brokerResource(found));
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/topics")
+  ResponseEntity<V3Resources.ResourceList<V3Resources.Topic>> topics(@PathVariable String clusterId) {
+    requireCluster(clusterId);
+    List<V3Resources.Topic> topics =
+        broker.metadata().topicsByName().values().stream().map(this::topicResource).toList();
+    return ok(new V3Resources.ResourceList<>("KafkaTopicList", list(clusterPath() + "/topics"), topics));
+  }
+
+  /** Creates a topic: {@code {"topic_name", "partitions_count"?, "replication_factor"?, "configs"?: [{name, value}]}}. */
+  @PostMapping("/v3/clusters/{clusterId}/topics")
+  ResponseEntity<V3Resources.Topic> createTopic(
+      @PathVariable String clusterId, @RequestBody(required = false) byte[] body) {
+    requireCluster(clusterId);
+    JsonNode request = object(body);
+    JsonNode name = request.get("topic_name");
+    if (name == null || !name.isString()) {
+      throw RestException.badRequest("\"topic_name\" is required and must be a string");
+    }
+    int partitions = positiveInt(request, "partitions_count", broker.config().numPartitions());
+    int replicationFactor = positiveInt(request, "replication_factor", broker.config().defaultReplicationFactor());
+    Map<String, String> configs = new LinkedHashMap<>();
+    JsonNode configList = request.get("configs");
+    if (configList != null && !configList.isNull()) {
+      if (!configList.isArray()) {
+        throw RestException.badRequest("\"configs\" must be a list of {\"name\": .., \"value\": ..}");
+      }
+      for (JsonNode config : configList) {
+        if (!config.path("name").isString() || !(config.path("value").isString() || config.path("value").isNumber())) {
+          throw RestException.badRequest("each config must be {\"name\": string, \"value\": string}");
+        }
+        configs.put(config.get("name").stringValue(), config.get("value").asString());
+      }
+    }
+    TopicImage created = broker.controller().createTopic(name.stringValue(), partitions, replicationFactor, configs);
+    V3Resources.Topic resource = topicResource(created);
+    return ResponseEntity.status(HttpStatus.CREATED)
+        .location(java.net.URI.create(resource.metadata().self()))
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(resource);
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/topics/{topic}")
+  ResponseEntity<V3Resources.Topic> topic(@PathVariable String clusterId, @PathVariable String topic) {
+    requireCluster(clusterId);
+    return ok(topicResource(topicImage(topic)));
+  }
+
+  /** Grows a topic: {@code {"partitions_count": N}} (Kafka's CreatePartitions; partitions can only be added). */
+  @PatchMapping("/v3/clusters/{clusterId}/topics/{topic}")
+  ResponseEntity<V3Resources.Topic> updateTopic(
+      @PathVariable String clusterId, @PathVariable String topic, @RequestBody(required = false) byte[] body) {
+    requireCluster(clusterId);
+    JsonNode request = object(body);
+    if (!request.has("partitions_count")) {
+      throw RestException.badRequest("Only \"partitions_count\" can be changed");
+    }
+    int partitions = positiveInt(request, "partitions_count", 0);
+    return ok(topicResource(broker.controller().createPartitions(topic, partitions)));
+  }
+
+  @DeleteMapping("/v3/clusters/{clusterId}/topics/{topic}")
+  ResponseEntity<Void> deleteTopic(@PathVariable String clusterId, @PathVariable String topic) {
+    requireCluster(clusterId);
+    broker.controller().deleteTopic(topic);
+    return ResponseEntity.noContent().build();
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions")
+  ResponseEntity<V3Resources.ResourceList<V3Resources.Partition>> partitions(
+      @PathVariable String clusterId, @PathVariable String topic) {
+    requireCluster(clusterId);
+    TopicImage image = topicImage(topic);
+    List<V3Resources.Partition> partitions =
+        image.partitions().values().stream().map(p -> partitionResource(image, p)).toList();
+    return ok(
+        new V3Resources.ResourceList<>(
+            "KafkaPartitionList", list(topicPath(topic) + "/partitions"), partitions));
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions/{partition}")
+  ResponseEntity<V3Resources.Partition> partition(
+      @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition) {
+    requireCluster(clusterId);
+    TopicImage image = topicImage(topic);
+    PartitionImage found = image.partitions().get(partition);
+    if (found == null) {
+      throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, image.partitionCount());
+    }
+    return ok(partitionResource(image, found));
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/configs")
+  ResponseEntity<V3Resources.ResourceList<V3Resources.TopicConfig>> configs(
+      @PathVariable String clusterId, @PathVariable String topic) {
+    requireCluster(clusterId);
+    TopicImage image = topicImage(topic);
+    List<V3Resources.TopicConfig> configs = new ArrayList<>();
+    LogConfig.fromMap(image.configs()).toMap().forEach((name, value) -> configs.add(configResource(image, name, value)));
+    return ok(
+        new V3Resources.ResourceList<>("KafkaTopicConfigList", list(topicPath(topic) + "/configs"), configs));
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/configs/{name}")
+  ResponseEntity<V3Resources.TopicConfig> config(
+      @PathVariable String clusterId, @PathVariable String topic, @PathVariable String name) {
+    requireCluster(clusterId);
+    TopicImage image = topicImage(topic);
+    String value = LogConfig.fromMap(image.configs()).toMap().get(name);
+    if (value == null) {
+      throw RestException.notFound(40405, "Topic config '" + name + "' does not exist");
+    }
+    return ok(configResource(image, name, value));
+  }
+
+  /** Sets one config: {@code {"value": "..."}}. */
+  @PutMapping("/v3/clusters/{clusterId}/topics/{topic}/configs/{name}")
+  ResponseEntity<Void> setConfig(
+      @PathVariable String clusterId, @PathVariable String topic, @PathVariable String name,
+      @RequestBody(required = false) byte[] body) {
+    requireCluster(clusterId);
+    JsonNode value = object(body).get("value");
+    if (value == null || !(value.isString() || value.isNumber())) {
+      throw RestException.badRequest("The body must be {\"value\": \"...\"}");
+    }
+    broker.controller().alterConfig(topic, name, value.asString());
+    return ResponseEntity.noContent().build();
+  }
+
+  /** Resets one config to its default. */
+  @DeleteMapping("/v3/clusters/{clusterId}/topics/{topic}/configs/{name}")
+  ResponseEntity<Void> resetConfig(
+      @PathVariable String clusterId, @PathVariable String topic, @PathVariable String name) {
+    requireCluster(clusterId);
+    if (!LogConfig.names().contains(name)) {
+      throw new InvalidConfigException("Unknown topic config '" + name + "'");
+    }
+    broker.controller().alterConfig(topic, name, null);
+    return ResponseEntity.noContent().build();
+  }
+
+  private V3Resources.Cluster cluster() {
+    String path = clusterPath();
+    int controllerId = broker.config().brokerId();
+    return new V3Resources.Cluster(
+        "KafkaCluster", resource(path, ""), broker.clusterId(), controllerId,
+        new V3Resources.Related(url(path + "/brokers/" + controllerId)),
+        new V3Resources.Related(url(path + "/brokers")), new V3Resources.Related(url(path + "/topics")));
+  }
+
+  private V3Resources.Broker brokerResource(BrokerImage b) {
+    return new V3Resources.Broker(
+        "KafkaBroker", resource(clusterPath() + "/brokers/" + b.brokerId(), "/broker=" + b.brokerId()),
+        broker.clusterId(), b.brokerId(), b.host(), b.port(), null, "alive", b.incarnationId().toString());
+  }
+
+  private V3Resources.Topic topicResource(TopicImage t) {
+    String path = topicPath(t.name());
+    return new V3Resources.Topic(
+        "KafkaTopic", resource(path, "/topic=" + t.name()), broker.clusterId(), t.name(), t.topicId().toString(),
+        false, t.replicationFactor(), t.partitionCount(), new V3Resources.Related(url(path + "/partitions")),
+        new V3Resources.Related(url(path + "/configs")));
+  }
+
+  private V3Resources.Partition partitionResource(TopicImage t, PartitionImage p) {
+    String path = topicPath(t.name()) + "/partitions/" + p.partition();
+    return new V3Resources.Partition(
+        "KafkaPartition", resource(path, "/topic=" + t.name() + "/partition=" + p.partition()), broker.clusterId(),
+        t.name(), p.partition(), p.leader(), p.leaderEpoch(), p.replicas(), p.isr(),
+        new V3Resources.Related(url(path + "/replicas/" + p.leader())), new V3Resources.Related(url(path + "/replicas")));
+  }
+
+  private V3Resources.TopicConfig configResource(TopicImage t, String name, String value) {
+    boolean isDefault = !t.configs().containsKey(name);
+    return new V3Resources.TopicConfig(
+        "KafkaTopicConfig", resource(topicPath(t.name()) + "/configs/" + name, "/topic=" + t.name() + "/config=" + name),
+        broker.clusterId(), t.name(), name, value, isDefault, false, false,
+        isDefault ? "DEFAULT_CONFIG" : "DYNAMIC_TOPIC_CONFIG");
+  }
+
+  private TopicImage topicImage(String topic) {
+    return broker.metadata().topic(topic).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
+  }
+
+  private void requireCluster(String clusterId) {
+    if (!broker.clusterId().equals(clusterId)) {
+      throw RestException.notFound(40404, "Cluster '" + clusterId + "' not found; this is cluster " + broker.clusterId());
+    }
+  }
+
+  private JsonNode object(byte[] body) {
+    if (body == null || body.length == 0) {
+      throw RestException.badRequest("The request needs a JSON body");
+    }
+    JsonNode node;
+    try {
+      node = json.readTree(body);
+    } catch (JacksonException e) {
+      throw new RestException(HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
+    }
+    if (node == null || !node.isObject()) {
+      throw RestException.badRequest("The body must be a JSON object");
+    }
+    return node;
+  }
+
+  private static int positiveInt(JsonNode request, String field, int fallback) {
+    JsonNode node = request.get(field);
+    if (node == null || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+      throw RestException.badRequest("\"" + field + "\" must be an integer");
+    }
+    return node.intValue();
+  }
+
+  private String clusterPath() {
+    return "/v3/clusters/" + broker.clusterId();
+  }
+
+  private String topicPath(String topic) {
+    return clusterPath() + "/topics/" + topic;
+  }
+
+  private V3Resources.ResourceMetadata resource(String path, String resourceSuffix) {
+    return new V3Resources.ResourceMetadata(url(path), "crn:///kafka=" + broker.clusterId() + resourceSuffix);
+  }
+
+  private static V3Resources.ListMetadata list(String path) {
+    return new V3Resources.ListMetadata(url(path), null);
+  }
+
+  private static String url(String path) {
+    return ServletUriComponentsBuilder.fromCurrentContextPath().path(path).toUriString();
+  }
+
+  private static <T> ResponseEntity<T> ok(T body) {
+    return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
+  }
+}

@@ -1,0 +1,97 @@
+package dev.tributary.api;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.replication.Acks;
+import dev.tributary.server.ProduceHandler;
+import dev.tributary.server.ProduceRecord;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * REST Proxy v2 produce: {@code POST /topics/{t}} and {@code POST /topics/{t}/partitions/{p}}. Asynchronous: the
+ * servlet thread returns as soon as the append is issued and the response is written when {@code acks} is met.
+ */
+@RestController
+class ProduceController {
+  static final MediaType V2_JSON = MediaType.parseMediaType("application/vnd.kafka.v2+json");
+
+  private final ProduceHandler produce;
+  private final ProduceRequestParser parser;
+  private final MeterRegistry meters;
+
+  ProduceController(ProduceHandler produce, JsonMapper json, MeterRegistry meters) {
+    this.produce = produce;
+    this.parser = new ProduceRequestParser(json);
+    this.meters = meters;
+  }
+
+  @PostMapping("/topics/{topic}")
+  CompletableFuture<ResponseEntity<ProduceResponse>> produceToTopic(
+      @PathVariable String topic,
+      @RequestParam(defaultValue = "all") String acks,
+      @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
+      @RequestBody(required = false) byte[] body) {
+    return produce(topic, null, acks, contentType, body);
+  }
+
+  @PostMapping("/topics/{topic}/partitions/{partition}")
+  CompletableFuture<ResponseEntity<ProduceResponse>> produceToPartition(
+      @PathVariable String topic,
+      @PathVariable int partition,
+      @RequestParam(defaultValue = "all") String acks,
+      @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
+      @RequestBody(required = false) byte[] body) {
+    return produce(topic, partition, acks, contentType, body);
+  }
+
+  private CompletableFuture<ResponseEntity<ProduceResponse>> produce(
+      String topic, Integer partition, String acksText, String contentType, byte[] body) {
+    Acks acks;
+    try {
+      acks = Acks.parse(acksText);
+    } catch (IllegalArgumentException e) {
+      throw RestException.badParameter(e.getMessage());
+    }
+    if (body == null || body.length == 0) {
+      throw RestException.badRequest("The request has no body; send {\"records\":[...]}");
+    }
+    List<ProduceRecord> records = parser.parse(body, EmbeddedFormat.ofContentType(contentType));
+    return produce
+        .handleProduce(topic, partition, records, acks)
+        .thenApply(
+            offsets -> {
+              count(topic, records.size(), body.length);
+              List<PartitionOffset> out =
+                  offsets.stream().map(o -> new PartitionOffset(o.partition(), o.offset(), null, null)).toList();
+              return ResponseEntity.ok().contentType(V2_JSON).body(new ProduceResponse(null, null, out));
+            });
+  }
+
+  private void count(String topic, int records, long bytes) {
+    Counter.builder("tributary.produce.records").tag("topic", topic).register(meters).increment(records);
+    Counter.builder("tributary.produce.bytes").tag("topic", topic).register(meters).increment(bytes);
+  }
+
+  record ProduceResponse(
+      @JsonProperty("key_schema_id") Integer keySchemaId,
+      @JsonProperty("value_schema_id") Integer valueSchemaId,
+      @JsonProperty("offsets") List<PartitionOffset> offsets) {}
+
+  record PartitionOffset(
+      @JsonProperty("partition") int partition,
+      @JsonProperty("offset") long offset,
+      @JsonProperty("error_code") Integer errorCode,
+      @JsonProperty("error") String error) {}
+}

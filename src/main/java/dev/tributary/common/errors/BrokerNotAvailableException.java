@@ -1,0 +1,8 @@
+package dev.tributary.common.errors;
+
+/** The broker cannot serve yet (still recovering its logs) or is shutting down. */
+public class BrokerNotAvailableException extends ApiException {
+  public BrokerNotAvailableException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,8 @@
+package dev.tributary.common.errors;
+
+/** Kafka's INVALID_PARTITIONS: a partition count below 1, or a decrease. */
+public class InvalidPartitionsException extends ApiException {
+  public InvalidPartitionsException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,8 @@
+package dev.tributary.common.errors;
+
+/** Kafka's INVALID_TOPIC_EXCEPTION: the name breaks Kafka's topic-name rules. */
+public class InvalidTopicException extends ApiException {
+  public InvalidTopicException(String message) {
+    super(message);
+  }
+}

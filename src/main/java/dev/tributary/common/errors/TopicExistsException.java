@@ -1,0 +1,8 @@
+package dev.tributary.common.errors;
+
+/** Kafka's TOPIC_ALREADY_EXISTS. */
+public class TopicExistsException extends ApiException {
+  public TopicExistsException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,70 @@
+package dev.tributary.config;
+
+import dev.tributary.replication.Partition;
+import dev.tributary.server.BrokerServer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+import org.springframework.stereotype.Component;
+
+/**
+ * Per-partition gauges for Prometheus: log size and segment count, log start/end offsets and high watermark,
+ * tagged by topic and partition. The set of partitions changes with the metadata, so the rows are re-registered
+ * on each housekeeping pass; values are read live at scrape time.
+ */
+@Component
+class PartitionMetrics {
+  private final BrokerServer broker;
+  private final MultiGauge sizeBytes;
+  private final MultiGauge segments;
+  private final MultiGauge logStartOffset;
+  private final MultiGauge logEndOffset;
+  private final MultiGauge highWatermark;
+
+  PartitionMetrics(BrokerServer broker, MeterRegistry registry) {
+    this.broker = broker;
+    this.sizeBytes = gauge(registry, "tributary.log.size", "bytes", "Bytes of the partition's log on disk");
+    this.segments = gauge(registry, "tributary.log.segments", null, "Segments in the partition's log");
+    this.logStartOffset = gauge(registry, "tributary.log.start.offset", null, "First offset still in the log");
+    this.logEndOffset = gauge(registry, "tributary.log.end.offset", null, "Offset the next record will get");
+    this.highWatermark = gauge(registry, "tributary.partition.high.watermark", null, "Committed offset bound");
+  }
+
+  private static MultiGauge gauge(MeterRegistry registry, String name, String unit, String description) {
+    MultiGauge.Builder builder = MultiGauge.builder(name).description(description);
+    if (unit != null) {
+      builder.baseUnit(unit);
+    }
+    return builder.register(registry);
+  }
+
+  /** Re-registers one row per hosted partition; rows of partitions that are gone disappear. */
+  void refresh() {
+    if (!broker.isReady()) {
+      return;
+    }
+    List<Partition> partitions = List.copyOf(broker.replicaManager().partitions());
+    register(sizeBytes, partitions, p -> p.log().size());
+    register(segments, partitions, p -> p.log().numberOfSegments());
+    register(logStartOffset, partitions, Partition::logStartOffset);
+    register(logEndOffset, partitions, Partition::logEndOffset);
+    register(highWatermark, partitions, Partition::highWatermark);
+  }
+
+  private static void register(MultiGauge gauge, List<Partition> partitions, ToDoubleFunction<Partition> value) {
+    gauge.register(
+        partitions.stream()
+            .map(
+                p ->
+                    MultiGauge.Row.of(
+                        Tags.of(
+                            "topic", p.topicPartition().topic(),
+                            "partition", Integer.toString(p.topicPartition().partition())),
+                        p,
+                        value))
+            .toList(),
+        true);
+  }
+}

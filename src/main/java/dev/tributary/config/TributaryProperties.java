@@ -1,0 +1,20 @@
+package dev.tributary.config;
+
+import java.nio.file.Path;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Broker settings under {@code tributary.*}, e.g. {@code --tributary.broker-id=2}. Each maps to the Kafka broker
+ * config named in {@link dev.tributary.server.BrokerConfig}.
+ */
+@ConfigurationProperties("tributary")
+public record TributaryProperties(
+    @DefaultValue("1") int brokerId,
+    @DefaultValue("./data/broker-1") Path dataDir,
+    @DefaultValue("127.0.0.1") String advertisedHost,
+    @DefaultValue("true") boolean autoCreateTopicsEnable,
+    @DefaultValue("1") int numPartitions,
+    @DefaultValue("1") int defaultReplicationFactor,
+    @DefaultValue("30000") long requestTimeoutMs,
+    @DefaultValue("5000") long logPeriodicTaskIntervalMs) {}

@@ -1,0 +1,80 @@
+package dev.tributary.metadata;
+
+import dev.tributary.common.Uuid;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The cluster metadata as of a point in the metadata log: immutable, so readers on any thread use a snapshot
+ * without locks. A new image is made only by {@link #replay}, which is deterministic: the same records in the same
+ * order give equal images on every broker.
+ *
+ * <p>Invariants: topic names and ids are unique; every partition belongs to a topic in the image.
+ */
+public record MetadataImage(
+    long lastOffset, SortedMap<String, TopicImage> topicsByName, Map<Uuid, String> topicNamesById,
+    SortedMap<Integer, BrokerImage> brokers) {
+
+  public static final MetadataImage EMPTY =
+      new MetadataImage(-1, new TreeMap<>(), new HashMap<>(), new TreeMap<>());
+
+  public MetadataImage {
+    topicsByName = Collections.unmodifiableSortedMap(new TreeMap<>(topicsByName));
+    topicNamesById = Map.copyOf(topicNamesById);
+    brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
+  }
+
+  public Optional<TopicImage> topic(String name) {
+    return Optional.ofNullable(topicsByName.get(name));
+  }
+
+  public Optional<TopicImage> topic(Uuid topicId) {
+    String name = topicNamesById.get(topicId);
+    return name == null ? Optional.empty() : topic(name);
+  }
+
+  /** Applies one committed record at metadata-log offset {@code offset} and returns the next image. */
+  public MetadataImage replay(long offset, MetadataRecord record) {
+    TreeMap<String, TopicImage> topics = new TreeMap<>(topicsByName);
+    HashMap<Uuid, String> names = new HashMap<>(topicNamesById);
+    TreeMap<Integer, BrokerImage> nextBrokers = new TreeMap<>(brokers);
+    switch (record) {
+      case MetadataRecord.RegisterBroker r ->
+          nextBrokers.put(r.brokerId(), new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port()));
+      case MetadataRecord.TopicCreated r -> {
+        if (topics.containsKey(r.name()) || names.containsKey(r.topicId())) {
+          throw new IllegalStateException("replayed a duplicate topic " + r.name() + " at offset " + offset);
+        }
+        topics.put(r.name(), new TopicImage(r.topicId(), r.name(), new TreeMap<>(), Map.of()));
+        names.put(r.topicId(), r.name());
+      }
+      case MetadataRecord.PartitionChange r -> {
+        TopicImage topic = requireTopic(names, topics, r.topicId(), offset);
+        topics.put(topic.name(), topic.withPartition(PartitionImage.of(r)));
+      }
+      case MetadataRecord.TopicConfigChanged r -> {
+        TopicImage topic = requireTopic(names, topics, r.topicId(), offset);
+        topics.put(topic.name(), topic.withConfig(r.name(), r.value()));
+      }
+      case MetadataRecord.TopicDeleted r -> {
+        TopicImage topic = requireTopic(names, topics, r.topicId(), offset);
+        topics.remove(topic.name());
+        names.remove(r.topicId());
+      }
+    }
+    return new MetadataImage(offset, topics, names, nextBrokers);
+  }
+
+  private static TopicImage requireTopic(
+      Map<Uuid, String> names, Map<String, TopicImage> topics, Uuid topicId, long offset) {
+    String name = names.get(topicId);
+    if (name == null) {
+      throw new IllegalStateException("record at offset " + offset + " names unknown topic id " + topicId);
+    }
+    return topics.get(name);
+  }
+}

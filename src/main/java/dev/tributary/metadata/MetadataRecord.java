@@ -1,0 +1,47 @@
+package dev.tributary.metadata;
+
+import dev.tributary.common.Uuid;
+import java.util.List;
+
+/**
+ * A change to the cluster metadata. The controller computes these; every broker replays the committed ones, in
+ * order, into a {@link MetadataImage}. Nothing else changes metadata (the KRaft pattern: state changes only by
+ * replay, identically everywhere). The binary encoding is {@link MetadataRecordSerde}; see
+ * docs/adr/0003-metadata-records.md.
+ */
+public sealed interface MetadataRecord {
+
+  /** A broker announced itself: its id, the incarnation of its process, and where it serves HTTP. */
+  record RegisterBroker(int brokerId, Uuid incarnationId, String host, int port) implements MetadataRecord {}
+
+  /** A topic exists with this id and name; its partitions follow as {@link PartitionChange} records. */
+  record TopicCreated(Uuid topicId, String name) implements MetadataRecord {}
+
+  /**
+   * The full state of one partition: replicas, in-sync replicas, leader, leader epoch and partition epoch. Both
+   * creation and every later change use it.
+   *
+   * <p>Invariant: {@code leader ∈ isr ⊆ replicas} unless the partition is offline ({@code leader == -1}).
+   */
+  record PartitionChange(
+      Uuid topicId, int partition, List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
+      int partitionEpoch)
+      implements MetadataRecord {
+    public PartitionChange {
+      replicas = List.copyOf(replicas);
+      isr = List.copyOf(isr);
+      if (leader != -1 && !isr.contains(leader)) {
+        throw new IllegalArgumentException("leader " + leader + " not in isr " + isr);
+      }
+      if (!replicas.containsAll(isr)) {
+        throw new IllegalArgumentException("isr " + isr + " not a subset of replicas " + replicas);
+      }
+    }
+  }
+
+  /** A topic config was set ({@code value != null}) or reset to its default ({@code value == null}). */
+  record TopicConfigChanged(Uuid topicId, String name, String value) implements MetadataRecord {}
+
+  /** The topic and all its partitions are gone; brokers delete their data for it. */
+  record TopicDeleted(Uuid topicId) implements MetadataRecord {}
+}

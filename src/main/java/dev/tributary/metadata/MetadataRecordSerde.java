@@ -1,0 +1,139 @@
+package dev.tributary.metadata;
+
+import dev.tributary.common.Uuid;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Binary encoding of {@link MetadataRecord}s: a type byte, a version byte, then the fields in declaration order
+ * (ints and longs big-endian, strings as modified UTF-8 with a null flag, lists as a count then elements). New
+ * fields go at the end under a new version so old records stay readable. See docs/adr/0003-metadata-records.md.
+ */
+public final class MetadataRecordSerde {
+  private static final byte REGISTER_BROKER = 1;
+  private static final byte TOPIC_CREATED = 2;
+  private static final byte PARTITION_CHANGE = 3;
+  private static final byte TOPIC_CONFIG_CHANGED = 4;
+  private static final byte TOPIC_DELETED = 5;
+  private static final byte VERSION_0 = 0;
+
+  private MetadataRecordSerde() {}
+
+  public static byte[] serialize(MetadataRecord record) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      switch (record) {
+        case MetadataRecord.RegisterBroker r -> {
+          header(out, REGISTER_BROKER);
+          out.writeInt(r.brokerId());
+          uuid(out, r.incarnationId());
+          out.writeUTF(r.host());
+          out.writeInt(r.port());
+        }
+        case MetadataRecord.TopicCreated r -> {
+          header(out, TOPIC_CREATED);
+          uuid(out, r.topicId());
+          out.writeUTF(r.name());
+        }
+        case MetadataRecord.PartitionChange r -> {
+          header(out, PARTITION_CHANGE);
+          uuid(out, r.topicId());
+          out.writeInt(r.partition());
+          ints(out, r.replicas());
+          ints(out, r.isr());
+          out.writeInt(r.leader());
+          out.writeInt(r.leaderEpoch());
+          out.writeInt(r.partitionEpoch());
+        }
+        case MetadataRecord.TopicConfigChanged r -> {
+          header(out, TOPIC_CONFIG_CHANGED);
+          uuid(out, r.topicId());
+          out.writeUTF(r.name());
+          nullableString(out, r.value());
+        }
+        case MetadataRecord.TopicDeleted r -> {
+          header(out, TOPIC_DELETED);
+          uuid(out, r.topicId());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // cannot happen writing to memory
+    }
+    return bytes.toByteArray();
+  }
+
+  /** Decodes one record; throws IllegalArgumentException on an unknown type or version, or truncated bytes. */
+  public static MetadataRecord deserialize(byte[] bytes) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+      byte type = in.readByte();
+      byte version = in.readByte();
+      if (version != VERSION_0) {
+        throw new IllegalArgumentException("unknown version " + version + " of metadata record type " + type);
+      }
+      return switch (type) {
+        case REGISTER_BROKER ->
+            new MetadataRecord.RegisterBroker(in.readInt(), uuid(in), in.readUTF(), in.readInt());
+        case TOPIC_CREATED -> new MetadataRecord.TopicCreated(uuid(in), in.readUTF());
+        case PARTITION_CHANGE ->
+            new MetadataRecord.PartitionChange(
+                uuid(in), in.readInt(), ints(in), ints(in), in.readInt(), in.readInt(), in.readInt());
+        case TOPIC_CONFIG_CHANGED ->
+            new MetadataRecord.TopicConfigChanged(uuid(in), in.readUTF(), nullableString(in));
+        case TOPIC_DELETED -> new MetadataRecord.TopicDeleted(uuid(in));
+        default -> throw new IllegalArgumentException("unknown metadata record type " + type);
+      };
+    } catch (IOException e) {
+      throw new IllegalArgumentException("truncated metadata record", e);
+    }
+  }
+
+  private static void header(DataOutputStream out, byte type) throws IOException {
+    out.writeByte(type);
+    out.writeByte(VERSION_0);
+  }
+
+  private static void uuid(DataOutputStream out, Uuid id) throws IOException {
+    out.writeLong(id.mostSignificantBits());
+    out.writeLong(id.leastSignificantBits());
+  }
+
+  private static Uuid uuid(DataInputStream in) throws IOException {
+    return new Uuid(in.readLong(), in.readLong());
+  }
+
+  private static void ints(DataOutputStream out, List<Integer> values) throws IOException {
+    out.writeInt(values.size());
+    for (int value : values) {
+      out.writeInt(value);
+    }
+  }
+
+  private static List<Integer> ints(DataInputStream in) throws IOException {
+    int count = in.readInt();
+    if (count < 0 || count > 10_000) {
+      throw new IllegalArgumentException("implausible list length " + count);
+    }
+    List<Integer> values = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      values.add(in.readInt());
+    }
+    return values;
+  }
+
+  private static void nullableString(DataOutputStream out, String value) throws IOException {
+    out.writeBoolean(value != null);
+    if (value != null) {
+      out.writeUTF(value);
+    }
+  }
+
+  private static String nullableString(DataInputStream in) throws IOException {
+    return in.readBoolean() ? in.readUTF() : null;
+  }
+}

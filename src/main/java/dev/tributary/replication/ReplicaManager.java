@@ -1,0 +1,179 @@
+package dev.tributary.replication;
+
+import dev.tributary.common.Scheduler;
+import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.log.LogConfig;
+import dev.tributary.log.LogManager;
+import dev.tributary.log.LogReadInfo;
+import dev.tributary.metadata.MetadataImage;
+import dev.tributary.metadata.PartitionImage;
+import dev.tributary.metadata.TopicImage;
+import java.nio.ByteBuffer;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The partitions this broker hosts, kept in step with the metadata image: a partition placed on this broker gets
+ * a log and (if this broker is its leader) leadership; a deleted topic's partitions are resigned and their logs
+ * removed. It answers produce and fetch for the partitions it leads.
+ *
+ * <p>Concurrency: {@link #onMetadataUpdate} runs on the metadata publisher's thread, one image at a time;
+ * produce and fetch run on request threads and see partitions through a concurrent map.
+ */
+public final class ReplicaManager {
+  private static final Logger logger = LoggerFactory.getLogger(ReplicaManager.class);
+
+  private final int localBrokerId;
+  private final LogManager logManager;
+  private final Scheduler scheduler;
+  private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+  private volatile MetadataImage image = MetadataImage.EMPTY;
+
+  public ReplicaManager(int localBrokerId, LogManager logManager, Scheduler scheduler) {
+    this.localBrokerId = localBrokerId;
+    this.logManager = logManager;
+    this.scheduler = scheduler;
+  }
+
+  /** Applies a new metadata image: creates, leads, reconfigures and deletes partitions to match it. */
+  public synchronized void onMetadataUpdate(MetadataImage next) {
+    Set<TopicPartition> wanted = new HashSet<>();
+    for (TopicImage topic : next.topicsByName().values()) {
+      LogConfig config = LogConfig.fromMap(topic.configs());
+      for (PartitionImage placement : topic.partitions().values()) {
+        if (!placement.replicas().contains(localBrokerId)) {
+          continue;
+        }
+        TopicPartition tp = new TopicPartition(topic.name(), placement.partition());
+        wanted.add(tp);
+        Partition partition =
+            partitions.computeIfAbsent(
+                tp, key -> new Partition(key, logManager.getOrCreateLog(key, config), localBrokerId));
+        if (!partition.log().config().equals(config)) {
+          partition.log().updateConfig(config);
+        }
+        if (placement.leader() == localBrokerId
+            && (!partition.isLeader() || partition.leaderEpoch() != placement.leaderEpoch())) {
+          partition.becomeLeader(placement.leaderEpoch(), placement.replicas(), placement.isr());
+          logger.info("Became leader: {}", partition.statusLine());
+        }
+      }
+    }
+    for (TopicPartition tp : Set.copyOf(partitions.keySet())) {
+      if (!wanted.contains(tp)) {
+        Partition removed = partitions.remove(tp);
+        removed.resign();
+        logManager.deleteLog(tp);
+        logger.info("Deleted partition {}", tp);
+      }
+    }
+    this.image = next;
+  }
+
+  /** The partition {@code tp} if this broker leads it; otherwise the Kafka error a client would get. */
+  public Partition leaderPartition(TopicPartition tp) {
+    Partition partition = partitions.get(tp);
+    if (partition == null) {
+      Optional<TopicImage> topic = image.topic(tp.topic());
+      if (topic.isEmpty()) {
+        throw UnknownTopicOrPartitionException.unknownTopic(tp.topic());
+      }
+      if (!topic.get().partitions().containsKey(tp.partition())) {
+        throw UnknownTopicOrPartitionException.unknownPartition(
+            tp.topic(), tp.partition(), topic.get().partitionCount());
+      }
+      throw new NotLeaderOrFollowerException(
+          "Broker " + localBrokerId + " does not host " + tp + "; its leader is broker "
+              + topic.get().partitions().get(tp.partition()).leader());
+    }
+    if (!partition.isLeader()) {
+      throw new NotLeaderOrFollowerException("Broker " + localBrokerId + " is not the leader of " + tp);
+    }
+    return partition;
+  }
+
+  /**
+   * Appends to one partition as leader. The future completes with the append's result once {@code acks} is
+   * satisfied, or fails with a timeout after {@code timeoutMs} if replication does not catch up.
+   */
+  public CompletableFuture<Partition.AppendResult> appendRecords(
+      TopicPartition tp, ByteBuffer batches, Acks acks, long timeoutMs) {
+    Partition.AppendResult result = leaderPartition(tp).appendRecordsAsLeader(batches, acks);
+    if (result.acked().isDone()) {
+      return result.acked().thenApply(ignored -> result);
+    }
+    Scheduler.Cancellable timeout =
+        scheduler.schedule(
+            timeoutMs,
+            () ->
+                result.acked()
+                    .completeExceptionally(
+                        new java.util.concurrent.TimeoutException(
+                            "Timed out after " + timeoutMs + " ms waiting for in-sync replicas of " + tp)));
+    return result.acked().whenComplete((v, e) -> timeout.cancel()).thenApply(ignored -> result);
+  }
+
+  /**
+   * Reads committed records from {@code offset}. If none are there yet, waits up to {@code maxWaitMs} for the high
+   * watermark to pass {@code offset} (a long poll that parks no thread), then reads again.
+   */
+  public CompletableFuture<FetchResult> fetch(TopicPartition tp, long offset, int maxBytes, long maxWaitMs) {
+    Partition partition = leaderPartition(tp);
+    FetchResult now = readOnce(partition, offset, maxBytes);
+    if (now.records().hasRemaining() || maxWaitMs <= 0) {
+      return CompletableFuture.completedFuture(now);
+    }
+    CompletableFuture<Void> dataArrived = partition.awaitHighWatermarkAbove(offset);
+    Scheduler.Cancellable timeout = scheduler.schedule(maxWaitMs, () -> dataArrived.complete(null));
+    return dataArrived.thenApply(
+        ignored -> {
+          timeout.cancel();
+          return readOnce(partition, offset, maxBytes);
+        });
+  }
+
+  private static FetchResult readOnce(Partition partition, long offset, int maxBytes) {
+    long highWatermark = partition.highWatermark();
+    LogReadInfo read = partition.read(offset, maxBytes);
+    return new FetchResult(
+        partition.topicPartition(), read.records(), highWatermark, partition.logStartOffset(),
+        partition.logEndOffset());
+  }
+
+  /** What a fetch returns: whole batches (possibly none) plus the partition's offsets at the time of the read. */
+  public record FetchResult(
+      TopicPartition topicPartition, ByteBuffer records, long highWatermark, long logStartOffset,
+      long logEndOffset) {}
+
+  /** Runs retention and flushes (via the log manager), then lets partitions see their new log start offsets. */
+  public void runPeriodicLogTasks() {
+    logManager.runPeriodicTasks();
+    partitions.values().forEach(Partition::onLogStartOffsetChange);
+  }
+
+  public Optional<Partition> partition(TopicPartition tp) {
+    return Optional.ofNullable(partitions.get(tp));
+  }
+
+  public Collection<Partition> partitions() {
+    return partitions.values();
+  }
+
+  public int localBrokerId() {
+    return localBrokerId;
+  }
+
+  /** Resigns every partition so waiting requests fail fast; the log manager is shut down by its owner. */
+  public void shutdown() {
+    partitions.values().forEach(Partition::resign);
+  }
+}

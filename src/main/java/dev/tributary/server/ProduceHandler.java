@@ -1,0 +1,162 @@
+package dev.tributary.server;
+
+import dev.tributary.common.Murmur2;
+import dev.tributary.common.Time;
+import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.InvalidRequestException;
+import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.log.RecordTooLargeException;
+import dev.tributary.log.record.CompressionType;
+import dev.tributary.log.record.RecordBatchBuilder;
+import dev.tributary.log.record.SimpleRecord;
+import dev.tributary.metadata.TopicImage;
+import dev.tributary.replication.Acks;
+import dev.tributary.replication.Partition;
+import dev.tributary.replication.ReplicaManager;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Turns a produce request into appends: chooses each record's partition (the client's choice, else Kafka's
+ * default partitioner), builds one v2 batch per partition, checks every batch before appending any, then appends.
+ *
+ * <p>Partitioning, exactly as Kafka's clients: a keyed record goes to {@code toPositive(murmur2(key)) % n}; the
+ * keyless records of one request go together to one partition, the next request's to the next (Kafka's sticky
+ * partitioning, with a request as the batch), so keyless traffic spreads evenly and batches stay large.
+ *
+ * <p>Atomicity: validation (partitions exist, batches fit {@code max.message.bytes}) happens before any append, so
+ * a rejected request appends nothing; each partition's records are one batch, appended whole or not at all.
+ */
+public final class ProduceHandler {
+  private final BrokerServer broker;
+  private final Time time;
+  private final Map<String, AtomicInteger> stickyPartitions = new ConcurrentHashMap<>();
+
+  public ProduceHandler(BrokerServer broker, Time time) {
+    this.broker = broker;
+    this.time = time;
+  }
+
+  /** The outcome for one record, in request order: its partition and offset (-1 with acks=0). */
+  public record RecordOffset(int partition, long offset) {}
+
+  /**
+   * Produces {@code records} to {@code topic}. {@code pathPartition}, if not null, overrides every record's
+   * partition (the {@code /topics/{t}/partitions/{p}} form). The future completes once {@code acks} is met.
+   */
+  public CompletableFuture<List<RecordOffset>> handleProduce(
+      String topic, Integer pathPartition, List<ProduceRecord> records, Acks acks) {
+    if (records.isEmpty()) {
+      throw new InvalidRequestException("The request has no records; send {\"records\":[...]} with at least one");
+    }
+    TopicImage image =
+        broker
+            .topicForProduce(topic)
+            .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
+    int partitionCount = image.partitionCount();
+    int[] partitionOf = new int[records.size()];
+    Map<Integer, List<SimpleRecord>> byPartition = new LinkedHashMap<>();
+    int stickyPartition = -1;
+    long nowMs = time.milliseconds();
+    for (int i = 0; i < records.size(); i++) {
+      ProduceRecord record = records.get(i);
+      int partition;
+      if (pathPartition != null) {
+        partition = pathPartition;
+      } else if (record.partition() != null) {
+        partition = record.partition();
+      } else if (record.key() != null) {
+        partition = Murmur2.partitionForKey(record.key(), partitionCount);
+      } else {
+        if (stickyPartition < 0) {
+          stickyPartition = nextStickyPartition(topic, partitionCount);
+        }
+        partition = stickyPartition;
+      }
+      if (partition < 0 || partition >= partitionCount) {
+        throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, partitionCount);
+      }
+      partitionOf[i] = partition;
+      long timestampMs = record.timestampMs() == null ? nowMs : record.timestampMs();
+      byPartition
+          .computeIfAbsent(partition, p -> new ArrayList<>())
+          .add(new SimpleRecord(timestampMs, record.key(), record.value(), record.headers()));
+    }
+
+    ReplicaManager replicaManager = broker.replicaManager();
+    Map<Integer, ByteBuffer> batches = new LinkedHashMap<>();
+    for (Map.Entry<Integer, List<SimpleRecord>> entry : byPartition.entrySet()) {
+      TopicPartition tp = new TopicPartition(topic, entry.getKey());
+      Partition partition = replicaManager.leaderPartition(tp); // NOT_LEADER / UNKNOWN before anything is appended
+      batches.put(entry.getKey(), buildBatches(tp, entry.getValue(), partition.log().config().maxMessageBytes()));
+    }
+
+    long timeoutMs = broker.config().requestTimeoutMs();
+    Map<Integer, CompletableFuture<Long>> baseOffsets = new LinkedHashMap<>();
+    for (Map.Entry<Integer, ByteBuffer> entry : batches.entrySet()) {
+      TopicPartition tp = new TopicPartition(topic, entry.getKey());
+      baseOffsets.put(
+          entry.getKey(),
+          replicaManager
+              .appendRecords(tp, entry.getValue(), acks, timeoutMs)
+              .thenApply(result -> result.info().firstOffset()));
+    }
+    return CompletableFuture.allOf(baseOffsets.values().toArray(CompletableFuture[]::new))
+        .thenApply(ignored -> offsetsInRequestOrder(partitionOf, baseOffsets, acks));
+  }
+
+  /**
+   * Encodes {@code records} as one batch, or as several consecutive batches in one buffer when one would exceed
+   * {@code max.message.bytes} (as a Kafka producer splits by {@code batch.size}). The log appends the buffer
+   * atomically. Only a record too large on its own is refused.
+   */
+  static ByteBuffer buildBatches(TopicPartition tp, List<SimpleRecord> records, int maxMessageBytes) {
+    List<ByteBuffer> parts = new ArrayList<>(1);
+    split(tp, records, maxMessageBytes, parts);
+    if (parts.size() == 1) {
+      return parts.get(0);
+    }
+    int total = parts.stream().mapToInt(ByteBuffer::remaining).sum();
+    ByteBuffer all = ByteBuffer.allocate(total);
+    parts.forEach(all::put);
+    return all.flip();
+  }
+
+  private static void split(TopicPartition tp, List<SimpleRecord> records, int maxMessageBytes, List<ByteBuffer> out) {
+    ByteBuffer batch = RecordBatchBuilder.build(records, CompressionType.NONE, 0L, -1);
+    if (batch.remaining() <= maxMessageBytes) {
+      out.add(batch);
+    } else if (records.size() == 1) {
+      throw new RecordTooLargeException(
+          "A record for " + tp + " takes " + batch.remaining() + " bytes as a batch, more than max.message.bytes="
+              + maxMessageBytes);
+    } else {
+      int half = records.size() / 2;
+      split(tp, records.subList(0, half), maxMessageBytes, out);
+      split(tp, records.subList(half, records.size()), maxMessageBytes, out);
+    }
+  }
+
+  private static List<RecordOffset> offsetsInRequestOrder(
+      int[] partitionOf, Map<Integer, CompletableFuture<Long>> baseOffsets, Acks acks) {
+    Map<Integer, Long> next = new LinkedHashMap<>();
+    baseOffsets.forEach((partition, future) -> next.put(partition, future.join()));
+    List<RecordOffset> offsets = new ArrayList<>(partitionOf.length);
+    for (int partition : partitionOf) {
+      long offset = next.merge(partition, 1L, Long::sum) - 1;
+      offsets.add(new RecordOffset(partition, acks == Acks.NONE ? -1 : offset));
+    }
+    return offsets;
+  }
+
+  private int nextStickyPartition(String topic, int partitionCount) {
+    int n = stickyPartitions.computeIfAbsent(topic, t -> new AtomicInteger()).getAndIncrement();
+    return Math.floorMod(n, partitionCount);
+  }
+}
