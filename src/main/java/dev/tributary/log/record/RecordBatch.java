@@ -1,6 +1,9 @@
 package dev.tributary.log.record;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
@@ -183,6 +186,17 @@ public final class RecordBatch {
    * that passes can be stored, indexed and decoded.
    */
   public void validate() {
+    checkFraming();
+    long stored = checksum();
+    long computed = computeChecksum();
+    if (stored != computed) {
+      throw new CorruptRecordException(
+          "CRC mismatch: stored " + Long.toHexString(stored) + ", computed " + Long.toHexString(computed));
+    }
+  }
+
+  /** Magic, length and counts: what must hold before the batch's bytes can be walked at all. */
+  private void checkFraming() {
     if (magic() != MAGIC_V2) {
       throw new CorruptRecordException("unsupported magic " + magic() + " (only v2 record batches are accepted)");
     }
@@ -197,12 +211,32 @@ public final class RecordBatch {
     if (lastOffsetDelta() < 0 || recordCount() < 0) {
       throw new CorruptRecordException("negative record count or last offset delta");
     }
-    long stored = checksum();
-    long computed = computeChecksum();
-    if (stored != computed) {
-      throw new CorruptRecordException(
-          "CRC mismatch: stored " + Long.toHexString(stored) + ", computed " + Long.toHexString(computed));
+  }
+
+  /**
+   * Decodes the records lazily, decompressing the whole records section first if the batch is compressed.
+   * Uncompressed keys and values share this batch's bytes. Control batches (transaction markers) decode like any
+   * other; callers that serve data skip them ({@link #isControlBatch()}). Checks framing but not the CRC: call
+   * {@link #validate()} first on bytes from outside. Throws {@link CorruptRecordException} on bad framing, either
+   * here or from the iterator.
+   */
+  public Iterator<Record> recordIterator() {
+    checkFraming();
+    ByteBuffer section = buffer.slice(start + HEADER_SIZE, sizeInBytes() - HEADER_SIZE);
+    CompressionType compression = compressionType();
+    if (compression != CompressionType.NONE) {
+      section = Codecs.decompress(compression, section);
     }
+    return new RecordIterator(section, this);
+  }
+
+  /** All records of the batch, decoded as {@link #recordIterator()} does. */
+  public List<Record> records() {
+    Iterator<Record> iterator = recordIterator();
+    // The count is untrusted until decoded: cap the initial capacity by what the bytes could hold.
+    List<Record> records = new ArrayList<>(Math.min(recordCount(), sizeInBytes() / 7));
+    iterator.forEachRemaining(records::add);
+    return records;
   }
 
   /** A read-only buffer of exactly this batch's bytes (shares content, no copy). */
