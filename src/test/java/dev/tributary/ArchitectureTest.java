@@ -1,0 +1,74 @@
+package dev.tributary;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Keeps the core framework-free and the dependencies pointing one way (docs/architecture.md, "Layers"). */
+class ArchitectureTest {
+  private static final String[] CORE = {
+    "dev.tributary.common..", "dev.tributary.log..", "dev.tributary.replication..", "dev.tributary.metadata..",
+    "dev.tributary.group..", "dev.tributary.server..", "dev.tributary.bench.."
+  };
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.tributary");
+  }
+
+  @Test
+  void coreDoesNotDependOnSpringServletOrJackson() {
+    noClasses()
+        .that().resideInAnyPackage(CORE)
+        .should().dependOnClassesThat()
+        .resideInAnyPackage(
+            "org.springframework..", "jakarta.servlet..", "javax.servlet..", "tools.jackson..",
+            "com.fasterxml.jackson..", "io.micrometer..")
+        .because("the core is plain Java, unit-testable without a Spring context")
+        .check(classes);
+  }
+
+  @Test
+  void coreDoesNotDependOnTheWebLayer() {
+    noClasses()
+        .that().resideInAnyPackage(CORE)
+        .should().dependOnClassesThat()
+        .resideInAnyPackage("dev.tributary.api..", "dev.tributary.web..", "dev.tributary.config..")
+        .check(classes);
+  }
+
+  @Test
+  void logDependsOnlyOnCommon() {
+    noClasses()
+        .that().resideInAPackage("dev.tributary.log..")
+        .should().dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.tributary.replication..", "dev.tributary.metadata..", "dev.tributary.server..",
+            "dev.tributary.group..")
+        .check(classes);
+  }
+
+  @Test
+  void webPackagesDoNotDependOnEachOther() {
+    noClasses().that().resideInAPackage("dev.tributary.api..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.tributary.web..", "dev.tributary.config..")
+        .check(classes);
+    noClasses().that().resideInAPackage("dev.tributary.web..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.tributary.api..", "dev.tributary.config..")
+        .check(classes);
+  }
+
+  @Test
+  void packagesHaveNoCycles() {
+    slices().matching("dev.tributary.(*)..").should().beFreeOfCycles().check(classes);
+  }
+}
