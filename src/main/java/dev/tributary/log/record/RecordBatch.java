@@ -233,7 +233,8 @@ public final class RecordBatch {
   /** All records of the batch, decoded as {@link #recordIterator()} does. */
   public List<Record> records() {
     Iterator<Record> iterator = recordIterator();
-    // The count is untrusted until decoded: cap the initial capacity by what the bytes could hold.
+    // The count is untrusted until decoded: cap the initial capacity by what the bytes could hold (a record takes
+    // at least 7 bytes uncompressed; compressed batches may hold more, and the list then grows).
     List<Record> records = new ArrayList<>(Math.min(recordCount(), sizeInBytes() / 7));
     iterator.forEachRemaining(records::add);
     return records;

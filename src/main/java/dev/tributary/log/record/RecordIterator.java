@@ -27,11 +27,11 @@ final class RecordIterator implements Iterator<Record> {
   private final ByteBuffer section;
   private final long baseOffset;
   private final long baseTimestamp;
-  /** The batch's max timestamp for LogAppendTime batches, whose record timestamp deltas Kafka ignores. */
-  private final long logAppendTime;
-
   private final boolean isLogAppendTime;
+  /** The batch's max timestamp: every record's timestamp in LogAppendTime batches (Kafka ignores the deltas). */
+  private final long logAppendTime;
   private final int recordCount;
+  /** Records returned so far. Invariant: read <= recordCount. */
   private int read;
 
   RecordIterator(ByteBuffer section, RecordBatch batch) {
