@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
@@ -48,37 +49,51 @@ class ApiExceptionHandler {
       error = error.getCause();
     }
     String message = error.getMessage();
-    return switch (error) {
-      case RestException e -> respond(e.status, e.errorCode, message);
-      case UnknownTopicOrPartitionException e ->
-          respond(HttpStatus.NOT_FOUND, e.topicExists() ? 40402 : 40401, message);
-      case TopicExistsException e -> respond(HttpStatus.CONFLICT, 40901, message);
-      case InvalidTopicException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42201, message);
-      case InvalidConfigException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42202, message);
-      case InvalidPartitionsException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42203, message);
-      case InvalidReplicationFactorException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42204, message);
-      case CorruptRecordException e -> respond(HttpStatus.UNPROCESSABLE_CONTENT, 42205, message);
-      case InvalidRequestException e -> respond(HttpStatus.BAD_REQUEST, 40002, message);
-      case RecordTooLargeException e -> respond(HttpStatus.CONTENT_TOO_LARGE, 41301, message);
-      case OffsetOutOfRangeException e -> respond(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE, 41601, message);
-      case NotLeaderOrFollowerException e -> respond(HttpStatus.MISDIRECTED_REQUEST, 42101, message);
-      case BrokerNotAvailableException e -> respond(HttpStatus.SERVICE_UNAVAILABLE, 50301, message);
-      case TimeoutException e -> respond(HttpStatus.GATEWAY_TIMEOUT, 50401, message);
-      case ApiException e -> respond(HttpStatus.BAD_REQUEST, 40000, message);
-      case HttpMediaTypeNotSupportedException e ->
-          respond(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 41501, "Unsupported Content-Type: " + e.getContentType());
-      case HttpRequestMethodNotSupportedException e ->
-          respond(HttpStatus.METHOD_NOT_ALLOWED, 40501, "Method " + e.getMethod() + " is not allowed here");
-      case MissingServletRequestParameterException e ->
-          respond(HttpStatus.BAD_REQUEST, 40003, "Missing query parameter '" + e.getParameterName() + "'");
-      case MethodArgumentTypeMismatchException e ->
-          respond(HttpStatus.BAD_REQUEST, 40003, "Invalid value '" + e.getValue() + "' for '" + e.getName() + "'");
-      case NoResourceFoundException e -> respond(HttpStatus.NOT_FOUND, 40400, "No such endpoint: /" + e.getResourcePath());
-      default -> {
-        logger.error("Unexpected error answering a request", error);
-        yield respond(HttpStatus.INTERNAL_SERVER_ERROR, 50001, "Internal error: " + error.getClass().getSimpleName());
-      }
-    };
+    if (error instanceof RestException e) {
+      return respond(e.status, e.errorCode, message);
+    } else if (error instanceof UnknownTopicOrPartitionException e) {
+      return respond(HttpStatus.NOT_FOUND, e.topicExists() ? 40402 : 40401, message);
+    } else if (error instanceof TopicExistsException) {
+      return respond(HttpStatus.CONFLICT, 40901, message);
+    } else if (error instanceof InvalidTopicException) {
+      return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42201, message);
+    } else if (error instanceof InvalidConfigException) {
+      return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42202, message);
+    } else if (error instanceof InvalidPartitionsException) {
+      return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42203, message);
+    } else if (error instanceof InvalidReplicationFactorException) {
+      return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42204, message);
+    } else if (error instanceof CorruptRecordException) {
+      return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42205, message);
+    } else if (error instanceof InvalidRequestException) {
+      return respond(HttpStatus.BAD_REQUEST, 40002, message);
+    } else if (error instanceof RecordTooLargeException) {
+      return respond(HttpStatus.CONTENT_TOO_LARGE, 41301, message);
+    } else if (error instanceof OffsetOutOfRangeException) {
+      return respond(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE, 41601, message);
+    } else if (error instanceof NotLeaderOrFollowerException) {
+      return respond(HttpStatus.MISDIRECTED_REQUEST, 42101, message);
+    } else if (error instanceof BrokerNotAvailableException) {
+      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50301, message);
+    } else if (error instanceof TimeoutException) {
+      return respond(HttpStatus.GATEWAY_TIMEOUT, 50401, message);
+    } else if (error instanceof ApiException) {
+      return respond(HttpStatus.BAD_REQUEST, 40000, message);
+    } else if (error instanceof HttpMediaTypeNotSupportedException e) {
+      return respond(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 41501, "Unsupported Content-Type: " + e.getContentType());
+    } else if (error instanceof HttpRequestMethodNotSupportedException e) {
+      return respond(HttpStatus.METHOD_NOT_ALLOWED, 40501, "Method " + e.getMethod() + " is not allowed here");
+    } else if (error instanceof MissingServletRequestParameterException e) {
+      return respond(HttpStatus.BAD_REQUEST, 40003, "Missing query parameter '" + e.getParameterName() + "'");
+    } else if (error instanceof MethodArgumentTypeMismatchException e) {
+      return respond(HttpStatus.BAD_REQUEST, 40003, "Invalid value '" + e.getValue() + "' for '" + e.getName() + "'");
+    } else if (error instanceof HttpMessageNotReadableException) {
+      return respond(HttpStatus.BAD_REQUEST, 40001, "The request body could not be read");
+    } else if (error instanceof NoResourceFoundException e) {
+      return respond(HttpStatus.NOT_FOUND, 40400, "No such endpoint: /" + e.getResourcePath());
+    }
+    logger.error("Unexpected error answering a request", error);
+    return respond(HttpStatus.INTERNAL_SERVER_ERROR, 50001, "Internal error: " + error.getClass().getSimpleName());
   }
 
   private static ResponseEntity<ErrorResponse> respond(HttpStatus status, int errorCode, String message) {

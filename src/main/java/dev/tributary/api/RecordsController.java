@@ -99,7 +99,7 @@ class RecordsController {
             new OffsetForTimestamp(
                 offsets.beginningOffset(), offsets.endOffset(), offsets.logEndOffset(),
                 match.map(TimestampAndOffset::offset).orElse(null),
-                match.map(TimestampAndOffset::timestamp).orElse(null)));
+                match.map(TimestampAndOffset::timestampMs).orElse(null)));
   }
 
   /**

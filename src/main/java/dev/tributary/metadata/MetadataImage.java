@@ -42,29 +42,26 @@ public record MetadataImage(
     TreeMap<String, TopicImage> topics = new TreeMap<>(topicsByName);
     HashMap<Uuid, String> names = new HashMap<>(topicNamesById);
     TreeMap<Integer, BrokerImage> nextBrokers = new TreeMap<>(brokers);
-    switch (record) {
-      case MetadataRecord.RegisterBroker r ->
-          nextBrokers.put(r.brokerId(), new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port()));
-      case MetadataRecord.TopicCreated r -> {
-        if (topics.containsKey(r.name()) || names.containsKey(r.topicId())) {
-          throw new IllegalStateException("replayed a duplicate topic " + r.name() + " at offset " + offset);
-        }
-        topics.put(r.name(), new TopicImage(r.topicId(), r.name(), new TreeMap<>(), Map.of()));
-        names.put(r.topicId(), r.name());
+    if (record instanceof MetadataRecord.RegisterBroker r) {
+      nextBrokers.put(r.brokerId(), new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port()));
+    } else if (record instanceof MetadataRecord.TopicCreated r) {
+      if (topics.containsKey(r.name()) || names.containsKey(r.topicId())) {
+        throw new IllegalStateException("replayed a duplicate topic " + r.name() + " at offset " + offset);
       }
-      case MetadataRecord.PartitionChange r -> {
-        TopicImage topic = requireTopic(names, topics, r.topicId(), offset);
-        topics.put(topic.name(), topic.withPartition(PartitionImage.of(r)));
-      }
-      case MetadataRecord.TopicConfigChanged r -> {
-        TopicImage topic = requireTopic(names, topics, r.topicId(), offset);
-        topics.put(topic.name(), topic.withConfig(r.name(), r.value()));
-      }
-      case MetadataRecord.TopicDeleted r -> {
-        TopicImage topic = requireTopic(names, topics, r.topicId(), offset);
-        topics.remove(topic.name());
-        names.remove(r.topicId());
-      }
+      topics.put(r.name(), new TopicImage(r.topicId(), r.name(), new TreeMap<>(), Map.of()));
+      names.put(r.topicId(), r.name());
+    } else if (record instanceof MetadataRecord.PartitionChange r) {
+      TopicImage topic = requireTopic(names, topics, r.topicId(), offset);
+      topics.put(topic.name(), topic.withPartition(PartitionImage.of(r)));
+    } else if (record instanceof MetadataRecord.TopicConfigChanged r) {
+      TopicImage topic = requireTopic(names, topics, r.topicId(), offset);
+      topics.put(topic.name(), topic.withConfig(r.name(), r.value()));
+    } else if (record instanceof MetadataRecord.TopicDeleted r) {
+      TopicImage topic = requireTopic(names, topics, r.topicId(), offset);
+      topics.remove(topic.name());
+      names.remove(r.topicId());
+    } else {
+      throw new IllegalArgumentException("unknown metadata record " + record);
     }
     return new MetadataImage(offset, topics, names, nextBrokers);
   }

@@ -28,39 +28,35 @@ public final class MetadataRecordSerde {
   public static byte[] serialize(MetadataRecord record) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      switch (record) {
-        case MetadataRecord.RegisterBroker r -> {
-          header(out, REGISTER_BROKER);
-          out.writeInt(r.brokerId());
-          uuid(out, r.incarnationId());
-          out.writeUTF(r.host());
-          out.writeInt(r.port());
-        }
-        case MetadataRecord.TopicCreated r -> {
-          header(out, TOPIC_CREATED);
-          uuid(out, r.topicId());
-          out.writeUTF(r.name());
-        }
-        case MetadataRecord.PartitionChange r -> {
-          header(out, PARTITION_CHANGE);
-          uuid(out, r.topicId());
-          out.writeInt(r.partition());
-          ints(out, r.replicas());
-          ints(out, r.isr());
-          out.writeInt(r.leader());
-          out.writeInt(r.leaderEpoch());
-          out.writeInt(r.partitionEpoch());
-        }
-        case MetadataRecord.TopicConfigChanged r -> {
-          header(out, TOPIC_CONFIG_CHANGED);
-          uuid(out, r.topicId());
-          out.writeUTF(r.name());
-          nullableString(out, r.value());
-        }
-        case MetadataRecord.TopicDeleted r -> {
-          header(out, TOPIC_DELETED);
-          uuid(out, r.topicId());
-        }
+      if (record instanceof MetadataRecord.RegisterBroker r) {
+        header(out, REGISTER_BROKER);
+        out.writeInt(r.brokerId());
+        uuid(out, r.incarnationId());
+        out.writeUTF(r.host());
+        out.writeInt(r.port());
+      } else if (record instanceof MetadataRecord.TopicCreated r) {
+        header(out, TOPIC_CREATED);
+        uuid(out, r.topicId());
+        out.writeUTF(r.name());
+      } else if (record instanceof MetadataRecord.PartitionChange r) {
+        header(out, PARTITION_CHANGE);
+        uuid(out, r.topicId());
+        out.writeInt(r.partition());
+        ints(out, r.replicas());
+        ints(out, r.isr());
+        out.writeInt(r.leader());
+        out.writeInt(r.leaderEpoch());
+        out.writeInt(r.partitionEpoch());
+      } else if (record instanceof MetadataRecord.TopicConfigChanged r) {
+        header(out, TOPIC_CONFIG_CHANGED);
+        uuid(out, r.topicId());
+        out.writeUTF(r.name());
+        nullableString(out, r.value());
+      } else if (record instanceof MetadataRecord.TopicDeleted r) {
+        header(out, TOPIC_DELETED);
+        uuid(out, r.topicId());
+      } else {
+        throw new IllegalArgumentException("unknown metadata record " + record);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e); // cannot happen writing to memory

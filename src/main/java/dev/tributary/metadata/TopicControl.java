@@ -6,6 +6,7 @@ import dev.tributary.common.errors.InvalidPartitionsException;
 import dev.tributary.common.errors.InvalidTopicException;
 import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.log.InvalidConfigException;
 import dev.tributary.log.LogConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -84,7 +85,9 @@ public final class TopicControl {
     TopicImage topic = requireTopic(image, name);
     Map<String, String> next = new HashMap<>(topic.configs());
     if (value == null) {
-      LogConfig.fromMap(Map.of(key, LogConfig.defaults().toMap().getOrDefault(key, ""))); // rejects unknown names
+      if (!LogConfig.names().contains(key)) {
+        throw new InvalidConfigException("Unknown topic config '" + key + "'");
+      }
       next.remove(key);
     } else {
       next.put(key, value);
