@@ -92,8 +92,10 @@ public final class Bench {
         printErrorSamples(warm, out);
       }
       long cpuBefore = processCpuNanos();
+      long wallBefore = System.nanoTime();
       ProduceRun.PhaseResult r = run.measure();
       long cpuNanos = processCpuNanos() - cpuBefore;
+      long wallNanos = System.nanoTime() - wallBefore;
       double seconds = r.elapsedNanos() / 1e9;
       double mbPerSec = r.recordsPerSec() * o.recordSizeBytes() / (1024.0 * 1024.0);
       Histogram h = r.latencyUs();
@@ -104,7 +106,7 @@ public final class Bench {
           ms(h.getMaxValue()));
       out.printf("errors: %d failed requests%n", r.errors());
       printErrorSamples(r, out);
-      printCpuNote(cpuNanos, r.elapsedNanos(), out);
+      printCpuNote(cpuNanos, wallNanos, out);
       out.printf(Locale.ROOT,
           "RESULT produce records_per_sec=%.0f mb_per_sec=%.2f p50_ms=%.2f p99_ms=%.2f p999_ms=%.2f max_ms=%.2f"
               + " records=%d errors=%d%n",
@@ -121,14 +123,16 @@ public final class Bench {
     try {
       HttpClient client = client(executor);
       long cpuBefore = processCpuNanos();
+      long wallBefore = System.nanoTime();
       ConsumeRun.Result r = new ConsumeRun(o, client, out).run();
       long cpuNanos = processCpuNanos() - cpuBefore;
+      long wallNanos = System.nanoTime() - wallBefore;
       double mbPerSec = r.elapsedNanos() == 0 ? 0 : r.valueBytes() * 1e9 / r.elapsedNanos() / (1024.0 * 1024.0);
       out.printf("consumed: %d records, %.1f MB of values in %.2f s with %d fetches%n",
           r.records(), r.valueBytes() / (1024.0 * 1024.0), r.elapsedNanos() / 1e9, r.fetches());
       out.printf("throughput: %.0f records/s, %.2f MB/s of values%n", r.recordsPerSec(), mbPerSec);
       r.errors().forEach(e -> out.println("error: " + e));
-      printCpuNote(cpuNanos, r.elapsedNanos(), out);
+      printCpuNote(cpuNanos, wallNanos, out);
       out.printf(Locale.ROOT, "RESULT consume records_per_sec=%.0f mb_per_sec=%.2f records=%d fetches=%d errors=%d%n",
           r.recordsPerSec(), mbPerSec, r.records(), r.fetches(), r.errors().size());
       return r.errors().isEmpty() ? 0 : 1;
@@ -160,12 +164,12 @@ public final class Bench {
   }
 
   /** The generator shares the machine with the broker: say how much CPU it took. */
-  private static void printCpuNote(long cpuNanos, long elapsedNanos, PrintStream out) {
-    if (cpuNanos < 0 || elapsedNanos == 0) {
+  private static void printCpuNote(long cpuNanos, long wallNanos, PrintStream out) {
+    if (cpuNanos < 0 || wallNanos == 0) {
       return;
     }
     out.printf("generator CPU: %.0f%% of one core on average (%d cores on this machine, shared with the broker)%n",
-        100.0 * cpuNanos / elapsedNanos, Runtime.getRuntime().availableProcessors());
+        100.0 * cpuNanos / wallNanos, Runtime.getRuntime().availableProcessors());
   }
 
   private static long processCpuNanos() {

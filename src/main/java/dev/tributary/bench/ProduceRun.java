@@ -95,7 +95,7 @@ final class ProduceRun {
           perPartition[(int) (sent % perPartition.length)].copy().POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
       long sendNanos = System.nanoTime();
       client
-          .sendAsync(request, HttpResponse.BodyHandlers.ofString())
+          .sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
           .whenComplete(
               (response, failure) -> {
                 try {

@@ -1,9 +1,9 @@
 package dev.tributary.bench;
 
+import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Checks of broker responses; pure functions over status and body so that tests can feed them text. */
@@ -16,29 +16,58 @@ final class Responses {
    * Returns {@code null} when a produce response acknowledges all {@code expectedRecords} records, otherwise a
    * short description of what was wrong (used to count and show errors).
    */
-  static String checkProduce(int status, String body, int expectedRecords) {
+  static String checkProduce(int status, byte[] body, int expectedRecords) {
     if (status != 200) {
-      return "HTTP " + status + ": " + abbreviate(body);
+      return "HTTP " + status + ": " + abbreviate(new String(body, StandardCharsets.UTF_8));
     }
-    JsonNode offsets;
-    try {
-      offsets = JSON.readTree(body).path("offsets");
-    } catch (JacksonException e) {
-      return "unparseable response: " + abbreviate(body);
-    }
-    if (!offsets.isArray()) {
-      return "response has no offsets array: " + abbreviate(body);
-    }
-    if (offsets.size() != expectedRecords) {
-      return "expected " + expectedRecords + " offsets, got " + offsets.size();
-    }
-    for (JsonNode entry : offsets) {
-      JsonNode code = entry.path("error_code");
-      if (!code.isMissingNode() && !code.isNull()) {
-        return "error_code " + code + ": " + entry.path("error");
+    int offsets = -1;
+    try (JsonParser p = JSON.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return "response is not a JSON object: " + abbreviate(new String(body, StandardCharsets.UTF_8));
       }
+      while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        if (!"offsets".equals(name) || value != JsonToken.START_ARRAY) {
+          p.skipChildren();
+          continue;
+        }
+        offsets = 0;
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+          offsets++;
+          String error = null;
+          String errorCode = null;
+          while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if ("error_code".equals(field) && t != JsonToken.VALUE_NULL) {
+              errorCode = p.getText();
+            } else if ("error".equals(field) && t != JsonToken.VALUE_NULL) {
+              error = p.getText();
+            } else {
+              p.skipChildren();
+            }
+          }
+          if (errorCode != null) {
+            return "error_code " + errorCode + ": " + error;
+          }
+        }
+      }
+    } catch (JacksonException e) {
+      return "unparseable response: " + abbreviate(new String(body, StandardCharsets.UTF_8));
+    }
+    if (offsets < 0) {
+      return "response has no offsets array: " + abbreviate(new String(body, StandardCharsets.UTF_8));
+    }
+    if (offsets != expectedRecords) {
+      return "expected " + expectedRecords + " offsets, got " + offsets;
     }
     return null;
+  }
+
+  /** Test convenience. */
+  static String checkProduce(int status, String body, int expectedRecords) {
+    return checkProduce(status, body.getBytes(StandardCharsets.UTF_8), expectedRecords);
   }
 
   /** What one fetch returned: record count, payload bytes of the values, and the offset of the last record. */
