@@ -1,0 +1,114 @@
+package dev.tributary.bench;
+
+import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reads partitions {@code 0..partitions-1} from their beginning offsets to the end offsets seen at the start, one
+ * thread per partition, and counts records and value bytes.
+ *
+ * <p>Concurrency: each reader thread owns its partition's position; they share only atomic totals. The figures
+ * span from the first fetch to the last reader's end.
+ */
+final class ConsumeRun {
+  private final ConsumeOptions options;
+  private final HttpClient client;
+  private final PrintStream out;
+  private final AtomicLong records = new AtomicLong();
+  private final AtomicLong valueBytes = new AtomicLong();
+  private final AtomicLong fetches = new AtomicLong();
+
+  ConsumeRun(ConsumeOptions options, HttpClient client, PrintStream out) {
+    this.options = options;
+    this.client = client;
+    this.out = out;
+  }
+
+  record Result(long records, long valueBytes, long fetches, long elapsedNanos, List<String> errors) {
+    double recordsPerSec() {
+      return elapsedNanos == 0 ? 0 : records * 1e9 / elapsedNanos;
+    }
+  }
+
+  Result run() throws Exception {
+    TopicSetup admin = new TopicSetup(client, out);
+    List<TopicSetup.Offsets> offsets = new ArrayList<>();
+    long available = 0;
+    for (int p = 0; p < options.partitions(); p++) {
+      TopicSetup.Offsets o = admin.offsets(options.url(), options.topic(), p);
+      offsets.add(o);
+      available += o.endOffset() - o.beginningOffset();
+      out.printf("partition %d: offsets %d..%d%n", p, o.beginningOffset(), o.endOffset());
+    }
+    if (options.records() > available) {
+      out.printf("warning: --records %d but only %d records are in the log; reading to the end%n",
+          options.records(), available);
+    }
+    List<String> errors = new ArrayList<>();
+    List<Thread> readers = new ArrayList<>();
+    long startNanos = System.nanoTime();
+    for (int p = 0; p < options.partitions(); p++) {
+      int partition = p;
+      Thread t = new Thread(() -> {
+        try {
+          readPartition(partition, offsets.get(partition));
+        } catch (Exception e) {
+          synchronized (errors) {
+            errors.add("partition " + partition + ": " + e.getMessage());
+          }
+        }
+      }, "bench-consume-" + p);
+      readers.add(t);
+      t.start();
+    }
+    for (Thread t : readers) {
+      t.join();
+    }
+    return new Result(records.get(), valueBytes.get(), fetches.get(), System.nanoTime() - startNanos, errors);
+  }
+
+  private void readPartition(int partition, TopicSetup.Offsets range) throws Exception {
+    long offset = range.beginningOffset();
+    long lastProgressNanos = System.nanoTime();
+    while (offset < range.endOffset() && !limitReached()) {
+      HttpRequest request =
+          HttpRequest.newBuilder(BenchUrls.fetch(options.url(), options.topic(), partition, offset,
+                  options.maxBytes(), options.fetchTimeoutMs()))
+              .timeout(Duration.ofMillis(options.fetchTimeoutMs() + options.timeoutMs()))
+              .header("Accept", "application/vnd.kafka.binary.v2+json")
+              .GET()
+              .build();
+      HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      fetches.incrementAndGet();
+      if (response.statusCode() != 200) {
+        throw new BenchException("fetch at offset " + offset + " answered HTTP " + response.statusCode() + ": "
+            + Responses.abbreviate(new String(response.body())));
+      }
+      Responses.FetchSummary fetched = Responses.summarizeFetch(response.body());
+      if (fetched.records() == 0) {
+        if (System.nanoTime() - lastProgressNanos > options.timeoutMs() * 1_000_000) {
+          throw new BenchException("no records for " + options.timeoutMs() + " ms at offset " + offset
+              + " (end offset " + range.endOffset() + ")");
+        }
+        continue;
+      }
+      if (fetched.lastOffset() < offset) {
+        throw new BenchException("fetch at offset " + offset + " returned last offset " + fetched.lastOffset());
+      }
+      records.addAndGet(fetched.records());
+      valueBytes.addAndGet(fetched.valueBytes());
+      offset = fetched.lastOffset() + 1;
+      lastProgressNanos = System.nanoTime();
+    }
+  }
+
+  private boolean limitReached() {
+    return options.records() > 0 && records.get() >= options.records();
+  }
+}

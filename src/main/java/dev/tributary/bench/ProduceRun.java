@@ -1,0 +1,131 @@
+package dev.tributary.bench;
+
+import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The produce load: a warm-up phase, then a measured phase, each sending pre-built batches round-robin over the
+ * partitions with at most {@code concurrency} requests in flight.
+ *
+ * <p>Concurrency: one thread (the caller) sends; completions run on the HTTP client's executor and only touch
+ * the atomic counters, the concurrent histogram and the window semaphore. A phase ends when the sender has
+ * taken back every permit, i.e. when every request it started has completed.
+ */
+final class ProduceRun {
+  /** Give up on a phase once this many requests failed and none succeeded: the broker is not there. */
+  private static final int FAIL_FAST_ERRORS = 50;
+
+  private static final long HIGHEST_LATENCY_US = TimeUnit.HOURS.toMicros(1);
+
+  private final ProduceOptions options;
+  private final HttpClient client;
+  private final PrintStream out;
+
+  ProduceRun(ProduceOptions options, HttpClient client, PrintStream out) {
+    this.options = options;
+    this.client = client;
+    this.out = out;
+  }
+
+  /** Figures of one phase. {@code records} counts acknowledged records only. */
+  record PhaseResult(
+      long requests, long records, long errors, long elapsedNanos, Histogram latencyUs, Set<String> errorSamples) {
+
+    double recordsPerSec() {
+      return elapsedNanos == 0 ? 0 : records * 1e9 / elapsedNanos;
+    }
+  }
+
+  PhaseResult warmUp() throws InterruptedException {
+    return runPhase(options.warmupRecords(), 1);
+  }
+
+  PhaseResult measure() throws InterruptedException {
+    return runPhase(options.records(), 2);
+  }
+
+  PhaseResult runPhase(long records, long seed) throws InterruptedException {
+    Histogram latencyUs = new ConcurrentHistogram(HIGHEST_LATENCY_US, 3);
+    Set<String> errorSamples = Collections.synchronizedSet(new LinkedHashSet<>());
+    if (records == 0) {
+      return new PhaseResult(0, 0, 0, 0, latencyUs, errorSamples);
+    }
+    int batch = options.batchRecords();
+    long fullRequests = records / batch;
+    int lastBatch = (int) (records % batch);
+    ProduceBodies full = fullRequests > 0 ? ProduceBodies.pool(options.format(), batch, options.recordSizeBytes(), seed) : null;
+    ProduceBodies tail = lastBatch > 0 ? ProduceBodies.pool(options.format(), lastBatch, options.recordSizeBytes(), seed + 100) : null;
+    HttpRequest.Builder[] perPartition = new HttpRequest.Builder[options.partitions()];
+    for (int p = 0; p < perPartition.length; p++) {
+      perPartition[p] =
+          HttpRequest.newBuilder(BenchUrls.partitionRecords(options.url(), options.topic(), p, options.acks()))
+              .timeout(Duration.ofMillis(options.requestTimeoutMs()))
+              .header("Content-Type", options.format().contentType)
+              .header("Accept", "application/vnd.kafka.v2+json, application/json");
+    }
+
+    Semaphore window = new Semaphore(options.concurrency());
+    AtomicLong ackedRecords = new AtomicLong();
+    AtomicLong okRequests = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    long requests = fullRequests + (lastBatch > 0 ? 1 : 0);
+    long sent = 0;
+    long startNanos = System.nanoTime();
+    for (; sent < requests; sent++) {
+      window.acquire();
+      if (errors.get() >= FAIL_FAST_ERRORS && okRequests.get() == 0) {
+        window.release();
+        break;
+      }
+      boolean isTail = sent == fullRequests;
+      int count = isTail ? lastBatch : batch;
+      byte[] body = isTail ? tail.next() : full.next();
+      HttpRequest request =
+          perPartition[(int) (sent % perPartition.length)].copy().POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+      long sendNanos = System.nanoTime();
+      client
+          .sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+          .whenComplete(
+              (response, failure) -> {
+                try {
+                  long latencyMicros = (System.nanoTime() - sendNanos) / 1_000;
+                  latencyUs.recordValue(Math.min(latencyMicros, HIGHEST_LATENCY_US));
+                  String problem =
+                      failure != null
+                          ? failure.getClass().getSimpleName() + ": " + failure.getMessage()
+                          : Responses.checkProduce(response.statusCode(), response.body(), count);
+                  if (problem == null) {
+                    okRequests.incrementAndGet();
+                    ackedRecords.addAndGet(count);
+                  } else {
+                    errors.incrementAndGet();
+                    if (errorSamples.size() < 5) {
+                      errorSamples.add(problem);
+                    }
+                  }
+                } finally {
+                  window.release();
+                }
+              });
+    }
+    window.acquire(options.concurrency());
+    long elapsedNanos = System.nanoTime() - startNanos;
+    window.release(options.concurrency());
+    if (sent < requests) {
+      out.printf("gave up after %d failed requests and none acknowledged%n", errors.get());
+      errors.addAndGet(requests - sent);
+    }
+    return new PhaseResult(requests, ackedRecords.get(), errors.get(), elapsedNanos, latencyUs, errorSamples);
+  }
+}

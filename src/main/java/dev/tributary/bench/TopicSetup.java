@@ -1,0 +1,82 @@
+package dev.tributary.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Creates the benchmark topic through the v3 API if it is missing, and checks its partitions answer. */
+final class TopicSetup {
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private final HttpClient client;
+  private final PrintStream out;
+
+  TopicSetup(HttpClient client, PrintStream out) {
+    this.client = client;
+    this.out = out;
+  }
+
+  void ensureTopic(URI base, String topic, int partitions) throws IOException, InterruptedException {
+    HttpResponse<String> clusters = get(BenchUrls.clusters(base));
+    if (clusters.statusCode() != 200) {
+      throw new BenchException("GET /v3/clusters answered HTTP " + clusters.statusCode() + ": "
+          + Responses.abbreviate(clusters.body()));
+    }
+    String clusterId = Responses.JSON.readTree(clusters.body()).path("data").path(0).path("cluster_id").asString();
+    if (clusterId == null || clusterId.isEmpty()) {
+      throw new BenchException("no cluster_id in GET /v3/clusters: " + Responses.abbreviate(clusters.body()));
+    }
+    ObjectNode request = Responses.JSON.createObjectNode();
+    request.put("topic_name", topic).put("partitions_count", partitions).put("replication_factor", 1);
+    HttpResponse<String> created =
+        client.send(
+            HttpRequest.newBuilder(BenchUrls.topics(base, clusterId))
+                .timeout(TIMEOUT)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(request.toString()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    int status = created.statusCode();
+    if (status / 100 == 2) {
+      out.printf("created topic %s with %d partitions%n", topic, partitions);
+    } else if (status == 409 || created.body().toLowerCase().contains("exist")) {
+      out.printf("topic %s exists%n", topic);
+    } else {
+      out.printf("warning: creating topic %s answered HTTP %d: %s%n", topic, status,
+          Responses.abbreviate(created.body()));
+    }
+    for (int p = 0; p < partitions; p++) {
+      HttpResponse<String> offsets = get(BenchUrls.offsets(base, topic, p));
+      if (offsets.statusCode() != 200) {
+        throw new BenchException("partition " + p + " of topic " + topic + " is not available (HTTP "
+            + offsets.statusCode() + ": " + Responses.abbreviate(offsets.body())
+            + "); does the topic exist with fewer partitions?");
+      }
+    }
+  }
+
+  /** Beginning and end offsets of one partition. */
+  record Offsets(long beginningOffset, long endOffset) {}
+
+  Offsets offsets(URI base, String topic, int partition) throws IOException, InterruptedException {
+    HttpResponse<String> response = get(BenchUrls.offsets(base, topic, partition));
+    if (response.statusCode() != 200) {
+      throw new BenchException("GET offsets of " + topic + "-" + partition + " answered HTTP "
+          + response.statusCode() + ": " + Responses.abbreviate(response.body()));
+    }
+    JsonNode body = Responses.JSON.readTree(response.body());
+    return new Offsets(body.path("beginning_offset").asLong(0), body.path("end_offset").asLong(0));
+  }
+
+  private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+    return client.send(
+        HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json").GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
