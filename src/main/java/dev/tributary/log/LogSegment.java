@@ -401,6 +401,13 @@ final class LogSegment implements AutoCloseable {
     timeIndex.close();
   }
 
+  /** Closes the files without writing anything (a log directory gone offline, or a simulated crash in tests). */
+  void closeHandlers() throws IOException {
+    channel.close();
+    offsetIndex.close();
+    timeIndex.close();
+  }
+
   /**
    * Renames the files to {@code .deleted} (so a crash midway leaves only files the loader removes), closes them and
    * deletes them. Readers still holding this segment get a ClosedChannelException and retry.

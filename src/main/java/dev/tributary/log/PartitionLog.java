@@ -624,6 +624,24 @@ public final class PartitionLog implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes the file handles without flushing or writing final index entries (Kafka's closeHandlers: the directory
+   * went offline). Tests use it to simulate a crash. Idempotent.
+   */
+  void closeHandlers() {
+    lock.lock();
+    try {
+      closed = true;
+      for (LogSegment segment : segments.values()) {
+        segment.closeHandlers();
+      }
+    } catch (IOException e) {
+      throw new LogStorageException("closing handles of " + topicPartition + " failed", e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Closes the files without flushing and removes the directory. */
   public void delete() {
     lock.lock();
