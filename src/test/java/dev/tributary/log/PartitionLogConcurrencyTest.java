@@ -36,14 +36,14 @@ class PartitionLogConcurrencyTest {
                 LogConfig.RETENTION_BYTES, "40000"));
     PartitionLog log = PartitionLog.open(dir.resolve("c-0"), new TopicPartition("c", 0), config, 0, true, time);
     AtomicBoolean done = new AtomicBoolean();
-    ExecutorService threads = Executors.newFixedThreadPool(3);
+    ExecutorService threads = Executors.newFixedThreadPool(4);
     try {
       Future<?> writer =
           threads.submit(
               () -> {
                 for (int i = 0; i < BATCHES; i++) {
                   log.appendAsLeader(TestBatches.batch(1 + i % 5, T0 + i, (i * 37) % 300), 0);
-                  if (i % 50 == 0) {
+                  if (i % 10 == 0) {
                     log.deleteOldSegments();
                   }
                 }
@@ -52,17 +52,35 @@ class PartitionLogConcurrencyTest {
               });
       Future<Long> tailReader = threads.submit(() -> readUntilDone(log, done, 0));
       Future<Long> slowReader = threads.submit(() -> readUntilDone(log, done, 64));
+      Future<Integer> oldestReader = threads.submit(() -> readOldestUntilDone(log, done));
 
       writer.get(60, TimeUnit.SECONDS);
       long tailEnd = tailReader.get(60, TimeUnit.SECONDS);
       long slowEnd = slowReader.get(60, TimeUnit.SECONDS);
       assertThat(tailEnd).isEqualTo(log.logEndOffset());
       assertThat(slowEnd).isEqualTo(log.logEndOffset());
+      assertThat(oldestReader.get(60, TimeUnit.SECONDS)).as("reads of the oldest segment").isPositive();
       assertThat(log.logStartOffset()).as("retention ran").isPositive();
     } finally {
       threads.shutdownNow();
       log.close();
     }
+  }
+
+  /** Keeps reading the oldest segment, the one retention deletes next; returns how many reads succeeded. */
+  private static int readOldestUntilDone(PartitionLog log, AtomicBoolean done) {
+    int reads = 0;
+    while (!done.get()) {
+      try {
+        for (RecordBatch batch : log.read(log.logStartOffset(), 8192, Long.MAX_VALUE, true).batches()) {
+          batch.validate();
+        }
+        reads++;
+      } catch (OffsetOutOfRangeException e) {
+        // Retention moved the start between our two calls: fine.
+      }
+    }
+    return reads;
   }
 
   /** Reads to the end; returns the offset reached. {@code maxBytes} 0 means random sizes. */
