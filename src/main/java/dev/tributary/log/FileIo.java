@@ -1,0 +1,74 @@
+package dev.tributary.log;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/** Small file helpers: positional reads and writes that loop until done, directory fsync, recursive delete. */
+final class FileIo {
+  private FileIo() {}
+
+  /** Reads {@code length} bytes at {@code position}; fewer only if the file ends first (the buffer is then short). */
+  static ByteBuffer read(FileChannel channel, long position, int length) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(length);
+    while (buffer.hasRemaining()) {
+      int n = channel.read(buffer, position + buffer.position());
+      if (n < 0) {
+        break;
+      }
+    }
+    return buffer.flip();
+  }
+
+  /** Like {@link #read} but throws when the file ends first. */
+  static ByteBuffer readFully(FileChannel channel, long position, int length) throws IOException {
+    ByteBuffer buffer = read(channel, position, length);
+    if (buffer.remaining() != length) {
+      throw new EOFException("expected " + length + " bytes at " + position + ", file ended after " + buffer.remaining());
+    }
+    return buffer;
+  }
+
+  static void writeFully(FileChannel channel, long position, ByteBuffer source) throws IOException {
+    ByteBuffer view = source.duplicate();
+    long at = position;
+    while (view.hasRemaining()) {
+      at += channel.write(view, at);
+    }
+  }
+
+  /** Makes a directory's entries (created, renamed, deleted files) durable. */
+  static void fsyncDirectory(Path dir) throws IOException {
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    }
+  }
+
+  static void deleteRecursively(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    Files.walkFileTree(
+        root,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+            Files.deleteIfExists(file);
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+            Files.deleteIfExists(dir);
+            return FileVisitResult.CONTINUE;
+          }
+        });
+  }
+}

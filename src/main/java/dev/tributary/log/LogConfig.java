@@ -1,0 +1,347 @@
+package dev.tributary.log;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * A topic's log settings, with Kafka's config names and defaults. Immutable; build it with {@link #fromMap} (which
+ * validates every override) or {@link #defaults()}.
+ *
+ * <p>Deliberate differences from Kafka, each rejected with a message rather than silently ignored:
+ *
+ * <ul>
+ *   <li>{@code cleanup.policy} accepts only {@code delete}: log compaction is not implemented yet.
+ *   <li>{@code compression.type} accepts only {@code producer}: batches are stored byte for byte as they arrive;
+ *       the broker never recompresses.
+ *   <li>{@code segment.bytes} has a minimum of 1024 (Kafka 4 requires 1 MiB, older versions 14): small enough for
+ *       tests that roll often, large enough that a segment holds a few batches.
+ *   <li>{@code segment.index.bytes} must hold at least one time index entry (12 bytes).
+ * </ul>
+ *
+ * <p>{@code file.delete.delay.ms}, {@code min.insync.replicas}, {@code unclean.leader.election.enable} and {@code
+ * delete.retention.ms} are validated and carried for the replication and cleaning layers; the log itself deletes
+ * files immediately (see {@link PartitionLog}).
+ */
+public final class LogConfig {
+  public static final String CLEANUP_POLICY = "cleanup.policy";
+  public static final String COMPRESSION_TYPE = "compression.type";
+  public static final String RETENTION_MS = "retention.ms";
+  public static final String RETENTION_BYTES = "retention.bytes";
+  public static final String SEGMENT_BYTES = "segment.bytes";
+  public static final String SEGMENT_MS = "segment.ms";
+  public static final String SEGMENT_INDEX_BYTES = "segment.index.bytes";
+  public static final String INDEX_INTERVAL_BYTES = "index.interval.bytes";
+  public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
+  public static final String FLUSH_MESSAGES = "flush.messages";
+  public static final String FLUSH_MS = "flush.ms";
+  public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
+  public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
+  public static final String MIN_IN_SYNC_REPLICAS = "min.insync.replicas";
+  public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+  public static final String DELETE_RETENTION_MS = "delete.retention.ms";
+
+  public static final int MIN_SEGMENT_BYTES = 1024;
+
+  /** Every config in display order, with its default as a string and its parser/validator. */
+  private static final Map<String, Def> DEFS = new LinkedHashMap<>();
+
+  static {
+    def(CLEANUP_POLICY, "delete", LogConfig::parseCleanupPolicy);
+    def(COMPRESSION_TYPE, "producer", LogConfig::parseCompressionType);
+    def(RETENTION_MS, "604800000", v -> parseLong(v, -1));
+    def(RETENTION_BYTES, "-1", v -> parseLong(v, -1));
+    def(SEGMENT_BYTES, "1073741824", v -> parseInt(v, MIN_SEGMENT_BYTES));
+    def(SEGMENT_MS, "604800000", v -> parseLong(v, 1));
+    def(SEGMENT_INDEX_BYTES, "10485760", v -> parseInt(v, TimeIndex.ENTRY_SIZE));
+    def(INDEX_INTERVAL_BYTES, "4096", v -> parseInt(v, 0));
+    def(MAX_MESSAGE_BYTES, "1048588", v -> parseInt(v, 0));
+    def(FLUSH_MESSAGES, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 1));
+    def(FLUSH_MS, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 0));
+    def(FILE_DELETE_DELAY_MS, "60000", v -> parseLong(v, 0));
+    def(MESSAGE_TIMESTAMP_TYPE, "CreateTime", LogConfig::parseTimestampType);
+    def(MIN_IN_SYNC_REPLICAS, "1", v -> parseInt(v, 1));
+    def(UNCLEAN_LEADER_ELECTION_ENABLE, "false", LogConfig::parseBoolean);
+    def(DELETE_RETENTION_MS, "86400000", v -> parseLong(v, 0));
+  }
+
+  private static final LogConfig DEFAULTS = fromMap(Map.of());
+
+  private final Map<String, String> values;
+  private final Set<String> overridden;
+
+  /** Always {@code "delete"}. */
+  private final String cleanupPolicy;
+  /** Always {@code "producer"}. */
+  private final String compressionType;
+  /** -1 keeps data forever. */
+  private final long retentionMs;
+  /** -1 means no size limit. */
+  private final long retentionBytes;
+  private final int segmentBytes;
+  private final long segmentMs;
+  private final int segmentIndexBytes;
+  private final int indexIntervalBytes;
+  private final int maxMessageBytes;
+  private final long flushMessages;
+  private final long flushMs;
+  private final long fileDeleteDelayMs;
+  private final TimestampType messageTimestampType;
+  private final int minInSyncReplicas;
+  private final boolean uncleanLeaderElectionEnable;
+  private final long deleteRetentionMs;
+
+  private LogConfig(Map<String, String> values, Set<String> overridden) {
+    this.values = Collections.unmodifiableMap(values);
+    this.overridden = Set.copyOf(overridden);
+    this.cleanupPolicy = (String) parsed(CLEANUP_POLICY);
+    this.compressionType = (String) parsed(COMPRESSION_TYPE);
+    this.retentionMs = (Long) parsed(RETENTION_MS);
+    this.retentionBytes = (Long) parsed(RETENTION_BYTES);
+    this.segmentBytes = (Integer) parsed(SEGMENT_BYTES);
+    this.segmentMs = (Long) parsed(SEGMENT_MS);
+    this.segmentIndexBytes = (Integer) parsed(SEGMENT_INDEX_BYTES);
+    this.indexIntervalBytes = (Integer) parsed(INDEX_INTERVAL_BYTES);
+    this.maxMessageBytes = (Integer) parsed(MAX_MESSAGE_BYTES);
+    this.flushMessages = (Long) parsed(FLUSH_MESSAGES);
+    this.flushMs = (Long) parsed(FLUSH_MS);
+    this.fileDeleteDelayMs = (Long) parsed(FILE_DELETE_DELAY_MS);
+    this.messageTimestampType = (TimestampType) parsed(MESSAGE_TIMESTAMP_TYPE);
+    this.minInSyncReplicas = (Integer) parsed(MIN_IN_SYNC_REPLICAS);
+    this.uncleanLeaderElectionEnable = (Boolean) parsed(UNCLEAN_LEADER_ELECTION_ENABLE);
+    this.deleteRetentionMs = (Long) parsed(DELETE_RETENTION_MS);
+  }
+
+  /** Kafka's defaults for every config. */
+  public static LogConfig defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * The defaults with {@code overrides} applied. Values are trimmed.
+   *
+   * @throws InvalidConfigException for an unknown name or a value of the wrong type or out of range
+   */
+  public static LogConfig fromMap(Map<String, String> overrides) {
+    Map<String, String> values = new LinkedHashMap<>();
+    DEFS.forEach((name, def) -> values.put(name, def.defaultValue));
+    for (Map.Entry<String, String> override : overrides.entrySet()) {
+      String name = override.getKey();
+      Def def = DEFS.get(name);
+      if (def == null) {
+        throw new InvalidConfigException("unknown topic config '" + name + "'; known configs: " + DEFS.keySet());
+      }
+      if (override.getValue() == null) {
+        throw new InvalidConfigException("config " + name + " has no value");
+      }
+      String value = override.getValue().trim();
+      try {
+        def.parser.apply(value);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidConfigException("invalid value '" + value + "' for config " + name + ": " + e.getMessage());
+      }
+      values.put(name, value);
+    }
+    return new LogConfig(values, overrides.keySet());
+  }
+
+  /** This config with {@code overrides} applied on top of its own overrides. */
+  public LogConfig with(Map<String, String> overrides) {
+    Map<String, String> merged = new LinkedHashMap<>();
+    overridden.forEach(name -> merged.put(name, values.get(name)));
+    merged.putAll(overrides);
+    return fromMap(merged);
+  }
+
+  /** All config names, in display order. */
+  public static Set<String> names() {
+    return Collections.unmodifiableSet(DEFS.keySet());
+  }
+
+  /** The default of {@code name} as a string. */
+  public static String defaultValue(String name) {
+    Def def = DEFS.get(name);
+    if (def == null) {
+      throw new InvalidConfigException("unknown topic config '" + name + "'");
+    }
+    return def.defaultValue;
+  }
+
+  /** Every config with its effective value, in display order. */
+  public Map<String, String> toMap() {
+    return values;
+  }
+
+  /** Only the configs that were set explicitly (even if set to the default value). */
+  public Map<String, String> overrides() {
+    Map<String, String> result = new LinkedHashMap<>();
+    values.forEach((name, value) -> {
+      if (overridden.contains(name)) {
+        result.put(name, value);
+      }
+    });
+    return result;
+  }
+
+  /** True when {@code name} was not set explicitly, so its value is Kafka's default. */
+  public boolean isDefault(String name) {
+    if (!DEFS.containsKey(name)) {
+      throw new InvalidConfigException("unknown topic config '" + name + "'");
+    }
+    return !overridden.contains(name);
+  }
+
+  public String cleanupPolicy() {
+    return cleanupPolicy;
+  }
+
+  public String compressionType() {
+    return compressionType;
+  }
+
+  public long retentionMs() {
+    return retentionMs;
+  }
+
+  public long retentionBytes() {
+    return retentionBytes;
+  }
+
+  public int segmentBytes() {
+    return segmentBytes;
+  }
+
+  public long segmentMs() {
+    return segmentMs;
+  }
+
+  public int segmentIndexBytes() {
+    return segmentIndexBytes;
+  }
+
+  public int indexIntervalBytes() {
+    return indexIntervalBytes;
+  }
+
+  public int maxMessageBytes() {
+    return maxMessageBytes;
+  }
+
+  public long flushMessages() {
+    return flushMessages;
+  }
+
+  public long flushMs() {
+    return flushMs;
+  }
+
+  public long fileDeleteDelayMs() {
+    return fileDeleteDelayMs;
+  }
+
+  public TimestampType messageTimestampType() {
+    return messageTimestampType;
+  }
+
+  public int minInSyncReplicas() {
+    return minInSyncReplicas;
+  }
+
+  public boolean uncleanLeaderElectionEnable() {
+    return uncleanLeaderElectionEnable;
+  }
+
+  public long deleteRetentionMs() {
+    return deleteRetentionMs;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LogConfig other && values.equals(other.values) && overridden.equals(other.overridden);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(values, overridden);
+  }
+
+  @Override
+  public String toString() {
+    return "LogConfig" + overrides();
+  }
+
+  private Object parsed(String name) {
+    return DEFS.get(name).parser.apply(values.get(name));
+  }
+
+  private record Def(String defaultValue, Function<String, Object> parser) {}
+
+  private static void def(String name, String defaultValue, Function<String, Object> parser) {
+    DEFS.put(name, new Def(defaultValue, parser));
+  }
+
+  private static Object parseLong(String value, long min) {
+    long parsed;
+    try {
+      parsed = Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a long");
+    }
+    if (parsed < min) {
+      throw new IllegalArgumentException("must be at least " + min);
+    }
+    return parsed;
+  }
+
+  private static Object parseInt(String value, int min) {
+    int parsed;
+    try {
+      parsed = Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not an int (at most " + Integer.MAX_VALUE + ")");
+    }
+    if (parsed < min) {
+      throw new IllegalArgumentException("must be at least " + min);
+    }
+    return parsed;
+  }
+
+  private static Object parseBoolean(String value) {
+    if (value.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (value.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException("must be true or false");
+  }
+
+  private static Object parseCleanupPolicy(String value) {
+    if (value.equals("delete")) {
+      return value;
+    }
+    if (value.contains("compact")) {
+      throw new IllegalArgumentException("log compaction is not implemented yet; only 'delete' is supported");
+    }
+    throw new IllegalArgumentException("must be 'delete'");
+  }
+
+  private static Object parseCompressionType(String value) {
+    if (value.equals("producer")) {
+      return value;
+    }
+    throw new IllegalArgumentException(
+        "only 'producer' is supported: batches are stored as the producer compressed them, never recompressed");
+  }
+
+  private static Object parseTimestampType(String value) {
+    TimestampType type = TimestampType.forConfigValue(value);
+    if (type == null) {
+      throw new IllegalArgumentException("must be CreateTime or LogAppendTime");
+    }
+    return type;
+  }
+}

@@ -1,0 +1,204 @@
+package dev.tributary.log;
+
+import dev.tributary.common.Time;
+import dev.tributary.common.TopicPartition;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Owns a data directory of partition logs ({@code <dataDir>/<topic>-<partition>/}) and the files beside them:
+ *
+ * <ul>
+ *   <li>{@code recovery-point-offset-checkpoint}, {@code log-start-offset-checkpoint}: Kafka's checkpoint text
+ *       format ({@link OffsetCheckpointFile}), written atomically.
+ *   <li>{@code .tributary_cleanshutdown}: written last by {@link #shutdown}; if present at load, recovery is skipped.
+ *       It is deleted at load, so a crash after that is detected at the next start.
+ * </ul>
+ *
+ * <p>Starts no threads: a driver calls {@link #runPeriodicTasks} on a schedule (flush by flush.ms, retention,
+ * checkpoints).
+ *
+ * <p>Concurrency: logs live in a concurrent map; each {@link PartitionLog} has its own lock, so appends to
+ * different partitions proceed in parallel. Lock order: (LogManager has no lock) then a partition log's lock.
+ * {@link #getOrCreateLog} is atomic per partition. {@link #loadLogs} and {@link #shutdown} must not run
+ * concurrently with other calls.
+ */
+public final class LogManager {
+  private static final System.Logger LOG = System.getLogger(LogManager.class.getName());
+
+  public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
+  public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
+  public static final String CLEAN_SHUTDOWN_FILE = ".tributary_cleanshutdown";
+
+  private final Path dataDir;
+  private final Time time;
+  private final ConcurrentHashMap<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+  private final OffsetCheckpointFile recoveryPointCheckpoint;
+  private final OffsetCheckpointFile logStartOffsetCheckpoint;
+  /** Serializes checkpoint writers (the periodic task and shutdown). */
+  private final Object checkpointLock = new Object();
+
+  public LogManager(Path dataDir, Time time) {
+    this.dataDir = dataDir;
+    this.time = time;
+    this.recoveryPointCheckpoint = new OffsetCheckpointFile(dataDir.resolve(RECOVERY_POINT_CHECKPOINT));
+    this.logStartOffsetCheckpoint = new OffsetCheckpointFile(dataDir.resolve(LOG_START_OFFSET_CHECKPOINT));
+  }
+
+  /**
+   * Loads every partition directory, recovering them unless the last shutdown was clean. A directory whose topic has
+   * no config (the topic was deleted while the broker was down) is deleted, as are directories left by an
+   * interrupted deletion. Unparseable directory names are skipped with a warning.
+   */
+  public Map<TopicPartition, PartitionLog> loadLogs(Function<TopicPartition, Optional<LogConfig>> configFor) {
+    try {
+      Files.createDirectories(dataDir);
+      Path marker = dataDir.resolve(CLEAN_SHUTDOWN_FILE);
+      boolean hadCleanShutdown = Files.exists(marker);
+      Map<TopicPartition, Long> recoveryPoints = readCheckpoint(recoveryPointCheckpoint);
+      Map<TopicPartition, Long> logStartOffsets = readCheckpoint(logStartOffsetCheckpoint);
+      if (!hadCleanShutdown) {
+        LOG.log(Level.INFO, "no clean shutdown marker in {0}: recovering logs from their recovery points", dataDir);
+      }
+      try (DirectoryStream<Path> dirs = Files.newDirectoryStream(dataDir, Files::isDirectory)) {
+        for (Path dir : dirs) {
+          loadLog(dir, configFor, recoveryPoints, logStartOffsets, hadCleanShutdown);
+        }
+      }
+      Files.deleteIfExists(marker);
+      FileIo.fsyncDirectory(dataDir);
+      return Map.copyOf(logs);
+    } catch (IOException e) {
+      throw new LogStorageException("failed to load logs from " + dataDir, e);
+    }
+  }
+
+  private void loadLog(
+      Path dir,
+      Function<TopicPartition, Optional<LogConfig>> configFor,
+      Map<TopicPartition, Long> recoveryPoints,
+      Map<TopicPartition, Long> logStartOffsets,
+      boolean hadCleanShutdown)
+      throws IOException {
+    String name = dir.getFileName().toString();
+    if (name.endsWith("-delete")) {
+      FileIo.deleteRecursively(dir);
+      return;
+    }
+    TopicPartition tp;
+    try {
+      tp = TopicPartition.fromDirName(name);
+    } catch (IllegalArgumentException e) {
+      LOG.log(Level.WARNING, "skipping {0}: not a partition directory", dir);
+      return;
+    }
+    Optional<LogConfig> config = configFor.apply(tp);
+    if (config.isEmpty()) {
+      LOG.log(Level.INFO, "deleting {0}: topic {1} no longer exists", dir, tp.topic());
+      FileIo.deleteRecursively(dir);
+      return;
+    }
+    PartitionLog log =
+        PartitionLog.open(
+            dir,
+            tp,
+            config.get(),
+            recoveryPoints.getOrDefault(tp, 0L),
+            logStartOffsets.getOrDefault(tp, 0L),
+            hadCleanShutdown,
+            time);
+    logs.put(tp, log);
+  }
+
+  private Map<TopicPartition, Long> readCheckpoint(OffsetCheckpointFile checkpoint) {
+    try {
+      return checkpoint.read();
+    } catch (IOException e) {
+      LOG.log(
+          Level.WARNING, "ignoring corrupt checkpoint {0} (logs recover from offset 0): {1}", checkpoint.file(),
+          e.getMessage());
+      return Map.of();
+    }
+  }
+
+  /** The partition's log, created empty with {@code config} if it does not exist (an existing log keeps its config). */
+  public PartitionLog getOrCreateLog(TopicPartition tp, LogConfig config) {
+    return logs.computeIfAbsent(
+        tp, key -> PartitionLog.open(dataDir.resolve(key.dirName()), key, config, 0, true, time));
+  }
+
+  public Optional<PartitionLog> getLog(TopicPartition tp) {
+    return Optional.ofNullable(logs.get(tp));
+  }
+
+  /** Closes the log and removes its directory; a no-op for an unknown partition. */
+  public void deleteLog(TopicPartition tp) {
+    PartitionLog log = logs.remove(tp);
+    if (log != null) {
+      log.delete();
+    }
+  }
+
+  public Collection<PartitionLog> allLogs() {
+    return List.copyOf(logs.values());
+  }
+
+  /** Writes both checkpoint files for every open log. */
+  public void checkpointRecoveryPointsAndLogStartOffsets() {
+    Map<TopicPartition, Long> recoveryPoints = new HashMap<>();
+    Map<TopicPartition, Long> logStartOffsets = new HashMap<>();
+    for (PartitionLog log : logs.values()) {
+      recoveryPoints.put(log.topicPartition(), log.recoveryPoint());
+      logStartOffsets.put(log.topicPartition(), log.logStartOffset());
+    }
+    synchronized (checkpointLock) {
+      try {
+        recoveryPointCheckpoint.write(recoveryPoints);
+        logStartOffsetCheckpoint.write(logStartOffsets);
+      } catch (IOException e) {
+        throw new LogStorageException("failed to write checkpoints in " + dataDir, e);
+      }
+    }
+  }
+
+  /**
+   * One round of background work: flush logs whose flush.ms has passed, apply retention, write the checkpoints. A
+   * failing log is logged and skipped so the others still get their turn.
+   */
+  public void runPeriodicTasks() {
+    for (PartitionLog log : logs.values()) {
+      try {
+        log.maybeFlushByTime();
+        log.deleteOldSegments();
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "periodic task failed for " + log.topicPartition(), e);
+      }
+    }
+    checkpointRecoveryPointsAndLogStartOffsets();
+  }
+
+  /** Flushes and closes every log, writes the checkpoints, then the clean shutdown marker (last). */
+  public void shutdown() {
+    for (PartitionLog log : logs.values()) {
+      log.close();
+    }
+    checkpointRecoveryPointsAndLogStartOffsets();
+    try {
+      Files.write(dataDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
+      FileIo.fsyncDirectory(dataDir);
+    } catch (IOException e) {
+      throw new LogStorageException("failed to write the clean shutdown marker in " + dataDir, e);
+    }
+    logs.clear();
+  }
+}
