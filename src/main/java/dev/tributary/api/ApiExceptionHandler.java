@@ -11,6 +11,7 @@ import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.InvalidConfigException;
 import dev.tributary.log.OffsetOutOfRangeException;
+import dev.tributary.log.LogStorageException;
 import dev.tributary.log.RecordTooLargeException;
 import dev.tributary.log.record.CorruptRecordException;
 import java.util.concurrent.CompletionException;
@@ -24,6 +25,7 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
@@ -64,7 +66,13 @@ class ApiExceptionHandler {
     } else if (error instanceof InvalidReplicationFactorException) {
       return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42204, message);
     } else if (error instanceof CorruptRecordException) {
-      return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42205, message);
+      // Today the only batches we decode come from our own log (HTTP records are encoded by us), so corruption
+      // is a server-side fault. The Kafka-protocol listener will map client-sent corrupt batches to 422.
+      return respond(HttpStatus.INTERNAL_SERVER_ERROR, 50002, "Stored data is corrupt: " + message);
+    } else if (error instanceof LogStorageException) {
+      return respond(HttpStatus.INTERNAL_SERVER_ERROR, 50003, "Storage error: " + message);
+    } else if (error instanceof AsyncRequestTimeoutException) {
+      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50302, "The request took too long and was abandoned");
     } else if (error instanceof InvalidRequestException) {
       return respond(HttpStatus.BAD_REQUEST, 40002, message);
     } else if (error instanceof RecordTooLargeException) {

@@ -88,8 +88,8 @@ class ClustersV3Controller {
     if (name == null || !name.isString()) {
       throw RestException.badRequest("\"topic_name\" is required and must be a string");
     }
-    int partitions = positiveInt(request, "partitions_count", broker.config().numPartitions());
-    int replicationFactor = positiveInt(request, "replication_factor", broker.config().defaultReplicationFactor());
+    int partitions = intField(request, "partitions_count", broker.config().numPartitions());
+    int replicationFactor = intField(request, "replication_factor", broker.config().defaultReplicationFactor());
     Map<String, String> configs = new LinkedHashMap<>();
     JsonNode configList = request.get("configs");
     if (configList != null && !configList.isNull()) {
@@ -126,7 +126,7 @@ class ClustersV3Controller {
     if (!request.has("partitions_count")) {
       throw RestException.badRequest("Only \"partitions_count\" can be changed");
     }
-    int partitions = positiveInt(request, "partitions_count", 0);
+    int partitions = intField(request, "partitions_count", 0);
     return ok(topicResource(broker.controller().createPartitions(topic, partitions)));
   }
 
@@ -159,6 +159,37 @@ class ClustersV3Controller {
       throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, image.partitionCount());
     }
     return ok(partitionResource(image, found));
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions/{partition}/replicas")
+  ResponseEntity<V3Resources.ResourceList<V3Resources.Replica>> replicas(
+      @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition) {
+    requireCluster(clusterId);
+    TopicImage image = topicImage(topic);
+    PartitionImage found = image.partitions().get(partition);
+    if (found == null) {
+      throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, image.partitionCount());
+    }
+    String path = topicPath(topic) + "/partitions/" + partition + "/replicas";
+    List<V3Resources.Replica> replicas =
+        found.replicas().stream().map(b -> replicaResource(image, found, b)).toList();
+    return ok(new V3Resources.ResourceList<>("KafkaReplicaList", list(path), replicas));
+  }
+
+  @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions/{partition}/replicas/{brokerId}")
+  ResponseEntity<V3Resources.Replica> replica(
+      @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition,
+      @PathVariable int brokerId) {
+    requireCluster(clusterId);
+    TopicImage image = topicImage(topic);
+    PartitionImage found = image.partitions().get(partition);
+    if (found == null) {
+      throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, image.partitionCount());
+    }
+    if (!found.replicas().contains(brokerId)) {
+      throw RestException.notFound(40407, "Broker " + brokerId + " holds no replica of " + topic + "-" + partition);
+    }
+    return ok(replicaResource(image, found, brokerId));
   }
 
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/configs")
@@ -241,6 +272,15 @@ class ClustersV3Controller {
         new V3Resources.Related(url(path + "/replicas/" + p.leader())), new V3Resources.Related(url(path + "/replicas")));
   }
 
+  private V3Resources.Replica replicaResource(TopicImage t, PartitionImage p, int brokerId) {
+    String path = topicPath(t.name()) + "/partitions/" + p.partition() + "/replicas/" + brokerId;
+    return new V3Resources.Replica(
+        "KafkaReplica",
+        resource(path, "/topic=" + t.name() + "/partition=" + p.partition() + "/replica=" + brokerId),
+        broker.clusterId(), t.name(), p.partition(), brokerId, brokerId == p.leader(), p.isr().contains(brokerId),
+        new V3Resources.Related(url(clusterPath() + "/brokers/" + brokerId)));
+  }
+
   private V3Resources.TopicConfig configResource(TopicImage t, String name, String value) {
     boolean isDefault = !t.configs().containsKey(name);
     return new V3Resources.TopicConfig(
@@ -275,7 +315,7 @@ class ClustersV3Controller {
     return node;
   }
 
-  private static int positiveInt(JsonNode request, String field, int fallback) {
+  private static int intField(JsonNode request, String field, int fallback) {
     JsonNode node = request.get(field);
     if (node == null || node.isNull()) {
       return fallback;

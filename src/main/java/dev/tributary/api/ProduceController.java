@@ -73,10 +73,17 @@ class ProduceController {
         .thenApply(
             offsets -> {
               count(topic, records.size(), body.length);
-              List<PartitionOffset> out =
-                  offsets.stream().map(o -> new PartitionOffset(o.partition(), o.offset(), null, null)).toList();
+              List<PartitionOffset> out = offsets.stream().map(ProduceController::toDto).toList();
               return ResponseEntity.ok().contentType(V2_JSON).body(new ProduceResponse(null, null, out));
             });
+  }
+
+  private static PartitionOffset toDto(ProduceHandler.RecordOffset offset) {
+    if (offset.error() == null) {
+      return new PartitionOffset(offset.partition(), offset.offset(), null, null);
+    }
+    ErrorResponse error = ApiExceptionHandler.toResponse(offset.error()).getBody();
+    return new PartitionOffset(offset.partition(), null, error.errorCode(), error.message());
   }
 
   private void count(String topic, int records, long bytes) {
@@ -91,7 +98,7 @@ class ProduceController {
 
   record PartitionOffset(
       @JsonProperty("partition") int partition,
-      @JsonProperty("offset") long offset,
+      @JsonProperty("offset") Long offset,
       @JsonProperty("error_code") Integer errorCode,
       @JsonProperty("error") String error) {}
 }

@@ -66,6 +66,17 @@ final class V3Resources {
       @JsonProperty("leader") Related leader,
       @JsonProperty("replicas") Related replicas) {}
 
+  record Replica(
+      @JsonProperty("kind") String kind,
+      @JsonProperty("metadata") ResourceMetadata metadata,
+      @JsonProperty("cluster_id") String clusterId,
+      @JsonProperty("topic_name") String topicName,
+      @JsonProperty("partition_id") int partitionId,
+      @JsonProperty("broker_id") int brokerId,
+      @JsonProperty("is_leader") boolean isLeader,
+      @JsonProperty("is_in_sync") boolean isInSync,
+      @JsonProperty("broker") Related broker) {}
+
   record TopicConfig(
       @JsonProperty("kind") String kind,
       @JsonProperty("metadata") ResourceMetadata metadata,

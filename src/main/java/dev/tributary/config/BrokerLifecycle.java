@@ -11,8 +11,8 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Starts the broker core off the main thread once the web server is up, so liveness answers while logs recover,
- * and marks the application ready only when recovery has finished. On shutdown it stops the core after the web
+ * Starts the broker core on its own thread, so that the web server comes up and liveness answers while logs
+ * recover; readiness stays DOWN until recovery has finished. On shutdown it stops the core after the web
  * server has stopped taking requests (graceful shutdown), which flushes logs and writes checkpoints. Readiness
  * comes from {@link BrokerHealthIndicator}.
  */
@@ -46,7 +46,7 @@ class BrokerLifecycle implements SmartLifecycle {
     try {
       broker.startup();
       metrics.refresh();
-      scheduler.scheduleAtFixedRate(this::housekeeping, broker.config().logPeriodicTaskIntervalMs());
+      scheduler.scheduleWithFixedDelay(this::housekeeping, broker.config().logPeriodicTaskIntervalMs());
     } catch (RuntimeException e) {
       logger.error("Broker failed to start; marking it broken", e);
       AvailabilityChangeEvent.publish(events, this, LivenessState.BROKEN);

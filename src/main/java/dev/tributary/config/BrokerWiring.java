@@ -5,6 +5,9 @@ import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ProduceHandler;
 import java.security.SecureRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,6 +21,19 @@ class BrokerWiring {
     return new ExecutorScheduler("tributary-scheduler");
   }
 
+  /** Runs the work that follows a delayed completion (long-poll re-reads, acks=all responses). */
+  @Bean(destroyMethod = "shutdownNow")
+  ExecutorService tributaryDelayedCompletions() {
+    AtomicInteger count = new AtomicInteger();
+    return Executors.newFixedThreadPool(
+        2,
+        runnable -> {
+          Thread thread = new Thread(runnable, "tributary-delayed-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
   @Bean
   BrokerConfig brokerConfig(TributaryProperties properties, @Value("${server.port:8081}") int port) {
     return new BrokerConfig(
@@ -28,8 +44,9 @@ class BrokerWiring {
 
   /** Closed by {@link BrokerLifecycle} during graceful shutdown, not by the bean factory. */
   @Bean(destroyMethod = "")
-  BrokerServer brokerServer(BrokerConfig config, ExecutorScheduler scheduler) {
-    return new BrokerServer(config, Time.SYSTEM, new SecureRandom(), scheduler);
+  BrokerServer brokerServer(
+      BrokerConfig config, ExecutorScheduler scheduler, ExecutorService tributaryDelayedCompletions) {
+    return new BrokerServer(config, Time.SYSTEM, new SecureRandom(), scheduler, tributaryDelayedCompletions);
   }
 
   @Bean

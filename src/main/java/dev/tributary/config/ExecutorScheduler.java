@@ -5,8 +5,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The production {@link Scheduler}: one daemon thread that fires deadlines (long-poll and produce timeouts, log
- * housekeeping). Tasks must be short; they complete futures, whose continuations write responses.
+ * The production {@link Scheduler}: one daemon thread that fires deadlines (long-poll and produce timeouts) and
+ * runs log housekeeping. Deadline tasks only complete futures; what follows them runs on the broker's
+ * delayed-completion executor, so a slow housekeeping pass delays deadlines but never blocks them on I/O.
  */
 final class ExecutorScheduler implements Scheduler, AutoCloseable {
   private final ScheduledThreadPoolExecutor executor;
@@ -29,7 +30,7 @@ final class ExecutorScheduler implements Scheduler, AutoCloseable {
     return () -> future.cancel(false);
   }
 
-  void scheduleAtFixedRate(Runnable task, long periodMs) {
+  void scheduleWithFixedDelay(Runnable task, long periodMs) {
     executor.scheduleWithFixedDelay(task, periodMs, periodMs, TimeUnit.MILLISECONDS);
   }
 

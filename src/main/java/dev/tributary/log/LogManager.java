@@ -67,13 +67,14 @@ public final class LogManager {
       boolean hadCleanShutdown = Files.exists(marker);
       Map<TopicPartition, Long> recoveryPoints = readCheckpoint(recoveryPointCheckpoint);
       Map<TopicPartition, Long> logStartOffsets = readCheckpoint(logStartOffsetCheckpoint);
-      if (!hadCleanShutdown) {
-        LOG.log(Level.INFO, "no clean shutdown marker in {0}: recovering logs from their recovery points", dataDir);
-      }
       try (DirectoryStream<Path> dirs = Files.newDirectoryStream(dataDir, Files::isDirectory)) {
         for (Path dir : dirs) {
           loadLog(dir, configFor, recoveryPoints, logStartOffsets, hadCleanShutdown);
         }
+      }
+      if (!hadCleanShutdown && !logs.isEmpty()) {
+        LOG.log(Level.INFO, "no clean shutdown marker in {0}: recovered {1} log(s) from their recovery points",
+            dataDir, logs.size());
       }
       Files.deleteIfExists(marker);
       FileIo.fsyncDirectory(dataDir);

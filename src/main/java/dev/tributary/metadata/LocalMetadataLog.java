@@ -36,6 +36,8 @@ public final class LocalMetadataLog implements MetadataQuorum {
   /** Invariant: equals the replay of every record in the file, in order. */
   private volatile MetadataImage image;
   private long nextOffset;
+  /** Set when a failed write could not be rolled back; no append is accepted after it. */
+  private boolean failed;
 
   private LocalMetadataLog(FileChannel channel, MetadataImage image, long nextOffset) {
     this.channel = channel;
@@ -47,6 +49,7 @@ public final class LocalMetadataLog implements MetadataQuorum {
   public static LocalMetadataLog open(Path dir) {
     try {
       Files.createDirectories(dir);
+      boolean created = !Files.exists(dir.resolve("metadata.log"));
       FileChannel channel =
           FileChannel.open(
               dir.resolve("metadata.log"), StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -81,6 +84,9 @@ public final class LocalMetadataLog implements MetadataQuorum {
         channel.force(true);
       }
       channel.position(position);
+      if (created) {
+        fsyncDirectory(dir); // the new file's directory entry must be durable before a commit is acknowledged
+      }
       return new LocalMetadataLog(channel, image, offset);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open metadata log in " + dir, e);
@@ -97,13 +103,19 @@ public final class LocalMetadataLog implements MetadataQuorum {
     for (MetadataRecord record : records) {
       next = next.replay(offset++, record); // a record that cannot replay is refused before it is written
     }
+    if (failed) {
+      throw new IllegalStateException("the metadata log failed an earlier write; restart the broker");
+    }
     ByteBuffer frame = encode(records);
+    long position = -1;
     try {
+      position = channel.position();
       while (frame.hasRemaining()) {
         channel.write(frame);
       }
       channel.force(false);
     } catch (IOException e) {
+      rollBack(position);
       throw new UncheckedIOException("cannot write the metadata log", e);
     }
     nextOffset = offset;
@@ -112,6 +124,24 @@ public final class LocalMetadataLog implements MetadataQuorum {
       listener.accept(next);
     }
     return next;
+  }
+
+  /**
+   * Cuts a partly written frame off again so that later commits do not land behind it (recovery stops at the
+   * first bad frame and would drop them). If even that fails, the log refuses all further appends.
+   */
+  private void rollBack(long position) {
+    try {
+      if (position < 0) {
+        throw new IOException("position unknown");
+      }
+      channel.truncate(position);
+      channel.position(position);
+      channel.force(false);
+    } catch (IOException e) {
+      failed = true;
+      log.error("Cannot roll back a failed metadata write; refusing further appends", e);
+    }
   }
 
   @Override
@@ -131,6 +161,12 @@ public final class LocalMetadataLog implements MetadataQuorum {
       channel.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  static void fsyncDirectory(Path dir) throws IOException {
+    try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+      directory.force(true);
     }
   }
 

@@ -32,7 +32,10 @@ public final class Partition {
   private final PartitionLog log;
   private final int localBrokerId;
   private final Object lock = new Object();
-  private final HighWatermarkWaiters waiters = new HighWatermarkWaiters();
+  /** Long-poll fetches waiting for data; released normally (empty read) on shutdown. */
+  private final HighWatermarkWaiters fetchWaiters = new HighWatermarkWaiters();
+  /** {@code acks=all} produces waiting for replication; failed, never released, when leadership ends. */
+  private final HighWatermarkWaiters produceWaiters = new HighWatermarkWaiters();
 
   private volatile int leaderEpoch;
   private volatile List<Integer> replicas;
@@ -85,7 +88,7 @@ public final class Partition {
       ready = maybeIncrementHighWatermark();
       replicated =
           acks == Acks.ALL && highWatermark <= info.lastOffset()
-              ? waiters.add(info.lastOffset())
+              ? produceWaiters.add(info.lastOffset())
               : CompletableFuture.completedFuture(null);
     }
     ready.forEach(f -> f.complete(null));
@@ -97,12 +100,16 @@ public final class Partition {
 
   /**
    * Reads committed records from {@code offset}: whole batches, up to {@code maxBytes} (at least one batch), below
-   * the high watermark only.
+   * the high watermark only. Returns the high watermark the read was bounded by, so callers report the same one.
    */
-  public LogReadInfo read(long offset, int maxBytes) {
+  public CommittedRead read(long offset, int maxBytes) {
     requireLeader();
-    return log.read(offset, maxBytes, highWatermark, true);
+    long bound = highWatermark;
+    return new CommittedRead(log.read(offset, maxBytes, bound, true), bound);
   }
+
+  /** Records read below {@code highWatermark}. */
+  public record CommittedRead(LogReadInfo info, long highWatermark) {}
 
   /** Completes once the high watermark is above {@code offset}, i.e. a read from {@code offset} finds data. */
   public CompletableFuture<Void> awaitHighWatermarkAbove(long offset) {
@@ -110,8 +117,17 @@ public final class Partition {
       if (highWatermark > offset) {
         return CompletableFuture.completedFuture(null);
       }
-      return waiters.add(offset);
+      return fetchWaiters.add(offset);
     }
+  }
+
+  /** Completes every waiting long poll now (they answer with what they have); used when the broker shuts down. */
+  public void releaseFetchWaiters() {
+    List<CompletableFuture<Void>> all;
+    synchronized (lock) {
+      all = fetchWaiters.releaseAll();
+    }
+    all.forEach(f -> f.complete(null));
   }
 
   /** Gives up leadership (or the partition is being deleted): fails every waiter with NOT_LEADER_OR_FOLLOWER. */
@@ -119,7 +135,8 @@ public final class Partition {
     List<CompletableFuture<Void>> all;
     synchronized (lock) {
       leader = false;
-      all = waiters.releaseAll();
+      all = new java.util.ArrayList<>(fetchWaiters.releaseAll());
+      all.addAll(produceWaiters.releaseAll());
     }
     NotLeaderOrFollowerException error =
         new NotLeaderOrFollowerException("Broker " + localBrokerId + " no longer leads " + topicPartition);
@@ -131,7 +148,9 @@ public final class Partition {
     long candidate = log.logEndOffset();
     if (candidate > highWatermark) {
       setHighWatermark(candidate);
-      return waiters.release(candidate);
+      List<CompletableFuture<Void>> ready = new java.util.ArrayList<>(fetchWaiters.release(candidate));
+      ready.addAll(produceWaiters.release(candidate));
+      return ready;
     }
     return List.of();
   }
@@ -211,7 +230,7 @@ public final class Partition {
 
   int pendingWaiters() {
     synchronized (lock) {
-      return waiters.size();
+      return fetchWaiters.size() + produceWaiters.size();
     }
   }
 

@@ -6,7 +6,6 @@ import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogConfig;
 import dev.tributary.log.LogManager;
-import dev.tributary.log.LogReadInfo;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.PartitionImage;
 import dev.tributary.metadata.TopicImage;
@@ -18,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * a log and (if this broker is its leader) leadership; a deleted topic's partitions are resigned and their logs
  * removed. It answers produce and fetch for the partitions it leads.
  *
- * <p>Concurrency: {@link #onMetadataUpdate} runs on the metadata publisher's thread, one image at a time;
- * produce and fetch run on request threads and see partitions through a concurrent map.
+ * <p>Concurrency: {@link #onMetadataUpdate} runs on whichever thread commits metadata (under the quorum's lock,
+ * so one image at a time, in order); produce and fetch run on request threads and see partitions through a
+ * concurrent map.
  */
 public final class ReplicaManager {
   private static final Logger logger = LoggerFactory.getLogger(ReplicaManager.class);
@@ -35,13 +36,23 @@ public final class ReplicaManager {
   private final int localBrokerId;
   private final LogManager logManager;
   private final Scheduler scheduler;
+  private final Executor delayedCompletionExecutor;
   private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
   private volatile MetadataImage image = MetadataImage.EMPTY;
+  /** Set when the broker begins shutting down: long polls answer at once instead of waiting. */
+  private volatile boolean draining;
 
-  public ReplicaManager(int localBrokerId, LogManager logManager, Scheduler scheduler) {
+  /**
+   * @param delayedCompletionExecutor runs what follows a delayed completion (the re-read of a long poll, the
+   *     response of an {@code acks=all} produce), so that neither the scheduler's thread nor the request thread
+   *     whose append released the waiter does that work
+   */
+  public ReplicaManager(
+      int localBrokerId, LogManager logManager, Scheduler scheduler, Executor delayedCompletionExecutor) {
     this.localBrokerId = localBrokerId;
     this.logManager = logManager;
     this.scheduler = scheduler;
+    this.delayedCompletionExecutor = delayedCompletionExecutor;
   }
 
   /** Applies a new metadata image: creates, leads, reconfigures and deletes partitions to match it. */
@@ -119,7 +130,10 @@ public final class ReplicaManager {
                     .completeExceptionally(
                         new java.util.concurrent.TimeoutException(
                             "Timed out after " + timeoutMs + " ms waiting for in-sync replicas of " + tp)));
-    return result.acked().whenComplete((v, e) -> timeout.cancel()).thenApply(ignored -> result);
+    return result
+        .acked()
+        .whenComplete((v, e) -> timeout.cancel())
+        .thenApplyAsync(ignored -> result, delayedCompletionExecutor);
   }
 
   /**
@@ -129,23 +143,23 @@ public final class ReplicaManager {
   public CompletableFuture<FetchResult> fetch(TopicPartition tp, long offset, int maxBytes, long maxWaitMs) {
     Partition partition = leaderPartition(tp);
     FetchResult now = readOnce(partition, offset, maxBytes);
-    if (now.records().hasRemaining() || maxWaitMs <= 0) {
+    if (now.records().hasRemaining() || maxWaitMs <= 0 || draining) {
       return CompletableFuture.completedFuture(now);
     }
     CompletableFuture<Void> dataArrived = partition.awaitHighWatermarkAbove(offset);
     Scheduler.Cancellable timeout = scheduler.schedule(maxWaitMs, () -> dataArrived.complete(null));
-    return dataArrived.thenApply(
+    return dataArrived.thenApplyAsync(
         ignored -> {
           timeout.cancel();
           return readOnce(partition, offset, maxBytes);
-        });
+        },
+        delayedCompletionExecutor);
   }
 
   private static FetchResult readOnce(Partition partition, long offset, int maxBytes) {
-    long highWatermark = partition.highWatermark();
-    LogReadInfo read = partition.read(offset, maxBytes);
+    Partition.CommittedRead read = partition.read(offset, maxBytes);
     return new FetchResult(
-        partition.topicPartition(), read.records(), highWatermark, partition.logStartOffset(),
+        partition.topicPartition(), read.info().records(), read.highWatermark(), partition.logStartOffset(),
         partition.logEndOffset());
   }
 
@@ -170,6 +184,12 @@ public final class ReplicaManager {
 
   public int localBrokerId() {
     return localBrokerId;
+  }
+
+  /** Answers every waiting long poll now, so that a graceful shutdown is not held up by them. */
+  public void releaseFetchWaiters() {
+    draining = true;
+    partitions.values().forEach(Partition::releaseFetchWaiters);
   }
 
   /** Resigns every partition so waiting requests fail fast; the log manager is shut down by its owner. */

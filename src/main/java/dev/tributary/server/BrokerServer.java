@@ -3,6 +3,7 @@ package dev.tributary.server;
 import dev.tributary.common.Scheduler;
 import dev.tributary.common.Time;
 import dev.tributary.common.errors.BrokerNotAvailableException;
+import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogConfig;
 import dev.tributary.log.LogManager;
 import dev.tributary.metadata.Controller;
@@ -17,6 +18,7 @@ import dev.tributary.replication.ReplicaManager;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +39,7 @@ public final class BrokerServer implements AutoCloseable {
   private final Time time;
   private final Random random;
   private final Scheduler scheduler;
+  private final Executor delayedCompletionExecutor;
   private volatile Started started;
   private volatile boolean shuttingDown;
 
@@ -45,11 +48,13 @@ public final class BrokerServer implements AutoCloseable {
       MetaProperties meta, MetadataQuorum quorum, Controller controller, LogManager logManager,
       ReplicaManager replicaManager) {}
 
-  public BrokerServer(BrokerConfig config, Time time, Random random, Scheduler scheduler) {
+  public BrokerServer(
+      BrokerConfig config, Time time, Random random, Scheduler scheduler, Executor delayedCompletionExecutor) {
     this.config = config;
     this.time = time;
     this.random = random;
     this.scheduler = scheduler;
+    this.delayedCompletionExecutor = delayedCompletionExecutor;
   }
 
   /** Recovers state from the data directory and starts serving. Blocking; may take long after a crash. */
@@ -63,7 +68,7 @@ public final class BrokerServer implements AutoCloseable {
         tp -> image.topic(tp.topic())
             .filter(topic -> topic.partitions().containsKey(tp.partition()))
             .map(topic -> LogConfig.fromMap(topic.configs())));
-    ReplicaManager replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler);
+    ReplicaManager replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler, delayedCompletionExecutor);
     quorum.subscribe(replicaManager::onMetadataUpdate);
     quorum.append(
         List.of(
@@ -110,11 +115,21 @@ public final class BrokerServer implements AutoCloseable {
     return config;
   }
 
-  /** The topic, created with the broker's defaults if absent and {@code auto.create.topics.enable} is on. */
-  public Optional<TopicImage> topicForProduce(String name) {
+  /**
+   * The topic, created with the broker's defaults if absent and {@code auto.create.topics.enable} is on. A request
+   * that names a partition the new topic would not have ({@code maxRequestedPartition >= num.partitions}) is
+   * refused before anything is created.
+   */
+  public Optional<TopicImage> topicForProduce(String name, int maxRequestedPartition) {
     Optional<TopicImage> topic = metadata().topic(name);
     if (topic.isPresent() || !config.autoCreateTopicsEnable()) {
       return topic;
+    }
+    if (maxRequestedPartition >= config.numPartitions()) {
+      throw UnknownTopicOrPartitionException.unknownTopic(
+          name,
+          "it was not auto-created because partition " + maxRequestedPartition + " was asked for and a new topic gets "
+              + config.numPartitions() + " partition(s) (num.partitions)");
     }
     logger.info("Auto-creating topic {} with {} partition(s)", name, config.numPartitions());
     return Optional.of(
@@ -129,6 +144,17 @@ public final class BrokerServer implements AutoCloseable {
     }
   }
 
+
+  /**
+   * First step of a graceful shutdown, before the web server drains: waiting long polls answer now with what they
+   * have, so draining does not wait out their timeouts.
+   */
+  public void beginShutdown() {
+    Started s = started;
+    if (s != null) {
+      s.replicaManager().releaseFetchWaiters();
+    }
+  }
 
   /** Graceful shutdown: flushes and checkpoints so the next start can skip recovery. */
   @Override

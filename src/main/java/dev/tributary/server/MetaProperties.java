@@ -52,6 +52,9 @@ public record MetaProperties(String clusterId, int nodeId) {
         channel.force(true);
       }
       Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
+      try (FileChannel directory = FileChannel.open(dataDir, StandardOpenOption.READ)) {
+        directory.force(true); // make the rename itself durable
+      }
       return meta;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read or write " + file, e);

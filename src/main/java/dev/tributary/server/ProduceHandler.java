@@ -18,7 +18,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -43,8 +45,11 @@ public final class ProduceHandler {
     this.time = time;
   }
 
-  /** The outcome for one record, in request order: its partition and offset (-1 with acks=0). */
-  public record RecordOffset(int partition, long offset) {}
+  /**
+   * The outcome for one record, in request order: its partition and offset (-1 with acks=0), or the error that
+   * kept its partition's batch from being appended.
+   */
+  public record RecordOffset(int partition, long offset, Throwable error) {}
 
   /**
    * Produces {@code records} to {@code topic}. {@code pathPartition}, if not null, overrides every record's
@@ -57,7 +62,7 @@ public final class ProduceHandler {
     }
     TopicImage image =
         broker
-            .topicForProduce(topic)
+            .topicForProduce(topic, maxRequestedPartition(pathPartition, records))
             .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
     int partitionCount = image.partitionCount();
     int[] partitionOf = new int[records.size()];
@@ -101,14 +106,19 @@ public final class ProduceHandler {
     Map<Integer, CompletableFuture<Long>> baseOffsets = new LinkedHashMap<>();
     for (Map.Entry<Integer, ByteBuffer> entry : batches.entrySet()) {
       TopicPartition tp = new TopicPartition(topic, entry.getKey());
-      baseOffsets.put(
-          entry.getKey(),
-          replicaManager
-              .appendRecords(tp, entry.getValue(), acks, timeoutMs)
-              .thenApply(result -> result.info().firstOffset()));
+      CompletableFuture<Long> baseOffset;
+      try {
+        baseOffset =
+            replicaManager
+                .appendRecords(tp, entry.getValue(), acks, timeoutMs)
+                .thenApply(result -> result.info().firstOffset());
+      } catch (RuntimeException e) { // leadership moved or the disk failed after validation: this partition only
+        baseOffset = CompletableFuture.failedFuture(e);
+      }
+      baseOffsets.put(entry.getKey(), baseOffset);
     }
     return CompletableFuture.allOf(baseOffsets.values().toArray(CompletableFuture[]::new))
-        .thenApply(ignored -> offsetsInRequestOrder(partitionOf, baseOffsets, acks));
+        .handle((ignored, anyError) -> offsetsInRequestOrder(partitionOf, baseOffsets, acks));
   }
 
   /**
@@ -143,16 +153,47 @@ public final class ProduceHandler {
     }
   }
 
+  /**
+   * Each record's outcome in request order. A partition whose append failed gives its records that error; if every
+   * partition failed, the request fails with the first error (nothing was appended anywhere).
+   */
   private static List<RecordOffset> offsetsInRequestOrder(
       int[] partitionOf, Map<Integer, CompletableFuture<Long>> baseOffsets, Acks acks) {
     Map<Integer, Long> next = new LinkedHashMap<>();
-    baseOffsets.forEach((partition, future) -> next.put(partition, future.join()));
+    Map<Integer, Throwable> failures = new LinkedHashMap<>();
+    baseOffsets.forEach(
+        (partition, future) -> {
+          try {
+            next.put(partition, future.join());
+          } catch (CompletionException | CancellationException e) {
+            failures.put(partition, e.getCause() != null ? e.getCause() : e);
+          }
+        });
+    if (next.isEmpty()) {
+      Throwable first = failures.values().iterator().next();
+      throw first instanceof RuntimeException r ? r : new CompletionException(first);
+    }
     List<RecordOffset> offsets = new ArrayList<>(partitionOf.length);
     for (int partition : partitionOf) {
+      Throwable error = failures.get(partition);
+      if (error != null) {
+        offsets.add(new RecordOffset(partition, -1, error));
+        continue;
+      }
       long offset = next.merge(partition, 1L, Long::sum) - 1;
-      offsets.add(new RecordOffset(partition, acks == Acks.NONE ? -1 : offset));
+      offsets.add(new RecordOffset(partition, acks == Acks.NONE ? -1 : offset, null));
     }
     return offsets;
+  }
+
+  private static int maxRequestedPartition(Integer pathPartition, List<ProduceRecord> records) {
+    int max = pathPartition == null ? -1 : pathPartition;
+    for (ProduceRecord record : records) {
+      if (record.partition() != null) {
+        max = Math.max(max, record.partition());
+      }
+    }
+    return max;
   }
 
   private int nextStickyPartition(String topic, int partitionCount) {

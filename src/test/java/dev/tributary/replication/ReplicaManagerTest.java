@@ -43,7 +43,7 @@ class ReplicaManagerTest {
   void setUp() {
     logManager = new LogManager(dir, scheduler);
     logManager.loadLogs(tp -> java.util.Optional.empty());
-    replicaManager = new ReplicaManager(1, logManager, scheduler);
+    replicaManager = new ReplicaManager(1, logManager, scheduler, Runnable::run);
   }
 
   @AfterEach

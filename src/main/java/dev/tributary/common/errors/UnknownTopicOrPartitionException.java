@@ -16,6 +16,11 @@ public class UnknownTopicOrPartitionException extends ApiException {
     return new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist.", false);
   }
 
+  /** An unknown topic, with a sentence on why it was not auto-created. */
+  public static UnknownTopicOrPartitionException unknownTopic(String topic, String why) {
+    return new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist; " + why, false);
+  }
+
   public static UnknownTopicOrPartitionException unknownPartition(String topic, int partition, int partitionCount) {
     return new UnknownTopicOrPartitionException(
         "Partition " + partition + " of topic '" + topic + "' does not exist; the topic has " + partitionCount
