@@ -22,7 +22,11 @@ class DashboardController {
   @GetMapping("/")
   String dashboard(Model model) {
     model.addAttribute("brokerId", broker.config().brokerId());
-    model.addAttribute("port", broker.config().port());
+    model.addAttribute(
+        "produceExample",
+        "curl -X POST -H 'Content-Type: application/vnd.kafka.json.v2+json' "
+            + "--data '{\"records\":[{\"value\":{\"hello\":\"world\"}}]}' http://" + broker.config().host() + ":"
+            + broker.config().port() + "/topics/demo");
     return "dashboard";
   }
 
