@@ -22,9 +22,11 @@ import java.util.function.Function;
  *   <li>{@code segment.index.bytes} must hold at least one time index entry (12 bytes).
  * </ul>
  *
- * <p>{@code file.delete.delay.ms}, {@code min.insync.replicas}, {@code unclean.leader.election.enable} and {@code
- * delete.retention.ms} are validated and carried for the replication and cleaning layers; the log itself deletes
- * files immediately (see {@link PartitionLog}).
+ * <p>{@code min.insync.replicas}, {@code unclean.leader.election.enable} and {@code delete.retention.ms} are
+ * validated and carried for the replication and cleaning layers. {@code file.delete.delay.ms} is validated and
+ * accepted only for compatibility with Kafka configs: nothing uses it. Tributary deletes a segment's files as soon
+ * as it renames them {@code .deleted}, because a reader that hits a deleted segment retries (see {@link
+ * PartitionLog}).
  */
 public final class LogConfig {
   public static final String CLEANUP_POLICY = "cleanup.policy";
@@ -88,6 +90,7 @@ public final class LogConfig {
   private final int maxMessageBytes;
   private final long flushMessages;
   private final long flushMs;
+  /** Accepted for compatibility, unused: segment files are deleted at once because reads retry. */
   private final long fileDeleteDelayMs;
   private final TimestampType messageTimestampType;
   private final int minInSyncReplicas;
@@ -238,6 +241,10 @@ public final class LogConfig {
     return flushMs;
   }
 
+  /**
+   * Accepted for compatibility and otherwise unused: segment files are deleted immediately, since reads retry (see
+   * {@link PartitionLog}).
+   */
   public long fileDeleteDelayMs() {
     return fileDeleteDelayMs;
   }

@@ -3,16 +3,11 @@ package dev.tributary.log;
 import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.log.record.CorruptRecordException;
-import dev.tributary.log.record.RecordBatch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -21,12 +16,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * relative offset int32 to file position int32, one entry per {@code index.interval.bytes}) and {@code .timeindex}
  * (timestamp int64 to relative offset int32). See {@link LogSegment}, {@link OffsetIndex}, {@link TimeIndex}.
  *
- * <p>Invariants (enforced where each field changes; checked by the randomized test after every step):
+ * <p>This class owns the log's state, its lock and its invariants, and does every write. Two package-private
+ * helpers hold the rest: {@link LogReader} (the lock-free read path and its retries, and timestamp lookups) and
+ * {@link LogRetention} (which segments retention deletes). {@link LogSegments} is the ordered segment set.
+ *
+ * <p>Invariants (each enforced in the one method that writes its field; checked by the randomized test after every
+ * step):
  *
  * <ul>
  *   <li>first segment's base offset <= logStartOffset <= logEndOffset; logStartOffset never decreases except
- *       through {@link #truncateFullyAndStartAt} (and {@link #truncateTo} below it, which calls it).
- *   <li>recoveryPoint <= logEndOffset; everything below recoveryPoint has been fsynced.
+ *       through {@link #truncateFullyAndStartAt} (and {@link #truncateTo} below it, which calls it). Writer: {@link
+ *       #updateLogStartOffset}.
+ *   <li>logEndOffset never decreases except under truncation. Writer: {@link #updateLogEndOffset}.
+ *   <li>logStartOffset <= recoveryPoint <= logEndOffset; everything below recoveryPoint has been fsynced. Writer:
+ *       {@link #updateRecoveryPoint}.
  *   <li>batch offsets strictly increase across the log; segments' ranges do not overlap; only the last segment
  *       (the active one) is appended to.
  * </ul>
@@ -34,14 +37,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Concurrency notes:
  *
  * <ol>
- *   <li>Appends, rolls, truncation, retention, flush, close hold {@code lock}; appends to one partition are
- *       serialized, different partitions proceed in parallel. Lock order: partition lock, then a segment's index
- *       monitor. Nothing calls out while holding the lock.
- *   <li>Reads take no lock. They snapshot logStartOffset/logEndOffset (volatile) and read at most a segment's
- *       committed size (volatile, raised after the bytes are written, and the segment size before logEndOffset),
- *       so they never see a half-written batch.
- *   <li>Truncation changes bytes readers may be reading: it runs inside a sequence lock ({@code truncations} is odd
- *       while it runs); a read that overlapped one is retried. A read that hits a segment deleted by retention
+ *   <li>Appends, rolls, truncation, retention, flush, close hold {@code lock} (taken only in {@link #inLock});
+ *       appends to one partition are serialized, different partitions proceed in parallel. Lock order: partition
+ *       lock, then a segment's index monitor. Nothing calls out while holding the lock.
+ *   <li>Reads ({@link LogReader}) take no lock. They snapshot logStartOffset/logEndOffset (volatile) and read at
+ *       most a segment's committed size (volatile, raised after the bytes are written, and the segment size before
+ *       logEndOffset), so they never see a half-written batch.
+ *   <li>Truncation changes bytes readers may be reading: it runs inside a sequence lock ({@link TruncationSequence},
+ *       odd while it runs); a read that overlapped one is retried. A read that hits a segment deleted by retention
  *       (ClosedChannelException) is retried too, and then reports OffsetOutOfRange if its offset is gone.
  *   <li>{@link #offsetForTimestamp} takes the lock (ListOffsets is rare and this keeps it simple).
  * </ol>
@@ -53,28 +56,35 @@ import java.util.concurrent.locks.ReentrantLock;
  * at its first invalid batch, so what survives is always a prefix of what was appended.
  *
  * <p>Deletion (retention, truncation) renames segment files to {@code .deleted} and deletes them at once; {@code
- * file.delete.delay.ms} is not used because readers retry instead of relying on a grace period.
+ * file.delete.delay.ms} is accepted but not used, because readers retry instead of relying on a grace period.
  */
 public final class PartitionLog implements AutoCloseable {
-  private static final short TIMESTAMP_TYPE_LOG_APPEND_TIME = 0x08;
-  private static final int MAX_READ_ATTEMPTS = 16;
-
   private final Path dir;
   private final TopicPartition topicPartition;
   private final Time time;
   private volatile LogConfig config;
   private final ReentrantLock lock = new ReentrantLock();
-  /** Base offset to segment; the last is the active segment. Invariant: never empty while open. */
-  private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+  /** The last is the active segment. Invariant: never empty while open. Changed only under {@code lock}. */
+  private final LogSegments segments;
+  private final LogReader reader;
 
-  /** Invariant: first segment base <= logStartOffset <= logEndOffset; moves forward only (see class doc). */
+  /**
+   * Invariant: first segment base <= logStartOffset <= logEndOffset; moves forward only, except under truncation
+   * (see class doc). Changed only by {@link #updateLogStartOffset}.
+   */
   private volatile long logStartOffset;
-  /** The offset the next batch gets; = active segment's nextOffset. Published after the segment's size. */
+  /**
+   * The offset the next batch gets; = active segment's nextOffset. Published after the segment's size. Invariant:
+   * moves forward only, except under truncation. Changed only by {@link #updateLogEndOffset}.
+   */
   private volatile long logEndOffset;
-  /** Invariant: logStartOffset <= recoveryPoint <= logEndOffset; everything below it is on disk. */
+  /**
+   * Invariant: logStartOffset <= recoveryPoint <= logEndOffset (outside truncation); everything below it is on
+   * disk. Changed only by {@link #updateRecoveryPoint}.
+   */
   private volatile long recoveryPoint;
-  /** Sequence lock for readers: odd while a truncation runs. Changed only under {@code lock}. */
-  private volatile long truncations;
+  /** Readers' sequence lock: odd while a truncation runs (see {@link TruncationSequence}). */
+  private final TruncationSequence truncations = new TruncationSequence(lock);
   private long lastFlushTimeMs;
   private boolean closed;
 
@@ -83,7 +93,8 @@ public final class PartitionLog implements AutoCloseable {
     this.topicPartition = tp;
     this.config = config;
     this.time = time;
-    this.segments.putAll(loaded.segments());
+    this.segments = new LogSegments(loaded.segments());
+    this.reader = new LogReader(this, segments, truncations);
     this.logStartOffset = loaded.logStartOffset();
     this.logEndOffset = loaded.logEndOffset();
     this.recoveryPoint = loaded.recoveryPoint();
@@ -129,23 +140,11 @@ public final class PartitionLog implements AutoCloseable {
     LogConfig config = this.config;
     ByteBuffer records = batches.duplicate();
     AppendValidator.Summary summary = AppendValidator.validateForLeader(records, config.maxMessageBytes());
-    lock.lock();
-    try {
-      ensureOpen();
+    return inOpenLog("append to", () -> {
       long nowMs = time.milliseconds();
       boolean logAppendTime = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME;
       long firstOffset = logEndOffset;
-      long offset = firstOffset;
-      for (int at = records.position(); at < records.limit(); ) {
-        RecordBatch batch = new RecordBatch(records, at);
-        batch.setBaseOffset(offset);
-        batch.setPartitionLeaderEpoch(leaderEpoch);
-        if (logAppendTime) {
-          stampLogAppendTime(records, batch, nowMs);
-        }
-        offset = batch.nextOffset();
-        at += batch.sizeInBytes();
-      }
+      long offset = OffsetAssigner.assign(records, firstOffset, leaderEpoch, logAppendTime, nowMs);
       long maxTimestampMs = logAppendTime ? nowMs : summary.maxTimestampMs();
       appendLocked(records, offset - 1, nowMs);
       return new LogAppendInfo(
@@ -156,9 +155,7 @@ public final class PartitionLog implements AutoCloseable {
           maxTimestampMs,
           logAppendTime ? nowMs : -1,
           logStartOffset);
-    } finally {
-      lock.unlock();
-    }
+    });
   }
 
   /**
@@ -171,9 +168,7 @@ public final class PartitionLog implements AutoCloseable {
   public LogAppendInfo appendAsFollower(ByteBuffer batches) {
     ByteBuffer records = batches.duplicate();
     AppendValidator.Summary summary = AppendValidator.validateForFollower(records);
-    lock.lock();
-    try {
-      ensureOpen();
+    return inOpenLog("append to", () -> {
       if (summary.firstOffset() != logEndOffset) {
         throw new InvalidOffsetException(
             "follower append to " + topicPartition + " starts at " + summary.firstOffset()
@@ -188,17 +183,7 @@ public final class PartitionLog implements AutoCloseable {
           summary.maxTimestampMs(),
           -1,
           logStartOffset);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private static void stampLogAppendTime(ByteBuffer buffer, RecordBatch batch, long nowMs) {
-    int start = batch.start();
-    short attributes = (short) (batch.attributes() | TIMESTAMP_TYPE_LOG_APPEND_TIME);
-    buffer.putShort(start + RecordBatch.ATTRIBUTES_OFFSET, attributes);
-    buffer.putLong(start + RecordBatch.MAX_TIMESTAMP_OFFSET, nowMs);
-    buffer.putInt(start + RecordBatch.CRC_OFFSET, (int) batch.computeChecksum());
+    });
   }
 
   /** Writes offset-assigned batches to the active segment (rolling first if needed); caller holds the lock. */
@@ -221,19 +206,43 @@ public final class PartitionLog implements AutoCloseable {
     }
   }
 
-  /** The only writer of logEndOffset; it must move forward except under truncation. */
+  /** The only writer of logEndOffset; it must move forward except under truncation. Lowers the recovery point. */
   private void updateLogEndOffset(long offset) {
-    if (offset < logEndOffset && (truncations & 1) == 0) {
+    if (offset < logEndOffset && !truncations.inProgress()) {
       throw new IllegalStateException("log end offset would go back from " + logEndOffset + " to " + offset);
     }
     logEndOffset = offset;
     if (recoveryPoint > offset) {
-      recoveryPoint = offset;
+      updateRecoveryPoint(offset);
     }
   }
 
+  /**
+   * The only writer of logStartOffset: it never passes the log end offset and moves forward except under truncation
+   * (a full truncation resets it). Raises the recovery point with it: data below the start needs no recovery.
+   */
+  private void updateLogStartOffset(long offset) {
+    if (offset > logEndOffset || (offset < logStartOffset && !truncations.inProgress())) {
+      throw new IllegalStateException(
+          "log start offset cannot move from " + logStartOffset + " to " + offset + " (end " + logEndOffset + ")");
+    }
+    logStartOffset = offset;
+    if (recoveryPoint < offset) {
+      updateRecoveryPoint(offset);
+    }
+  }
+
+  /** The only writer of recoveryPoint: within [logStartOffset, logEndOffset] except midway through a truncation. */
+  private void updateRecoveryPoint(long offset) {
+    if ((offset < logStartOffset || offset > logEndOffset) && !truncations.inProgress()) {
+      throw new IllegalStateException(
+          "recovery point " + offset + " outside [" + logStartOffset + ", " + logEndOffset + "]");
+    }
+    recoveryPoint = offset;
+  }
+
   private LogSegment maybeRoll(int messagesSize, long maxOffset, long nowMs) {
-    LogSegment active = segments.lastEntry().getValue();
+    LogSegment active = segments.active();
     return active.shouldRoll(messagesSize, maxOffset, nowMs, config) ? roll(nowMs) : active;
   }
 
@@ -242,15 +251,15 @@ public final class PartitionLog implements AutoCloseable {
    * fsynced synchronously (Kafka schedules that flush), so the recovery point moves to the new base offset.
    */
   private LogSegment roll(long nowMs) {
-    LogSegment previous = segments.lastEntry().getValue();
+    LogSegment previous = segments.active();
     long newBaseOffset = logEndOffset;
     try {
       previous.onBecomeInactiveSegment();
       previous.flush();
       LogSegment segment = LogSegment.create(dir, newBaseOffset, config);
-      segments.put(newBaseOffset, segment);
+      segments.add(segment);
       FileIo.fsyncDirectory(dir);
-      recoveryPoint = newBaseOffset;
+      updateRecoveryPoint(newBaseOffset);
       lastFlushTimeMs = nowMs;
       return segment;
     } catch (IOException e) {
@@ -266,57 +275,7 @@ public final class PartitionLog implements AutoCloseable {
    * @throws OffsetOutOfRangeException if startOffset is outside [logStartOffset, logEndOffset]
    */
   public LogReadInfo read(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) {
-    for (int attempt = 1; ; attempt++) {
-      long sequence = truncations;
-      if ((sequence & 1) != 0) {
-        lock.lock(); // a truncation is running: wait for it
-        lock.unlock();
-        continue;
-      }
-      long start = logStartOffset;
-      long end = logEndOffset;
-      if (startOffset < start || startOffset > end) {
-        throw new OffsetOutOfRangeException(
-            "offset " + startOffset + " is out of range for " + topicPartition + ": valid offsets are [" + start
-                + ", " + end + "]");
-      }
-      if (startOffset == end || startOffset >= maxOffset) {
-        return new LogReadInfo(ByteBuffer.allocate(0), start, end);
-      }
-      try {
-        ByteBuffer records = readSegments(startOffset, maxBytes, Math.min(maxOffset, end), minOneBatch);
-        if (records != null && truncations == sequence) {
-          return new LogReadInfo(records, start, end);
-        }
-      } catch (ClosedChannelException e) {
-        // The segment was deleted or the log closed under us: retry, which re-checks the range.
-      } catch (IOException | CorruptRecordException e) {
-        if (truncations == sequence) {
-          throw e instanceof IOException io ? new LogStorageException("read of " + topicPartition + " failed", io)
-              : (CorruptRecordException) e;
-        }
-      }
-      if (attempt >= MAX_READ_ATTEMPTS) {
-        throw new LogStorageException("read of " + topicPartition + " kept racing with deletion", null);
-      }
-    }
-  }
-
-  /** Null when the segment holding startOffset has gone (deleted under us); the caller retries. */
-  private ByteBuffer readSegments(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch)
-      throws IOException {
-    Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
-    if (entry == null) {
-      return null;
-    }
-    while (entry != null) {
-      ByteBuffer records = entry.getValue().read(startOffset, maxBytes, maxOffset, minOneBatch);
-      if (records != null) {
-        return records;
-      }
-      entry = segments.higherEntry(entry.getKey());
-    }
-    return ByteBuffer.allocate(0);
+    return reader.read(startOffset, maxBytes, maxOffset, minOneBatch);
   }
 
   /**
@@ -326,32 +285,7 @@ public final class PartitionLog implements AutoCloseable {
    * the answer by the high watermark if it must.
    */
   public Optional<TimestampAndOffset> offsetForTimestamp(long targetTimestampMs) {
-    lock.lock();
-    try {
-      ensureOpen();
-      if (targetTimestampMs == -2) {
-        return Optional.of(new TimestampAndOffset(-1, logStartOffset, RecordBatch.NO_PARTITION_LEADER_EPOCH));
-      }
-      if (targetTimestampMs == -1) {
-        return Optional.of(new TimestampAndOffset(-1, logEndOffset, RecordBatch.NO_PARTITION_LEADER_EPOCH));
-      }
-      if (targetTimestampMs < 0) {
-        throw new IllegalArgumentException("unsupported target timestamp " + targetTimestampMs);
-      }
-      for (LogSegment segment : segments.values()) {
-        if (segment.maxTimestampSoFar() >= targetTimestampMs) {
-          Optional<TimestampAndOffset> found = segment.findOffsetByTimestamp(targetTimestampMs, logStartOffset);
-          if (found.isPresent()) {
-            return found;
-          }
-        }
-      }
-      return Optional.empty();
-    } catch (IOException e) {
-      throw new LogStorageException("offset lookup in " + topicPartition + " failed", e);
-    } finally {
-      lock.unlock();
-    }
+    return inOpenLog("offset lookup in", () -> reader.offsetForTimestampLocked(targetTimestampMs));
   }
 
   /**
@@ -363,9 +297,7 @@ public final class PartitionLog implements AutoCloseable {
     if (offset < 0) {
       throw new IllegalArgumentException("cannot truncate to negative offset " + offset);
     }
-    lock.lock();
-    try {
-      ensureOpen();
+    inOpenLog("truncation of", () -> {
       if (offset >= logEndOffset) {
         return;
       }
@@ -373,26 +305,16 @@ public final class PartitionLog implements AutoCloseable {
         truncateFullyLocked(offset);
         return;
       }
-      truncations++;
-      try {
-        for (LogSegment segment : new ArrayList<>(segments.tailMap(offset, false).values())) {
-          segments.remove(segment.baseOffset());
-          segment.deleteFiles();
-        }
-        LogSegment active = segments.lastEntry().getValue();
+      truncations.truncate("truncation of " + topicPartition + " to " + offset, () -> {
+        segments.deleteAfter(offset);
+        LogSegment active = segments.active();
         active.truncateTo(offset);
         updateLogEndOffset(active.nextOffset());
-      } catch (IOException e) {
-        throw new LogStorageException("truncation of " + topicPartition + " to " + offset + " failed", e);
-      } finally {
-        truncations++;
-      }
+      });
       if (logEndOffset < logStartOffset) {
         truncateFullyLocked(offset); // the batch holding logStartOffset straddled offset
       }
-    } finally {
-      lock.unlock();
-    }
+    });
   }
 
   /** Deletes every segment and starts an empty log at {@code offset}: start, end and recovery point all become it. */
@@ -400,32 +322,18 @@ public final class PartitionLog implements AutoCloseable {
     if (offset < 0) {
       throw new IllegalArgumentException("cannot start at negative offset " + offset);
     }
-    lock.lock();
-    try {
-      ensureOpen();
-      truncateFullyLocked(offset);
-    } finally {
-      lock.unlock();
-    }
+    inOpenLog("full truncation of", () -> truncateFullyLocked(offset));
   }
 
   private void truncateFullyLocked(long offset) {
-    truncations++;
-    try {
-      for (LogSegment segment : new ArrayList<>(segments.values())) {
-        segments.remove(segment.baseOffset());
-        segment.deleteFiles();
-      }
-      segments.put(offset, LogSegment.create(dir, offset, config));
-      logEndOffset = offset;
-      logStartOffset = offset;
-      recoveryPoint = offset;
-    } catch (IOException e) {
-      throw new LogStorageException("full truncation of " + topicPartition + " failed", e);
-    } finally {
-      truncations++;
-    }
+    truncations.truncate("full truncation of " + topicPartition, () -> {
+      segments.deleteAll();
+      segments.add(LogSegment.create(dir, offset, config));
+      updateLogEndOffset(offset);
+      updateLogStartOffset(offset); // raises the recovery point to offset too
+    });
   }
+
 
   /**
    * Raises the log start offset (DeleteRecords, or a leader's start offset seen by a follower). Segments wholly below
@@ -435,124 +343,73 @@ public final class PartitionLog implements AutoCloseable {
    * @throws OffsetOutOfRangeException if {@code newLogStartOffset} is beyond the log end offset
    */
   public boolean maybeIncrementLogStartOffset(long newLogStartOffset) {
-    lock.lock();
-    try {
-      ensureOpen();
-      if (newLogStartOffset > logEndOffset) {
-        throw new OffsetOutOfRangeException(
-            "cannot move the log start offset of " + topicPartition + " to " + newLogStartOffset
-                + ": beyond the log end offset " + logEndOffset);
-      }
-      if (newLogStartOffset <= logStartOffset) {
-        return false;
-      }
-      logStartOffset = newLogStartOffset;
-      if (recoveryPoint < newLogStartOffset) {
-        recoveryPoint = newLogStartOffset; // data below the start no longer needs recovery
-      }
-      return true;
-    } finally {
-      lock.unlock();
+    return inOpenLog("log start offset update of", () -> maybeIncrementLogStartOffsetLocked(newLogStartOffset));
+  }
+
+  /** Untrusted input is checked here; retention's own start offsets pass through the same check. */
+  private boolean maybeIncrementLogStartOffsetLocked(long newLogStartOffset) {
+    if (newLogStartOffset > logEndOffset) {
+      throw new OffsetOutOfRangeException(
+          "cannot move the log start offset of " + topicPartition + " to " + newLogStartOffset
+              + ": beyond the log end offset " + logEndOffset);
     }
+    if (newLogStartOffset <= logStartOffset) {
+      return false;
+    }
+    updateLogStartOffset(newLogStartOffset);
+    return true;
   }
 
   /**
-   * Applies retention, oldest segment first, stopping at the first segment to keep: a segment goes if the log start
-   * offset is past it, if its largest timestamp is older than now - retention.ms, or if the log would still hold
-   * at least retention.bytes without it (Kafka's rule: size - segment >= retention.bytes, so the log keeps between
-   * retention.bytes and retention.bytes plus one segment). When the active segment
-   * itself must go (the whole log expired), the log first rolls an empty segment, as Kafka does. The log start
-   * offset moves to the first remaining segment's base offset (never backwards).
+   * Applies retention: deletes the oldest segments that {@link LogRetention#segmentsToDelete} chooses (below the log
+   * start offset, older than retention.ms, or beyond retention.bytes). When the active segment itself must go (the
+   * whole log expired), the log first rolls an empty segment, as Kafka does. The log start offset moves to the first
+   * remaining segment's base offset (never backwards).
    *
    * @return segments deleted
    */
   public int deleteOldSegments() {
-    lock.lock();
-    try {
-      ensureOpen();
-      LogConfig config = this.config;
+    return inOpenLog("retention of", () -> {
       long nowMs = time.milliseconds();
-      long remainingBytes = size();
-      List<LogSegment> deletable = new ArrayList<>();
-      for (Map.Entry<Long, LogSegment> entry : segments.entrySet()) {
-        LogSegment segment = entry.getValue();
-        Map.Entry<Long, LogSegment> next = segments.higherEntry(entry.getKey());
-        if (next == null && segment.isEmpty()) {
-          break;
-        }
-        boolean belowStart = next != null && next.getKey() <= logStartOffset;
-        boolean expired =
-            config.retentionMs() >= 0 && segment.largestTimestamp() < nowMs - config.retentionMs();
-        boolean overSize =
-            config.retentionBytes() >= 0 && remainingBytes - segment.size() >= config.retentionBytes();
-        if (!belowStart && !expired && !overSize) {
-          break;
-        }
-        deletable.add(segment);
-        remainingBytes -= segment.size();
-      }
+      List<LogSegment> deletable = LogRetention.segmentsToDelete(segments, logStartOffset, config, nowMs);
       if (deletable.isEmpty()) {
         return 0;
       }
-      if (deletable.get(deletable.size() - 1) == segments.lastEntry().getValue()) {
+      LogSegment last = deletable.get(deletable.size() - 1);
+      if (last == segments.active()) {
         roll(nowMs);
       }
-      long newStart = segments.higherKey(deletable.get(deletable.size() - 1).baseOffset());
-      if (newStart > logStartOffset) {
-        logStartOffset = newStart;
-      }
-      if (recoveryPoint < logStartOffset) {
-        recoveryPoint = logStartOffset;
-      }
-      for (LogSegment segment : deletable) {
-        segments.remove(segment.baseOffset());
-        segment.deleteFiles();
-      }
+      maybeIncrementLogStartOffsetLocked(segments.higherEntry(last.baseOffset()).getKey());
+      segments.delete(deletable);
       return deletable.size();
-    } catch (IOException e) {
-      throw new LogStorageException("retention of " + topicPartition + " failed", e);
-    } finally {
-      lock.unlock();
-    }
+    });
   }
 
   /** Fsyncs every segment up to the log end offset and moves the recovery point there. */
   public void flush() {
-    lock.lock();
-    try {
-      ensureOpen();
-      flushLocked(time.milliseconds());
-    } finally {
-      lock.unlock();
-    }
+    inOpenLog("flush of", () -> flushLocked(time.milliseconds()));
   }
 
   /** Flushes if {@code flush.ms} has passed since the last flush; returns whether it did. */
   public boolean maybeFlushByTime() {
-    lock.lock();
-    try {
+    return inLock("flush of", () -> {
       if (closed || time.milliseconds() - lastFlushTimeMs < config.flushMs()) {
         return false;
       }
       flushLocked(time.milliseconds());
       return true;
-    } finally {
-      lock.unlock();
-    }
+    });
   }
 
   private void flushLocked(long nowMs) {
     long upTo = logEndOffset;
     if (upTo > recoveryPoint) {
-      Long from = segments.floorKey(recoveryPoint);
       try {
-        for (LogSegment segment : segments.tailMap(from == null ? segments.firstKey() : from, true).values()) {
-          segment.flush();
-        }
+        segments.flushFrom(recoveryPoint);
       } catch (IOException e) {
         throw new LogStorageException("flush of " + topicPartition + " failed", e);
       }
-      recoveryPoint = upTo;
+      updateRecoveryPoint(upTo);
     }
     lastFlushTimeMs = nowMs;
   }
@@ -571,20 +428,16 @@ public final class PartitionLog implements AutoCloseable {
 
   /** Bytes in all segments. */
   public long size() {
-    long total = 0;
-    for (LogSegment segment : segments.values()) {
-      total += segment.size();
-    }
-    return total;
+    return segments.sizeInBytes();
   }
 
   public int numberOfSegments() {
-    return segments.size();
+    return segments.count();
   }
 
   /** Base offsets of the segments, oldest first (for tests, tools and the dashboard). */
   public List<Long> segmentBaseOffsets() {
-    return List.copyOf(segments.keySet());
+    return segments.baseOffsets();
   }
 
   public TopicPartition topicPartition() {
@@ -607,21 +460,14 @@ public final class PartitionLog implements AutoCloseable {
   /** Flushes and closes the files; the log cannot be used afterwards. Idempotent. */
   @Override
   public void close() {
-    lock.lock();
-    try {
+    inLock("close of", () -> {
       if (closed) {
         return;
       }
       flushLocked(time.milliseconds());
       closed = true;
-      for (LogSegment segment : segments.values()) {
-        segment.close();
-      }
-    } catch (IOException e) {
-      throw new LogStorageException("close of " + topicPartition + " failed", e);
-    } finally {
-      lock.unlock();
-    }
+      segments.closeAll();
+    });
   }
 
   /**
@@ -629,34 +475,67 @@ public final class PartitionLog implements AutoCloseable {
    * went offline). Tests use it to simulate a crash. Idempotent.
    */
   void closeHandlers() {
+    inLock("closing handles of", () -> {
+      closed = true;
+      segments.closeHandlers();
+    });
+  }
+
+  /** Closes the files without flushing and removes the directory. */
+  public void delete() {
+    inLock("delete of", () -> {
+      closed = true;
+      segments.closeAll();
+      segments.clear();
+      FileIo.deleteRecursively(dir);
+    });
+  }
+
+  /** Work done under the lock that returns a value and may fail with an IOException. */
+  private interface LockedStep<T> {
+    T run() throws IOException;
+  }
+
+  /** Work done under the lock that may fail with an IOException. */
+  private interface LockedAction {
+    void run() throws IOException;
+  }
+
+  /**
+   * Runs {@code step} holding the lock (Kafka's inLock); the only place the lock is taken, apart from readers
+   * waiting out a truncation. An IOException becomes a LogStorageException "{@code what} topic-partition failed".
+   */
+  private <T> T inLock(String what, LockedStep<T> step) {
     lock.lock();
     try {
-      closed = true;
-      for (LogSegment segment : segments.values()) {
-        segment.closeHandlers();
-      }
+      return step.run();
     } catch (IOException e) {
-      throw new LogStorageException("closing handles of " + topicPartition + " failed", e);
+      throw new LogStorageException(what + " " + topicPartition + " failed", e);
     } finally {
       lock.unlock();
     }
   }
 
-  /** Closes the files without flushing and removes the directory. */
-  public void delete() {
-    lock.lock();
-    try {
-      closed = true;
-      for (LogSegment segment : segments.values()) {
-        segment.close();
-      }
-      segments.clear();
-      FileIo.deleteRecursively(dir);
-    } catch (IOException e) {
-      throw new LogStorageException("delete of " + topicPartition + " failed", e);
-    } finally {
-      lock.unlock();
-    }
+  private void inLock(String what, LockedAction action) {
+    inLock(what, () -> {
+      action.run();
+      return null;
+    });
+  }
+
+  /** {@link #inLock} on a log that must be open: a closed one throws IllegalStateException. */
+  private <T> T inOpenLog(String what, LockedStep<T> step) {
+    return inLock(what, () -> {
+      ensureOpen();
+      return step.run();
+    });
+  }
+
+  private void inOpenLog(String what, LockedAction action) {
+    inLock(what, () -> {
+      ensureOpen();
+      action.run();
+    });
   }
 
   private void ensureOpen() {
@@ -669,6 +548,6 @@ public final class PartitionLog implements AutoCloseable {
   @Override
   public String toString() {
     return topicPartition + " start=" + logStartOffset + " end=" + logEndOffset + " recovery=" + recoveryPoint
-        + " segments=" + segments.size();
+        + " segments=" + segments.count();
   }
 }
