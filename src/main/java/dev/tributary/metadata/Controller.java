@@ -11,6 +11,7 @@ import java.util.function.Function;
  * broker leads the quorum.
  */
 public final class Controller {
+  private static final int MAX_ATTEMPTS = 5;
   private final MetadataQuorum quorum;
   private final TopicControl topics;
   private final int brokerId;
@@ -50,8 +51,25 @@ public final class Controller {
     return submit(image -> topics.alterConfig(image, name, key, value)).topic(name).orElseThrow();
   }
 
+  /**
+   * Computes records from the current image and commits them, recomputing if another batch got in first (possible
+   * only around a change of controller, since this method is the only writer here).
+   */
   private synchronized MetadataImage submit(Function<MetadataImage, List<MetadataRecord>> compute) {
-    return quorum.append(compute.apply(quorum.image()));
+    for (int attempt = 1; ; attempt++) {
+      MetadataImage image = quorum.image();
+      List<MetadataRecord> records = compute.apply(image);
+      if (records.isEmpty()) {
+        return image;
+      }
+      try {
+        return quorum.append(image.lastOffset(), records);
+      } catch (StaleMetadataException e) {
+        if (attempt == MAX_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
   }
 
   private List<Integer> liveBrokers() {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
@@ -16,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A quorum of one: the metadata log in a local file, fsynced on every commit. Used by a single broker until the
- * cluster issue replaces it with the Ratis-backed quorum.
+ * A quorum of one: the metadata log in a local file, fsynced on every commit; this broker is always the active
+ * controller. Used by a broker that runs without a controller quorum (no {@code quorum-voters} configured).
  *
  * <p>File format, one frame per committed batch: {@code length:int32 crc32c:int32 payload}, where payload is
  * {@code count:int32} then {@code (size:int32 record-bytes)*count} ({@link MetadataRecordSerde}). A torn or corrupt
@@ -32,6 +33,7 @@ public final class LocalMetadataLog implements MetadataQuorum {
   private static final int FRAME_HEADER_BYTES = 8;
 
   private final FileChannel channel;
+  private final int localBrokerId;
   private final List<Consumer<MetadataImage>> listeners = new CopyOnWriteArrayList<>();
   /** Invariant: equals the replay of every record in the file, in order. */
   private volatile MetadataImage image;
@@ -39,14 +41,15 @@ public final class LocalMetadataLog implements MetadataQuorum {
   /** Set when a failed write could not be rolled back; no append is accepted after it. */
   private boolean failed;
 
-  private LocalMetadataLog(FileChannel channel, MetadataImage image, long nextOffset) {
+  private LocalMetadataLog(FileChannel channel, int localBrokerId, MetadataImage image, long nextOffset) {
     this.channel = channel;
+    this.localBrokerId = localBrokerId;
     this.image = image;
     this.nextOffset = nextOffset;
   }
 
   /** Opens (or creates) the log in {@code dir}, truncates a torn tail and replays everything into the image. */
-  public static LocalMetadataLog open(Path dir) {
+  public static LocalMetadataLog open(Path dir, int localBrokerId) {
     try {
       Files.createDirectories(dir);
       boolean created = !Files.exists(dir.resolve("metadata.log"));
@@ -87,14 +90,17 @@ public final class LocalMetadataLog implements MetadataQuorum {
       if (created) {
         fsyncDirectory(dir); // the new file's directory entry must be durable before a commit is acknowledged
       }
-      return new LocalMetadataLog(channel, image, offset);
+      return new LocalMetadataLog(channel, localBrokerId, image, offset);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open metadata log in " + dir, e);
     }
   }
 
   @Override
-  public synchronized MetadataImage append(List<MetadataRecord> records) {
+  public synchronized MetadataImage append(long expectedLastOffset, List<MetadataRecord> records) {
+    if (image.lastOffset() != expectedLastOffset) {
+      throw new StaleMetadataException(expectedLastOffset, image.lastOffset());
+    }
     if (records.isEmpty()) {
       return image;
     }
@@ -142,6 +148,21 @@ public final class LocalMetadataLog implements MetadataQuorum {
       failed = true;
       log.error("Cannot roll back a failed metadata write; refusing further appends", e);
     }
+  }
+
+  @Override
+  public OptionalInt activeControllerId() {
+    return OptionalInt.of(localBrokerId);
+  }
+
+  @Override
+  public boolean isActiveController() {
+    return true;
+  }
+
+  @Override
+  public long controllerEpoch() {
+    return 1;
   }
 
   @Override

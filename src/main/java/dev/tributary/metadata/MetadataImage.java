@@ -2,7 +2,9 @@ package dev.tributary.metadata;
 
 import dev.tributary.common.Uuid;
 import java.util.Collections;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -64,6 +66,36 @@ public record MetadataImage(
       throw new IllegalArgumentException("unknown metadata record " + record);
     }
     return new MetadataImage(offset, topics, names, nextBrokers);
+  }
+
+  /**
+   * Records that replay, from {@link #EMPTY}, into an image equal to this one except for {@link #lastOffset} (see
+   * {@link #withLastOffset}). A snapshot is these records plus the last offset. Keep in step with {@link #replay}:
+   * every piece of state must come back.
+   */
+  public List<MetadataRecord> toRecords() {
+    List<MetadataRecord> records = new ArrayList<>();
+    for (BrokerImage broker : brokers.values()) {
+      records.add(
+          new MetadataRecord.RegisterBroker(broker.brokerId(), broker.incarnationId(), broker.host(), broker.port()));
+    }
+    for (TopicImage topic : topicsByName.values()) {
+      records.add(new MetadataRecord.TopicCreated(topic.topicId(), topic.name()));
+      new TreeMap<>(topic.configs())
+          .forEach((key, value) -> records.add(new MetadataRecord.TopicConfigChanged(topic.topicId(), key, value)));
+      for (PartitionImage p : topic.partitions().values()) {
+        records.add(
+            new MetadataRecord.PartitionChange(
+                topic.topicId(), p.partition(), p.replicas(), p.isr(), p.leader(), p.leaderEpoch(),
+                p.partitionEpoch()));
+      }
+    }
+    return records;
+  }
+
+  /** The same state at another offset: used when an image is rebuilt from a snapshot's records. */
+  public MetadataImage withLastOffset(long offset) {
+    return new MetadataImage(offset, topicsByName, topicNamesById, brokers);
   }
 
   private static TopicImage requireTopic(

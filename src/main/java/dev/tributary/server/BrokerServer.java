@@ -61,7 +61,7 @@ public final class BrokerServer implements AutoCloseable {
   public synchronized void startup() {
     long startMs = time.milliseconds();
     MetaProperties meta = MetaProperties.loadOrCreate(config.dataDir(), config.brokerId(), random);
-    MetadataQuorum quorum = LocalMetadataLog.open(config.metadataDir());
+    MetadataQuorum quorum = LocalMetadataLog.open(config.metadataDir(), config.brokerId());
     MetadataImage image = quorum.image();
     LogManager logManager = new LogManager(config.logDir(), time);
     logManager.loadLogs(
@@ -71,6 +71,7 @@ public final class BrokerServer implements AutoCloseable {
     ReplicaManager replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler, delayedCompletionExecutor);
     quorum.subscribe(replicaManager::onMetadataUpdate);
     quorum.append(
+        quorum.image().lastOffset(),
         List.of(
             new MetadataRecord.RegisterBroker(
                 config.brokerId(), Uuid.random(random), config.host(), config.port())));

@@ -23,13 +23,13 @@ class LocalMetadataLogTest {
   @Test
   void committedRecordsSurviveAReopen() {
     MetadataImage before;
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
-      log.append(control.createTopic(log.image(), "a", 2, 1, Map.of("retention.ms", "1"), List.of(1)));
-      log.append(control.createTopic(log.image(), "b", 1, 1, Map.of(), List.of(1)));
-      log.append(control.deleteTopic(log.image(), "a"));
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      log.append(log.image().lastOffset(), control.createTopic(log.image(), "a", 2, 1, Map.of("retention.ms", "1"), List.of(1)));
+      log.append(log.image().lastOffset(), control.createTopic(log.image(), "b", 1, 1, Map.of(), List.of(1)));
+      log.append(log.image().lastOffset(), control.deleteTopic(log.image(), "a"));
       before = log.image();
     }
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       assertThat(log.image()).isEqualTo(before);
       assertThat(log.image().topic("a")).isEmpty();
       assertThat(log.image().topic("b")).isPresent();
@@ -38,58 +38,70 @@ class LocalMetadataLogTest {
 
   @Test
   void aTornLastFrameIsDroppedAndEarlierOnesKept() throws IOException {
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
-      log.append(control.createTopic(log.image(), "kept", 1, 1, Map.of(), List.of(1)));
-      log.append(control.createTopic(log.image(), "torn", 1, 1, Map.of(), List.of(1)));
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      log.append(log.image().lastOffset(), control.createTopic(log.image(), "kept", 1, 1, Map.of(), List.of(1)));
+      log.append(log.image().lastOffset(), control.createTopic(log.image(), "torn", 1, 1, Map.of(), List.of(1)));
     }
     Path file = dir.resolve("metadata.log");
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
       channel.truncate(channel.size() - 3);
     }
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       assertThat(log.image().topic("kept")).isPresent();
       assertThat(log.image().topic("torn")).isEmpty();
-      log.append(control.createTopic(log.image(), "after", 1, 1, Map.of(), List.of(1)));
+      log.append(log.image().lastOffset(), control.createTopic(log.image(), "after", 1, 1, Map.of(), List.of(1)));
     }
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       assertThat(log.image().topicsByName().keySet()).containsExactly("after", "kept");
     }
   }
 
   @Test
   void aCorruptFrameIsDetectedByItsChecksum() throws IOException {
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
-      log.append(control.createTopic(log.image(), "first", 1, 1, Map.of(), List.of(1)));
-      log.append(control.createTopic(log.image(), "second", 1, 1, Map.of(), List.of(1)));
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      log.append(log.image().lastOffset(), control.createTopic(log.image(), "first", 1, 1, Map.of(), List.of(1)));
+      log.append(log.image().lastOffset(), control.createTopic(log.image(), "second", 1, 1, Map.of(), List.of(1)));
     }
     Path file = dir.resolve("metadata.log");
     byte[] bytes = Files.readAllBytes(file);
     bytes[bytes.length - 2] ^= 0x5A;
     Files.write(file, bytes);
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       assertThat(log.image().topicsByName().keySet()).containsExactly("first");
     }
   }
 
   @Test
   void listenersSeeEveryImageInCommitOrder() {
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       List<Integer> topicCounts = new ArrayList<>();
       log.subscribe(image -> topicCounts.add(image.topicsByName().size()));
-      log.append(control.createTopic(log.image(), "a", 1, 1, Map.of(), List.of(1)));
-      log.append(control.createTopic(log.image(), "b", 1, 1, Map.of(), List.of(1)));
+      log.append(log.image().lastOffset(), control.createTopic(log.image(), "a", 1, 1, Map.of(), List.of(1)));
+      log.append(log.image().lastOffset(), control.createTopic(log.image(), "b", 1, 1, Map.of(), List.of(1)));
       assertThat(topicCounts).containsExactly(0, 1, 2);
     }
   }
 
   @Test
   void aRecordThatCannotReplayIsNotWritten() {
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
-      assertThatThrownBy(() -> log.append(List.of(new MetadataRecord.TopicDeleted(new Uuid(1, 2)))))
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      assertThatThrownBy(() -> log.append(-1, List.of(new MetadataRecord.TopicDeleted(new Uuid(1, 2)))))
           .isInstanceOf(IllegalStateException.class);
     }
-    try (LocalMetadataLog log = LocalMetadataLog.open(dir)) {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       assertThat(log.image().lastOffset()).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void aBatchComputedFromAnOldImageIsRefusedAndChangesNothing() {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      MetadataImage before = log.image();
+      log.append(before.lastOffset(), control.createTopic(before, "a", 1, 1, Map.of(), List.of(1)));
+      assertThatThrownBy(
+              () -> log.append(before.lastOffset(), control.createTopic(before, "b", 1, 1, Map.of(), List.of(1))))
+          .isInstanceOf(StaleMetadataException.class);
+      assertThat(log.image().topic("b")).isEmpty();
     }
   }
 

@@ -111,4 +111,15 @@ class TopicControlTest {
         control.createTopic(MetadataImage.EMPTY, "t", 4, 1, Map.of("segment.bytes", "100000"), List.of(1));
     assertThat(replayAll(MetadataImage.EMPTY, records)).isEqualTo(replayAll(MetadataImage.EMPTY, records));
   }
+
+  @Test
+  void anImageRebuiltFromItsOwnRecordsIsEqual() {
+    MetadataImage image =
+        replayAll(
+            MetadataImage.EMPTY.replay(0, new MetadataRecord.RegisterBroker(1, new dev.tributary.common.Uuid(1, 1), "h", 1)),
+            control.createTopic(MetadataImage.EMPTY, "t", 3, 1, Map.of("retention.ms", "10"), List.of(1)));
+    image = replayAll(image, control.createTopic(image, "u", 1, 1, Map.of(), List.of(1)));
+    MetadataImage rebuilt = replayAll(MetadataImage.EMPTY, image.toRecords()).withLastOffset(image.lastOffset());
+    assertThat(rebuilt).isEqualTo(image);
+  }
 }
