@@ -7,6 +7,7 @@ import dev.tributary.common.errors.InvalidReplicationFactorException;
 import dev.tributary.common.errors.InvalidRequestException;
 import dev.tributary.common.errors.InvalidTopicException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.InvalidConfigException;
@@ -51,7 +52,9 @@ class ApiExceptionHandler {
       error = error.getCause();
     }
     String message = error.getMessage();
-    if (error instanceof RestException e) {
+    if (error instanceof RemoteApiException e) {
+      return respond(HttpStatus.valueOf(e.status()), e.errorCode(), message);
+    } else if (error instanceof RestException e) {
       return respond(e.status, e.errorCode, message);
     } else if (error instanceof UnknownTopicOrPartitionException e) {
       return respond(HttpStatus.NOT_FOUND, e.topicExists() ? 40402 : 40401, message);

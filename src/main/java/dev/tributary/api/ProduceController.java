@@ -2,6 +2,7 @@ package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tributary.replication.Acks;
+import dev.tributary.transport.http.Forwarding;
 import dev.tributary.server.ProduceHandler;
 import dev.tributary.server.ProduceRecord;
 import io.micrometer.core.instrument.Counter;
@@ -42,8 +43,9 @@ class ProduceController {
       @PathVariable String topic,
       @RequestParam(defaultValue = "all") String acks,
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
+      @RequestHeader(value = Forwarding.FORWARDED_HEADER, required = false) String forwarded,
       @RequestBody(required = false) byte[] body) {
-    return produce(topic, null, acks, contentType, body);
+    return produce(topic, null, acks, contentType, forwarded != null, body);
   }
 
   @PostMapping("/topics/{topic}/partitions/{partition}")
@@ -52,12 +54,13 @@ class ProduceController {
       @PathVariable int partition,
       @RequestParam(defaultValue = "all") String acks,
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
+      @RequestHeader(value = Forwarding.FORWARDED_HEADER, required = false) String forwarded,
       @RequestBody(required = false) byte[] body) {
-    return produce(topic, partition, acks, contentType, body);
+    return produce(topic, partition, acks, contentType, forwarded != null, body);
   }
 
   private CompletableFuture<ResponseEntity<ProduceResponse>> produce(
-      String topic, Integer partition, String acksText, String contentType, byte[] body) {
+      String topic, Integer partition, String acksText, String contentType, boolean forwarded, byte[] body) {
     Acks acks;
     try {
       acks = Acks.parse(acksText);
@@ -69,7 +72,7 @@ class ProduceController {
     }
     List<ProduceRecord> records = parser.parse(body, EmbeddedFormat.ofContentType(contentType));
     return produce
-        .handleProduce(topic, partition, records, acks)
+        .handleProduce(topic, partition, records, acks, forwarded)
         .thenApply(
             offsets -> {
               count(topic, records.size(), body.length);

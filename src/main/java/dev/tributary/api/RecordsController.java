@@ -2,11 +2,13 @@ package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.log.TimestampAndOffset;
 import dev.tributary.replication.Partition;
 import dev.tributary.server.BrokerServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpHeaders;
@@ -34,9 +36,11 @@ class RecordsController {
   private final BrokerServer broker;
   private final RecordJsonWriter writer;
   private final MeterRegistry meters;
+  private final LeaderProxy leaderProxy;
 
-  RecordsController(BrokerServer broker, JsonMapper json, MeterRegistry meters) {
+  RecordsController(BrokerServer broker, JsonMapper json, MeterRegistry meters, LeaderProxy leaderProxy) {
     this.broker = broker;
+    this.leaderProxy = leaderProxy;
     this.writer = new RecordJsonWriter(json);
     this.meters = meters;
   }
@@ -48,7 +52,8 @@ class RecordsController {
       @RequestParam(required = false) Long offset,
       @RequestParam(name = "max_bytes", defaultValue = "1048576") int maxBytes,
       @RequestParam(defaultValue = "0") long timeout,
-      @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept) {
+      @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept,
+      HttpServletRequest request) {
     if (maxBytes < 1) {
       throw RestException.badParameter("max_bytes must be at least 1, got " + maxBytes);
     }
@@ -60,7 +65,12 @@ class RecordsController {
     }
     EmbeddedFormat format = EmbeddedFormat.ofAccept(accept);
     TopicPartition tp = new TopicPartition(topic, partition);
-    Partition leader = broker.replicaManager().leaderPartition(tp);
+    Partition leader;
+    try {
+      leader = broker.replicaManager().leaderPartition(tp);
+    } catch (NotLeaderOrFollowerException e) {
+      return leaderProxy.forward(request, e);
+    }
     long from = offset == null ? leader.logStartOffset() : offset;
     return broker
         .replicaManager()
@@ -80,9 +90,19 @@ class RecordsController {
   }
 
   @GetMapping("/topics/{topic}/partitions/{partition}/offsets")
-  ResponseEntity<?> offsets(
-      @PathVariable String topic, @PathVariable int partition, @RequestParam(required = false) Long timestamp) {
-    Partition leader = broker.replicaManager().leaderPartition(new TopicPartition(topic, partition));
+  CompletableFuture<? extends ResponseEntity<?>> offsets(
+      @PathVariable String topic, @PathVariable int partition, @RequestParam(required = false) Long timestamp,
+      HttpServletRequest request) {
+    Partition leader;
+    try {
+      leader = broker.replicaManager().leaderPartition(new TopicPartition(topic, partition));
+    } catch (NotLeaderOrFollowerException e) {
+      return leaderProxy.forward(request, e);
+    }
+    return CompletableFuture.completedFuture(offsetsOf(leader, timestamp));
+  }
+
+  private ResponseEntity<?> offsetsOf(Partition leader, Long timestamp) {
     long highWatermark = leader.highWatermark();
     Offsets offsets = new Offsets(leader.logStartOffset(), highWatermark, leader.logEndOffset());
     if (timestamp == null) {

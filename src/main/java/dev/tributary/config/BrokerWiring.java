@@ -4,7 +4,14 @@ import dev.tributary.common.Time;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ProduceHandler;
+import dev.tributary.server.ControllerChannel;
+import dev.tributary.server.PartitionForwarder;
+import dev.tributary.transport.http.HttpPartitionForwarder;
+import java.net.http.HttpClient;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Optional;
+import tools.jackson.databind.json.JsonMapper;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,8 +56,27 @@ class BrokerWiring {
     return new BrokerServer(config, Time.SYSTEM, new SecureRandom(), scheduler, tributaryDelayedCompletions);
   }
 
+  /** One HTTP client for every call to another broker (forwarded produces and reads, controller calls). */
   @Bean
-  ProduceHandler produceHandler(BrokerServer broker) {
-    return new ProduceHandler(broker, Time.SYSTEM);
+  HttpClient tributaryHttpClient() {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(2))
+        .build();
+  }
+
+  @Bean
+  PartitionForwarder partitionForwarder(
+      HttpClient tributaryHttpClient, JsonMapper json, BrokerServer broker, BrokerConfig config) {
+    return new HttpPartitionForwarder(
+        tributaryHttpClient, json,
+        id -> Optional.ofNullable(broker.metadata().brokers().get(id))
+            .map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port())),
+        config.brokerId(), Duration.ofMillis(config.requestTimeoutMs() + 5_000));
+  }
+
+  @Bean
+  ProduceHandler produceHandler(BrokerServer broker, PartitionForwarder partitionForwarder) {
+    return new ProduceHandler(broker, partitionForwarder, Time.SYSTEM);
   }
 }

@@ -4,6 +4,7 @@ import dev.tributary.common.Murmur2;
 import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.InvalidRequestException;
+import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.RecordTooLargeException;
 import dev.tributary.log.record.CompressionType;
@@ -15,6 +16,7 @@ import dev.tributary.replication.Partition;
 import dev.tributary.replication.ReplicaManager;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,15 +35,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  * partitioning, with a request as the batch), so keyless traffic spreads evenly and batches stay large.
  *
  * <p>Atomicity: validation (partitions exist, batches fit {@code max.message.bytes}) happens before any append, so
- * a rejected request appends nothing; each partition's records are one batch, appended whole or not at all.
+ * a rejected request appends nothing; each partition's records are one batch, appended whole or not at all. A
+ * partition that fails after validation (leadership moved, disk error, its leader refused a forwarded batch) gives
+ * its records an error in the answer while the other partitions' records succeed, as REST Proxy reports it.
+ *
+ * <p>Routing: records for partitions another broker leads are sent on to that leader through the {@link
+ * PartitionForwarder} (so curl users may produce through any broker); a request that was itself forwarded is
+ * never forwarded again.
  */
 public final class ProduceHandler {
   private final BrokerServer broker;
+  private final PartitionForwarder forwarder;
   private final Time time;
   private final Map<String, AtomicInteger> stickyPartitions = new ConcurrentHashMap<>();
 
-  public ProduceHandler(BrokerServer broker, Time time) {
+  public ProduceHandler(BrokerServer broker, PartitionForwarder forwarder, Time time) {
     this.broker = broker;
+    this.forwarder = forwarder;
     this.time = time;
   }
 
@@ -56,7 +66,7 @@ public final class ProduceHandler {
    * partition (the {@code /topics/{t}/partitions/{p}} form). The future completes once {@code acks} is met.
    */
   public CompletableFuture<List<RecordOffset>> handleProduce(
-      String topic, Integer pathPartition, List<ProduceRecord> records, Acks acks) {
+      String topic, Integer pathPartition, List<ProduceRecord> records, Acks acks, boolean forwarded) {
     if (records.isEmpty()) {
       throw new InvalidRequestException("The request has no records; send {\"records\":[...]} with at least one");
     }
@@ -66,9 +76,8 @@ public final class ProduceHandler {
             .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
     int partitionCount = image.partitionCount();
     int[] partitionOf = new int[records.size()];
-    Map<Integer, List<SimpleRecord>> byPartition = new LinkedHashMap<>();
+    Map<Integer, List<ProduceRecord>> byPartition = new LinkedHashMap<>();
     int stickyPartition = -1;
-    long nowMs = time.milliseconds();
     for (int i = 0; i < records.size(); i++) {
       ProduceRecord record = records.get(i);
       int partition;
@@ -88,37 +97,70 @@ public final class ProduceHandler {
         throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, partitionCount);
       }
       partitionOf[i] = partition;
-      long timestampMs = record.timestampMs() == null ? nowMs : record.timestampMs();
-      byPartition
-          .computeIfAbsent(partition, p -> new ArrayList<>())
-          .add(new SimpleRecord(timestampMs, record.key(), record.value(), record.headers()));
+      byPartition.computeIfAbsent(partition, p -> new ArrayList<>()).add(record);
     }
 
+    // Check every partition before appending to any: local ones get their batches built (and size-checked),
+    // ones led elsewhere are sent on to their leader unless this request was itself forwarded.
     ReplicaManager replicaManager = broker.replicaManager();
-    Map<Integer, ByteBuffer> batches = new LinkedHashMap<>();
-    for (Map.Entry<Integer, List<SimpleRecord>> entry : byPartition.entrySet()) {
+    long nowMs = time.milliseconds();
+    Map<Integer, ByteBuffer> localBatches = new LinkedHashMap<>();
+    Map<Integer, Integer> remoteLeaders = new LinkedHashMap<>();
+    for (Map.Entry<Integer, List<ProduceRecord>> entry : byPartition.entrySet()) {
       TopicPartition tp = new TopicPartition(topic, entry.getKey());
-      Partition partition = replicaManager.leaderPartition(tp); // NOT_LEADER / UNKNOWN before anything is appended
-      batches.put(entry.getKey(), buildBatches(tp, entry.getValue(), partition.log().config().maxMessageBytes()));
+      try {
+        Partition partition = replicaManager.leaderPartition(tp);
+        localBatches.put(
+            entry.getKey(),
+            buildBatches(tp, simpleRecords(entry.getValue(), nowMs), partition.log().config().maxMessageBytes()));
+      } catch (NotLeaderOrFollowerException e) {
+        if (forwarded || e.leaderId().isEmpty()) {
+          throw e;
+        }
+        remoteLeaders.put(entry.getKey(), e.leaderId().getAsInt());
+      }
     }
 
     long timeoutMs = broker.config().requestTimeoutMs();
-    Map<Integer, CompletableFuture<Long>> baseOffsets = new LinkedHashMap<>();
-    for (Map.Entry<Integer, ByteBuffer> entry : batches.entrySet()) {
+    Map<Integer, CompletableFuture<List<RecordOffset>>> outcomes = new LinkedHashMap<>();
+    for (Map.Entry<Integer, Integer> entry : remoteLeaders.entrySet()) {
       TopicPartition tp = new TopicPartition(topic, entry.getKey());
-      CompletableFuture<Long> baseOffset;
+      outcomes.put(entry.getKey(), forwarder.forward(entry.getValue(), tp, byPartition.get(entry.getKey()), acks));
+    }
+    for (Map.Entry<Integer, ByteBuffer> entry : localBatches.entrySet()) {
+      int partition = entry.getKey();
+      TopicPartition tp = new TopicPartition(topic, partition);
+      int count = byPartition.get(partition).size();
+      CompletableFuture<List<RecordOffset>> outcome;
       try {
-        baseOffset =
+        outcome =
             replicaManager
                 .appendRecords(tp, entry.getValue(), acks, timeoutMs)
-                .thenApply(result -> result.info().firstOffset());
+                .thenApply(result -> consecutive(partition, result.info().firstOffset(), count, acks));
       } catch (RuntimeException e) { // leadership moved or the disk failed after validation: this partition only
-        baseOffset = CompletableFuture.failedFuture(e);
+        outcome = CompletableFuture.failedFuture(e);
       }
-      baseOffsets.put(entry.getKey(), baseOffset);
+      outcomes.put(partition, outcome);
     }
-    return CompletableFuture.allOf(baseOffsets.values().toArray(CompletableFuture[]::new))
-        .handle((ignored, anyError) -> offsetsInRequestOrder(partitionOf, baseOffsets, acks));
+    return CompletableFuture.allOf(outcomes.values().toArray(CompletableFuture[]::new))
+        .handle((ignored, anyError) -> inRequestOrder(partitionOf, outcomes));
+  }
+
+  private static List<SimpleRecord> simpleRecords(List<ProduceRecord> records, long nowMs) {
+    List<SimpleRecord> simple = new ArrayList<>(records.size());
+    for (ProduceRecord record : records) {
+      long timestampMs = record.timestampMs() == null ? nowMs : record.timestampMs();
+      simple.add(new SimpleRecord(timestampMs, record.key(), record.value(), record.headers()));
+    }
+    return simple;
+  }
+
+  private static List<RecordOffset> consecutive(int partition, long firstOffset, int count, Acks acks) {
+    List<RecordOffset> offsets = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      offsets.add(new RecordOffset(partition, acks == Acks.NONE ? -1 : firstOffset + i, null));
+    }
+    return offsets;
   }
 
   /**
@@ -157,14 +199,14 @@ public final class ProduceHandler {
    * Each record's outcome in request order. A partition whose append failed gives its records that error; if every
    * partition failed, the request fails with the first error (nothing was appended anywhere).
    */
-  private static List<RecordOffset> offsetsInRequestOrder(
-      int[] partitionOf, Map<Integer, CompletableFuture<Long>> baseOffsets, Acks acks) {
-    Map<Integer, Long> next = new LinkedHashMap<>();
+  private static List<RecordOffset> inRequestOrder(
+      int[] partitionOf, Map<Integer, CompletableFuture<List<RecordOffset>>> outcomes) {
+    Map<Integer, Iterator<RecordOffset>> next = new LinkedHashMap<>();
     Map<Integer, Throwable> failures = new LinkedHashMap<>();
-    baseOffsets.forEach(
+    outcomes.forEach(
         (partition, future) -> {
           try {
-            next.put(partition, future.join());
+            next.put(partition, future.join().iterator());
           } catch (CompletionException | CancellationException e) {
             failures.put(partition, e.getCause() != null ? e.getCause() : e);
           }
@@ -176,12 +218,7 @@ public final class ProduceHandler {
     List<RecordOffset> offsets = new ArrayList<>(partitionOf.length);
     for (int partition : partitionOf) {
       Throwable error = failures.get(partition);
-      if (error != null) {
-        offsets.add(new RecordOffset(partition, -1, error));
-        continue;
-      }
-      long offset = next.merge(partition, 1L, Long::sum) - 1;
-      offsets.add(new RecordOffset(partition, acks == Acks.NONE ? -1 : offset, null));
+      offsets.add(error != null ? new RecordOffset(partition, -1, error) : next.get(partition).next());
     }
     return offsets;
   }

@@ -1,0 +1,144 @@
+package dev.tributary.server;
+
+import dev.tributary.common.errors.BrokerNotRegisteredException;
+import dev.tributary.common.errors.NotControllerException;
+import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.metadata.BrokerImage;
+import dev.tributary.metadata.MetadataQuorum;
+import dev.tributary.server.ControllerChannel.Endpoint;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A broker's side of cluster membership (Kafka's BrokerLifecycleManager): find the active controller, register
+ * this incarnation, then heartbeat; learn whether the broker is fenced, and when its metadata has caught up.
+ *
+ * <pre>
+ * state        on                                   next
+ * UNREGISTERED controller answers register           REGISTERED (fenced; catching up to its offset)
+ * REGISTERED   heartbeat: fenced=false               RUNNING
+ * RUNNING      heartbeat: fenced=true                REGISTERED (the controller fenced us: missed session)
+ * any          STALE_BROKER_EPOCH / NOT_REGISTERED   UNREGISTERED (register again)
+ * </pre>
+ *
+ * <p>{@link #tick} does one step and returns how long to wait before the next; a dedicated thread calls it (the
+ * calls block on HTTP). Controller unreachable or not the controller: retry soon against whoever leads then.
+ */
+public final class BrokerLifecycleManager {
+  private static final Logger logger = LoggerFactory.getLogger(BrokerLifecycleManager.class);
+  private static final long RETRY_MS = 200;
+
+  /** The registration state; see the class doc for the transitions. */
+  public enum State {
+    /** Not registered with the current controller; the next tick registers. */
+    UNREGISTERED,
+    /** Registered but fenced: may not lead partitions; heartbeats until the controller unfences it. */
+    REGISTERED,
+    /** Registered and unfenced: a full member of the cluster. */
+    RUNNING
+  }
+
+  private final BrokerConfig config;
+  private final String incarnationId;
+  private final MetadataQuorum quorum;
+  private final ControllerChannel channel;
+  private final long heartbeatIntervalMs;
+  private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
+  private volatile State state = State.UNREGISTERED;
+  private long brokerEpoch = -1;
+  private long catchUpOffset = Long.MAX_VALUE;
+
+  public BrokerLifecycleManager(
+      BrokerConfig config, String incarnationId, MetadataQuorum quorum, ControllerChannel channel,
+      long heartbeatIntervalMs) {
+    this.config = config;
+    this.incarnationId = incarnationId;
+    this.quorum = quorum;
+    this.channel = channel;
+    this.heartbeatIntervalMs = heartbeatIntervalMs;
+  }
+
+  /** One registration or heartbeat round; returns the delay in ms before the next. */
+  public long tick() {
+    Optional<Endpoint> controller = controllerEndpoint();
+    if (controller.isEmpty()) {
+      return RETRY_MS; // no controller elected yet, or its address not yet in our image
+    }
+    try {
+      if (state == State.UNREGISTERED) {
+        ControllerChannel.RegistrationResult result =
+            channel.register(
+                controller.get(),
+                new ControllerChannel.BrokerRegistration(
+                    config.brokerId(), incarnationId, config.host(), config.port()));
+        brokerEpoch = result.brokerEpoch();
+        catchUpOffset = result.metadataOffset();
+        state = State.REGISTERED;
+        logger.info(
+            "Registered with controller {} (broker epoch {}); catching up to metadata offset {}",
+            controller.get().brokerId(), brokerEpoch, catchUpOffset);
+      }
+      long metadataOffset = quorum.image().lastOffset();
+      if (metadataOffset >= catchUpOffset) {
+        caughtUp.complete(null);
+      }
+      ControllerChannel.HeartbeatResult result =
+          channel.heartbeat(
+              controller.get(),
+              new ControllerChannel.BrokerHeartbeat(config.brokerId(), brokerEpoch, metadataOffset));
+      State next = result.fenced() ? State.REGISTERED : State.RUNNING;
+      if (next != state) {
+        logger.info("Broker {} is now {}", config.brokerId(), next == State.RUNNING ? "unfenced" : "fenced");
+      }
+      state = next;
+      return heartbeatIntervalMs;
+    } catch (StaleBrokerEpochException | BrokerNotRegisteredException e) {
+      logger.warn("Controller no longer knows this registration ({}); registering again", e.getMessage());
+      state = State.UNREGISTERED;
+      return 0;
+    } catch (NotControllerException | ControllerUnreachableException e) {
+      logger.debug("Controller call failed, will retry: {}", e.getMessage());
+      return RETRY_MS;
+    }
+  }
+
+  /** Completes once this broker's metadata image has reached the controller's offset at registration. */
+  public CompletableFuture<Void> caughtUp() {
+    return caughtUp;
+  }
+
+  /**
+   * Re-checks catch-up between heartbeats (called on every new image), so startup does not wait a full
+   * heartbeat interval once the image has arrived.
+   */
+  public void onMetadataUpdate(long lastOffset) {
+    if (state != State.UNREGISTERED && lastOffset >= catchUpOffset) {
+      caughtUp.complete(null);
+    }
+  }
+
+  public State state() {
+    return state;
+  }
+
+  public long brokerEpoch() {
+    return brokerEpoch;
+  }
+
+  private Optional<Endpoint> controllerEndpoint() {
+    OptionalInt controllerId = quorum.activeControllerId();
+    if (controllerId.isEmpty()) {
+      return Optional.empty();
+    }
+    int id = controllerId.getAsInt();
+    if (id == config.brokerId()) {
+      return Optional.of(new Endpoint(id, config.host(), config.port()));
+    }
+    BrokerImage broker = quorum.image().brokers().get(id);
+    return broker == null ? Optional.empty() : Optional.of(new Endpoint(id, broker.host(), broker.port()));
+  }
+
+}

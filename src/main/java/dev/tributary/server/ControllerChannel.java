@@ -1,0 +1,47 @@
+package dev.tributary.server;
+
+import java.util.Map;
+
+/**
+ * What a broker asks of the active controller: registration, heartbeats, and admin requests it forwards. Calls
+ * block for at most the channel's timeout. Failures surface as the core's exceptions: {@link
+ * dev.tributary.common.errors.NotControllerException} when the target no longer leads (the caller looks up the
+ * controller again), other {@link dev.tributary.common.errors.ApiException}s as the controller raised them, and
+ * {@link ControllerUnreachableException} when nothing answered.
+ */
+public interface ControllerChannel {
+  RegistrationResult register(Endpoint controller, BrokerRegistration registration);
+
+  HeartbeatResult heartbeat(Endpoint controller, BrokerHeartbeat heartbeat);
+
+  AdminResult createTopic(
+      Endpoint controller, String name, int partitions, int replicationFactor, Map<String, String> configs);
+
+  AdminResult createPartitions(Endpoint controller, String name, int newTotal);
+
+  AdminResult deleteTopic(Endpoint controller, String name);
+
+  AdminResult alterConfig(Endpoint controller, String name, String key, String value);
+
+  /** Where a broker serves HTTP. */
+  record Endpoint(int brokerId, String host, int port) {}
+
+  /** A broker announcing itself: its id, the incarnation of this process, and its HTTP endpoint. */
+  record BrokerRegistration(int brokerId, String incarnationId, String host, int port) {}
+
+  /**
+   * @param brokerEpoch the epoch the controller gave this incarnation at registration
+   * @param metadataOffset the controller's last metadata offset when it answered: the broker has caught up once
+   *     its own image reaches it
+   */
+  record RegistrationResult(long brokerEpoch, long metadataOffset) {}
+
+  /** A heartbeat: who, which registration, and how far this broker's metadata image has got. */
+  record BrokerHeartbeat(int brokerId, long brokerEpoch, long metadataOffset) {}
+
+  /** The controller's answer: whether the broker is (still) fenced, and the controller's metadata offset. */
+  record HeartbeatResult(boolean fenced, long metadataOffset) {}
+
+  /** An admin request was committed at {@code metadataOffset}; the caller waits until its image reaches it. */
+  record AdminResult(long metadataOffset) {}
+}

@@ -1,0 +1,142 @@
+package dev.tributary.transport.http;
+
+import dev.tributary.common.errors.BrokerNotRegisteredException;
+import dev.tributary.common.errors.NotControllerException;
+import dev.tributary.common.errors.RemoteApiException;
+import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.server.ControllerChannel;
+import dev.tributary.server.ControllerUnreachableException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@link ControllerChannel} over HTTP/JSON to the controller's {@code /internal/v1/controller} endpoints, with the
+ * cluster's shared secret in {@value #SECRET_HEADER}. Error answers come back as the core's exceptions; see {@link
+ * InternalApi} for the paths and the error codes it maps.
+ */
+public final class HttpControllerChannel implements ControllerChannel {
+  public static final String SECRET_HEADER = InternalApi.SECRET_HEADER;
+
+  private final HttpClient http;
+  private final JsonMapper json;
+  private final String secret;
+  private final Duration timeout;
+
+  public HttpControllerChannel(HttpClient http, JsonMapper json, String secret, Duration timeout) {
+    this.http = http;
+    this.json = json;
+    this.secret = secret;
+    this.timeout = timeout;
+  }
+
+  @Override
+  public RegistrationResult register(Endpoint controller, BrokerRegistration registration) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("broker_id", registration.brokerId());
+    body.put("incarnation_id", registration.incarnationId());
+    body.put("host", registration.host());
+    body.put("port", registration.port());
+    JsonNode answer = call(controller, "POST", InternalApi.REGISTER, body);
+    return new RegistrationResult(answer.path("broker_epoch").asLong(), answer.path("metadata_offset").asLong());
+  }
+
+  @Override
+  public HeartbeatResult heartbeat(Endpoint controller, BrokerHeartbeat heartbeat) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("broker_id", heartbeat.brokerId());
+    body.put("broker_epoch", heartbeat.brokerEpoch());
+    body.put("metadata_offset", heartbeat.metadataOffset());
+    JsonNode answer = call(controller, "POST", InternalApi.HEARTBEAT, body);
+    return new HeartbeatResult(answer.path("fenced").asBoolean(), answer.path("metadata_offset").asLong());
+  }
+
+  @Override
+  public AdminResult createTopic(
+      Endpoint controller, String name, int partitions, int replicationFactor, Map<String, String> configs) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", name);
+    body.put("partitions", partitions);
+    body.put("replication_factor", replicationFactor);
+    body.put("configs", configs);
+    return admin(call(controller, "POST", InternalApi.TOPICS, body));
+  }
+
+  @Override
+  public AdminResult createPartitions(Endpoint controller, String name, int newTotal) {
+    return admin(call(controller, "POST", InternalApi.topic(encode(name)) + "/partitions", Map.of("total", newTotal)));
+  }
+
+  @Override
+  public AdminResult deleteTopic(Endpoint controller, String name) {
+    return admin(call(controller, "DELETE", InternalApi.topic(encode(name)), null));
+  }
+
+  @Override
+  public AdminResult alterConfig(Endpoint controller, String name, String key, String value) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("value", value);
+    return admin(
+        call(controller, "PUT", InternalApi.topic(encode(name)) + "/configs/" + encode(key), body));
+  }
+
+  private static AdminResult admin(JsonNode answer) {
+    return new AdminResult(answer.path("metadata_offset").asLong());
+  }
+
+  private JsonNode call(Endpoint controller, String method, String path, Object body) {
+    URI uri = URI.create("http://" + controller.host() + ":" + controller.port() + path);
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri)
+            .timeout(timeout)
+            .header(SECRET_HEADER, secret)
+            .header("Content-Type", "application/json");
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)));
+    HttpResponse<byte[]> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      throw new ControllerUnreachableException(
+          "controller " + controller.brokerId() + " at " + uri.getAuthority() + " did not answer: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ControllerUnreachableException("interrupted calling the controller", e);
+    }
+    JsonNode answer;
+    try {
+      answer = response.body().length == 0 ? json.createObjectNode() : json.readTree(response.body());
+    } catch (JacksonException e) {
+      throw new ControllerUnreachableException(
+          "controller " + controller.brokerId() + " answered " + response.statusCode() + " with a non-JSON body", e);
+    }
+    if (response.statusCode() / 100 == 2) {
+      return answer;
+    }
+    int errorCode = answer.path("error_code").asInt(response.statusCode() * 100);
+    String message = answer.path("message").asString("HTTP " + response.statusCode());
+    throw switch (errorCode) {
+      case InternalApi.NOT_CONTROLLER -> new NotControllerException(message);
+      case InternalApi.STALE_BROKER_EPOCH -> new StaleBrokerEpochException(message);
+      case InternalApi.BROKER_NOT_REGISTERED -> new BrokerNotRegisteredException(message);
+      default -> new RemoteApiException(response.statusCode(), errorCode, message);
+    };
+  }
+
+  private static String encode(String segment) {
+    return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}
