@@ -23,9 +23,11 @@ COPY --from=build /tributary.jar /app/tributary.jar
 USER tributary
 VOLUME /var/lib/tributary
 EXPOSE 8081
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError"
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError" \
+    SERVER_PORT=8081
 # curl ships in the eclipse-temurin Ubuntu images. Ready means log recovery has finished.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-  CMD curl -fsS http://127.0.0.1:8081/actuator/health/readiness || exit 1
+  CMD curl -fsS "http://127.0.0.1:${SERVER_PORT}/actuator/health/readiness" || exit 1
+# The port comes from SERVER_PORT so that a compose file can give each broker its own.
 ENTRYPOINT ["java", "-jar", "/app/tributary.jar", "--tributary.data-dir=/var/lib/tributary", \
-            "--server.address=0.0.0.0", "--server.port=8081"]
+            "--server.address=0.0.0.0"]

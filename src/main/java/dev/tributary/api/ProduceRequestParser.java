@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -24,7 +25,8 @@ final class ProduceRequestParser {
   private final JsonMapper json;
 
   ProduceRequestParser(JsonMapper json) {
-    this.json = json;
+    // Decimals as BigDecimal: a JSON value is stored as the text it was, not rounded through a double.
+    this.json = json.rebuild().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
   }
 
   List<ProduceRecord> parse(byte[] body, EmbeddedFormat format) {

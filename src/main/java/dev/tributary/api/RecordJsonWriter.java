@@ -11,7 +11,7 @@ import java.util.Base64;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
-import tools.jackson.databind.JsonNode;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -87,19 +87,26 @@ final class RecordJsonWriter {
       gen.writeString(Base64.getEncoder().encodeToString(array));
       return;
     }
-    JsonNode node;
-    try {
-      node = json.readTree(array);
-    } catch (JacksonException e) {
-      node = null;
-    }
-    if (node == null || node.isMissingNode()) {
+    if (!isSingleJsonValue(array)) {
       throw new RestException(
           HttpStatus.NOT_ACCEPTABLE,
           40601,
           "The record at offset " + offset + " is not JSON, so it cannot be shown in the JSON format; "
               + "ask for it with 'Accept: application/vnd.kafka.binary.v2+json'");
     }
-    gen.writeTree(node);
+    gen.writeRawValue(new String(array, StandardCharsets.UTF_8)); // as stored: no rounding through a double
+  }
+
+  /** True when {@code bytes} hold exactly one well-formed JSON value (checked by streaming, without a tree). */
+  private boolean isSingleJsonValue(byte[] bytes) {
+    try (JsonParser parser = json.createParser(bytes)) {
+      if (parser.nextToken() == null) {
+        return false;
+      }
+      parser.skipChildren();
+      return parser.nextToken() == null;
+    } catch (JacksonException e) {
+      return false;
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.tributary.api;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.TimestampAndOffset;
 import dev.tributary.replication.Partition;
 import dev.tributary.server.BrokerServer;
@@ -64,7 +65,7 @@ class RecordsController {
       throw RestException.badParameter("offset must be >= 0, got " + offset);
     }
     EmbeddedFormat format = EmbeddedFormat.ofAccept(accept);
-    TopicPartition tp = new TopicPartition(topic, partition);
+    TopicPartition tp = topicPartition(topic, partition);
     Partition leader;
     try {
       leader = broker.replicaManager().leaderPartition(tp);
@@ -95,11 +96,21 @@ class RecordsController {
       HttpServletRequest request) {
     Partition leader;
     try {
-      leader = broker.replicaManager().leaderPartition(new TopicPartition(topic, partition));
+      leader = broker.replicaManager().leaderPartition(topicPartition(topic, partition));
     } catch (NotLeaderOrFollowerException e) {
       return leaderProxy.forward(request, e);
     }
     return CompletableFuture.completedFuture(offsetsOf(leader, timestamp));
+  }
+
+  /** A negative partition is an unknown partition (404), as on produce and in metadata, not a server error. */
+  private TopicPartition topicPartition(String topic, int partition) {
+    if (partition < 0) {
+      int count = broker.metadata().topic(topic).map(t -> t.partitionCount()).orElseThrow(
+          () -> UnknownTopicOrPartitionException.unknownTopic(topic));
+      throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, count);
+    }
+    return new TopicPartition(topic, partition);
   }
 
   private ResponseEntity<?> offsetsOf(Partition leader, Long timestamp) {

@@ -6,18 +6,20 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.LivenessState;
 import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Starts the broker core on its own thread, so that the web server comes up and liveness answers while logs
+ * Starts the broker core on its own thread once the web server listens, so that liveness answers while logs
  * recover; readiness stays DOWN until recovery has finished. On shutdown it stops the core after the web
  * server has stopped taking requests (graceful shutdown), which flushes logs and writes checkpoints. Readiness
  * comes from {@link BrokerHealthIndicator}.
  */
 @Component
-class BrokerLifecycle implements SmartLifecycle {
+class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerInitializedEvent> {
   private static final Logger logger = LoggerFactory.getLogger(BrokerLifecycle.class);
 
   private final BrokerServer broker;
@@ -38,13 +40,25 @@ class BrokerLifecycle implements SmartLifecycle {
   @Override
   public void start() {
     running = true;
-    startupThread = new Thread(this::recoverAndServe, "tributary-startup");
+  }
+
+  /**
+   * Starts the core once the web server listens, so the broker registers the port it really bound (which
+   * differs from {@code server.port} when that is 0).
+   */
+  @Override
+  public synchronized void onApplicationEvent(WebServerInitializedEvent event) {
+    if (event.getApplicationContext().getServerNamespace() != null || startupThread != null) {
+      return; // a management server on its own port, or already started
+    }
+    int port = event.getWebServer().getPort();
+    startupThread = new Thread(() -> recoverAndServe(port), "tributary-startup");
     startupThread.start();
   }
 
-  private void recoverAndServe() {
+  private void recoverAndServe(int port) {
     try {
-      broker.startup();
+      broker.startup(port);
       metrics.refresh();
       scheduler.scheduleWithFixedDelay(this::housekeeping, broker.config().logPeriodicTaskIntervalMs());
     } catch (RuntimeException e) {
@@ -66,10 +80,16 @@ class BrokerLifecycle implements SmartLifecycle {
   public void stop() {
     running = false;
     AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
-    try {
-      startupThread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    Thread startup;
+    synchronized (this) {
+      startup = startupThread;
+    }
+    if (startup != null) {
+      try {
+        startup.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     broker.close();
   }

@@ -28,6 +28,13 @@ public record BrokerConfig(
     }
   }
 
+  /** The same settings with the port the HTTP listener actually bound. */
+  public BrokerConfig withPort(int boundPort) {
+    return new BrokerConfig(
+        brokerId, dataDir, host, boundPort, autoCreateTopicsEnable, numPartitions, defaultReplicationFactor,
+        requestTimeoutMs, logPeriodicTaskIntervalMs);
+  }
+
   public Path logDir() {
     return dataDir.resolve("logs");
   }

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class BrokerServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(BrokerServer.class);
 
-  private final BrokerConfig config;
+  /** Set again at startup with the port the listener really bound; read-only after that. */
+  private volatile BrokerConfig config;
   private final Time time;
   private final Random random;
   private final Scheduler scheduler;
@@ -57,8 +58,12 @@ public final class BrokerServer implements AutoCloseable {
     this.delayedCompletionExecutor = delayedCompletionExecutor;
   }
 
-  /** Recovers state from the data directory and starts serving. Blocking; may take long after a crash. */
-  public synchronized void startup() {
+  /**
+   * Recovers state from the data directory and starts serving, advertising {@code listenerPort}. Blocking; may
+   * take long after a crash.
+   */
+  public synchronized void startup(int listenerPort) {
+    config = config.withPort(listenerPort);
     long startMs = time.milliseconds();
     MetaProperties meta = MetaProperties.loadOrCreate(config.dataDir(), config.brokerId(), random);
     MetadataQuorum quorum = LocalMetadataLog.open(config.metadataDir(), config.brokerId());
