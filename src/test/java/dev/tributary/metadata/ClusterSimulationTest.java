@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@code -Dtributary.seed=N}.
  */
 class ClusterSimulationTest {
-  private static final int SEEDS = 120;
+  private static final int SEEDS = 100;
   private static final int STEPS = 150;
   private static final int MAX_TOPICS = 8;
 
