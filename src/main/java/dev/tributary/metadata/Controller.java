@@ -1,29 +1,36 @@
 package dev.tributary.metadata;
 
+import dev.tributary.common.Uuid;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The active controller of a one-broker cluster: it serializes "compute records from the current image, then
- * commit them", so that two concurrent requests cannot both pass validation against the same image (two creates of
- * one topic, say). The cluster issue moves this behind Raft leadership, with requests forwarded to whichever
- * broker leads the quorum.
+ * The active controller's request path: it serializes "compute records from the current image, then commit
+ * them", so that two concurrent requests cannot both pass validation against the same image (two creates of one
+ * topic, say). Topic requests go to {@link TopicControl}; broker registration, heartbeats and fencing go to {@link
+ * ClusterControl}, whose {@link BrokerHeartbeatManager} (soft state) this controller owns.
+ *
+ * <p>Time comes in as {@code nowMs}; a driver calls {@link #maybeFenceStaleBrokers} again after the delay it
+ * returns, and {@link #onBecomeActive} when this member becomes the active controller. Appends on a member that is
+ * not the active controller fail with {@link dev.tributary.common.errors.NotControllerException} (from the quorum).
+ *
+ * <p>Concurrency: every public method is serialized on this object.
  */
 public final class Controller {
   private static final int MAX_ATTEMPTS = 5;
   private final MetadataQuorum quorum;
   private final TopicControl topics;
-  private final int brokerId;
+  private final ClusterControl cluster;
 
-  public Controller(MetadataQuorum quorum, TopicControl topics, int brokerId) {
+  public Controller(MetadataQuorum quorum, TopicControl topics, long brokerSessionTimeoutMs) {
     this.quorum = quorum;
     this.topics = topics;
-    this.brokerId = brokerId;
+    this.cluster = new ClusterControl(new BrokerHeartbeatManager(brokerSessionTimeoutMs));
   }
 
   public TopicImage createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
-    return submit(image -> topics.createTopic(image, name, partitions, replicationFactor, configs, liveBrokers()))
+    return submit(image -> topics.createTopic(image, name, partitions, replicationFactor, configs))
         .topic(name)
         .orElseThrow();
   }
@@ -34,13 +41,13 @@ public final class Controller {
             image ->
                 image.topic(name).isPresent()
                     ? List.of()
-                    : topics.createTopic(image, name, partitions, replicationFactor, Map.of(), liveBrokers()))
+                    : topics.createTopic(image, name, partitions, replicationFactor, Map.of()))
         .topic(name)
         .orElseThrow();
   }
 
   public TopicImage createPartitions(String name, int newTotal) {
-    return submit(image -> topics.createPartitions(image, name, newTotal, liveBrokers())).topic(name).orElseThrow();
+    return submit(image -> topics.createPartitions(image, name, newTotal)).topic(name).orElseThrow();
   }
 
   public void deleteTopic(String name) {
@@ -49,6 +56,51 @@ public final class Controller {
 
   public TopicImage alterConfig(String name, String key, String value) {
     return submit(image -> topics.alterConfig(image, name, key, value)).topic(name).orElseThrow();
+  }
+
+  /**
+   * Registers {@code incarnationId} as broker {@code brokerId} (a no-op for a retry of the same incarnation) and
+   * returns its broker epoch, which its heartbeats must carry. The registration starts fenced.
+   */
+  public long registerBroker(int brokerId, Uuid incarnationId, String host, int port, long nowMs) {
+    return submit(image -> cluster.register(image, brokerId, incarnationId, host, port, nowMs))
+        .broker(brokerId)
+        .orElseThrow()
+        .brokerEpoch();
+  }
+
+  /**
+   * A heartbeat from registration {@code brokerEpoch} of {@code brokerId}, which has replayed metadata up to
+   * {@code brokerMetadataOffset}; returns true while the broker stays fenced (it has not caught up yet).
+   *
+   * @throws dev.tributary.common.errors.BrokerNotRegisteredException for an unknown broker id
+   * @throws dev.tributary.common.errors.StaleBrokerEpochException for another registration's epoch
+   */
+  public boolean heartbeat(int brokerId, long brokerEpoch, long brokerMetadataOffset, long nowMs) {
+    return submit(image -> cluster.heartbeat(image, brokerId, brokerEpoch, brokerMetadataOffset, nowMs).records())
+        .broker(brokerId)
+        .map(BrokerImage::fenced)
+        .orElse(true);
+  }
+
+  /**
+   * Fences the brokers whose session expired at {@code nowMs} and moves what they led; returns the delay until
+   * this should run again (the next session deadline, at most one session timeout away, so that brokers
+   * unfenced meanwhile are watched too). Does nothing on a member that is not the active controller.
+   */
+  public synchronized long maybeFenceStaleBrokers(long nowMs) {
+    long sessionTimeoutMs = cluster.heartbeats().sessionTimeoutMs();
+    if (!quorum.isActiveController()) {
+      return sessionTimeoutMs;
+    }
+    MetadataImage image = submit(current -> cluster.fenceStaleBrokers(current, nowMs));
+    long next = cluster.nextDeadlineMs(image);
+    return next == Long.MAX_VALUE ? sessionTimeoutMs : Math.max(0, Math.min(next - nowMs, sessionTimeoutMs));
+  }
+
+  /** This member became the active controller at {@code nowMs}: every registered broker gets a full session. */
+  public synchronized void onBecomeActive(long nowMs) {
+    cluster.onBecomeActive(quorum.image(), nowMs);
   }
 
   /**
@@ -70,9 +122,5 @@ public final class Controller {
         }
       }
     }
-  }
-
-  private List<Integer> liveBrokers() {
-    return List.of(brokerId);
   }
 }

@@ -1,8 +1,8 @@
 package dev.tributary.metadata;
 
 import dev.tributary.common.Uuid;
-import java.util.Collections;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,9 @@ import java.util.TreeMap;
  * without locks. A new image is made only by {@link #replay}, which is deterministic: the same records in the same
  * order give equal images on every broker.
  *
- * <p>Invariants: topic names and ids are unique; every partition belongs to a topic in the image.
+ * <p>Invariants: topic names and ids are unique; every partition belongs to a topic in the image. The controller
+ * keeps two more (checked by ClusterSimulationTest, not here, since replay applies what was committed): a fenced
+ * broker leads no partition, and every partition's ISR is non-empty.
  */
 public record MetadataImage(
     long lastOffset, SortedMap<String, TopicImage> topicsByName, Map<Uuid, String> topicNamesById,
@@ -39,13 +41,38 @@ public record MetadataImage(
     return name == null ? Optional.empty() : topic(name);
   }
 
+  public Optional<BrokerImage> broker(int brokerId) {
+    return Optional.ofNullable(brokers.get(brokerId));
+  }
+
+  /** Ids of the registered brokers that are not fenced, ascending: the brokers that may lead and get replicas. */
+  public List<Integer> unfencedBrokerIds() {
+    return brokers.values().stream().filter(b -> !b.fenced()).map(BrokerImage::brokerId).toList();
+  }
+
+  /** True if {@code brokerId} is registered and not fenced. */
+  public boolean isUnfenced(int brokerId) {
+    BrokerImage broker = brokers.get(brokerId);
+    return broker != null && !broker.fenced();
+  }
+
   /** Applies one committed record at metadata-log offset {@code offset} and returns the next image. */
   public MetadataImage replay(long offset, MetadataRecord record) {
     TreeMap<String, TopicImage> topics = new TreeMap<>(topicsByName);
     HashMap<Uuid, String> names = new HashMap<>(topicNamesById);
     TreeMap<Integer, BrokerImage> nextBrokers = new TreeMap<>(brokers);
     if (record instanceof MetadataRecord.RegisterBroker r) {
-      nextBrokers.put(r.brokerId(), new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port()));
+      // The record's offset is the registration's epoch; a new registration always starts fenced.
+      nextBrokers.put(
+          r.brokerId(), new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port(), offset, true));
+    } else if (record instanceof MetadataRecord.BrokerFenced r) {
+      setFenced(nextBrokers, r.brokerId(), r.brokerEpoch(), true);
+    } else if (record instanceof MetadataRecord.BrokerUnfenced r) {
+      setFenced(nextBrokers, r.brokerId(), r.brokerEpoch(), false);
+    } else if (record instanceof MetadataRecord.BrokerRegistration r) {
+      nextBrokers.put(
+          r.brokerId(),
+          new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port(), r.brokerEpoch(), r.fenced()));
     } else if (record instanceof MetadataRecord.TopicCreated r) {
       if (topics.containsKey(r.name()) || names.containsKey(r.topicId())) {
         throw new IllegalStateException("replayed a duplicate topic " + r.name() + " at offset " + offset);
@@ -75,9 +102,10 @@ public record MetadataImage(
    */
   public List<MetadataRecord> toRecords() {
     List<MetadataRecord> records = new ArrayList<>();
-    for (BrokerImage broker : brokers.values()) {
+    for (BrokerImage b : brokers.values()) {
       records.add(
-          new MetadataRecord.RegisterBroker(broker.brokerId(), broker.incarnationId(), broker.host(), broker.port()));
+          new MetadataRecord.BrokerRegistration(
+              b.brokerId(), b.incarnationId(), b.host(), b.port(), b.brokerEpoch(), b.fenced()));
     }
     for (TopicImage topic : topicsByName.values()) {
       records.add(new MetadataRecord.TopicCreated(topic.topicId(), topic.name()));
@@ -96,6 +124,17 @@ public record MetadataImage(
   /** The same state at another offset: used when an image is rebuilt from a snapshot's records. */
   public MetadataImage withLastOffset(long offset) {
     return new MetadataImage(offset, topicsByName, topicNamesById, brokers);
+  }
+
+  /**
+   * Sets the fenced flag of registration {@code brokerEpoch}. A record about another epoch (a previous
+   * incarnation's, committed late) or an unknown broker is a no-op: it must not fence the current registration.
+   */
+  private static void setFenced(Map<Integer, BrokerImage> brokers, int brokerId, long brokerEpoch, boolean fenced) {
+    BrokerImage current = brokers.get(brokerId);
+    if (current != null && current.brokerEpoch() == brokerEpoch) {
+      brokers.put(brokerId, current.withFenced(fenced));
+    }
   }
 
   private static TopicImage requireTopic(

@@ -11,8 +11,31 @@ import java.util.List;
  */
 public sealed interface MetadataRecord {
 
-  /** A broker announced itself: its id, the incarnation of its process, and where it serves HTTP. */
+  /**
+   * A broker announced itself: its id, the incarnation of its process, and where it serves HTTP. On replay the
+   * broker's epoch becomes this record's offset (Kafka's broker epoch) and it starts fenced; a registration of a
+   * new incarnation replaces the old one the same way.
+   */
   record RegisterBroker(int brokerId, Uuid incarnationId, String host, int port) implements MetadataRecord {}
+
+  /**
+   * The broker's registration {@code brokerEpoch} is fenced: it may lead nothing. Replays only if {@code
+   * brokerEpoch} is the broker's current epoch; otherwise it is a no-op, so that a late record about a previous
+   * incarnation cannot fence the new one.
+   */
+  record BrokerFenced(int brokerId, long brokerEpoch) implements MetadataRecord {}
+
+  /** The broker's registration {@code brokerEpoch} is unfenced: it may lead. A no-op for any other epoch. */
+  record BrokerUnfenced(int brokerId, long brokerEpoch) implements MetadataRecord {}
+
+  /**
+   * The full state of one registration, epoch included. Written only into snapshots by {@link
+   * MetadataImage#toRecords()} (a replayed {@link RegisterBroker} would take the snapshot's offset as its epoch);
+   * the controller never computes it. Replay sets the broker to exactly this.
+   */
+  record BrokerRegistration(
+      int brokerId, Uuid incarnationId, String host, int port, long brokerEpoch, boolean fenced)
+      implements MetadataRecord {}
 
   /** A topic exists with this id and name; its partitions follow as {@link PartitionChange} records. */
   record TopicCreated(Uuid topicId, String name) implements MetadataRecord {}
@@ -21,7 +44,9 @@ public sealed interface MetadataRecord {
    * The full state of one partition: replicas, in-sync replicas, leader, leader epoch and partition epoch. Both
    * creation and every later change use it.
    *
-   * <p>Invariant: {@code leader ∈ isr ⊆ replicas} unless the partition is offline ({@code leader == -1}).
+   * <p>Invariants: {@code leader ∈ isr ⊆ replicas} unless the partition is offline ({@code leader == -1}); the
+   * ISR is never empty (an offline partition keeps its last in-sync replica, as Kafka does without unclean
+   * election).
    */
   record PartitionChange(
       Uuid topicId, int partition, List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
@@ -30,6 +55,9 @@ public sealed interface MetadataRecord {
     public PartitionChange {
       replicas = List.copyOf(replicas);
       isr = List.copyOf(isr);
+      if (isr.isEmpty()) {
+        throw new IllegalArgumentException("empty isr for partition " + partition + " of " + topicId);
+      }
       if (leader != -1 && !isr.contains(leader)) {
         throw new IllegalArgumentException("leader " + leader + " not in isr " + isr);
       }

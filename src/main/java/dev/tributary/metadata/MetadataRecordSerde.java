@@ -21,6 +21,9 @@ public final class MetadataRecordSerde {
   private static final byte PARTITION_CHANGE = 3;
   private static final byte TOPIC_CONFIG_CHANGED = 4;
   private static final byte TOPIC_DELETED = 5;
+  private static final byte BROKER_FENCED = 6;
+  private static final byte BROKER_UNFENCED = 7;
+  private static final byte BROKER_REGISTRATION = 8;
   private static final byte VERSION_0 = 0;
 
   private MetadataRecordSerde() {}
@@ -55,6 +58,22 @@ public final class MetadataRecordSerde {
       } else if (record instanceof MetadataRecord.TopicDeleted r) {
         header(out, TOPIC_DELETED);
         uuid(out, r.topicId());
+      } else if (record instanceof MetadataRecord.BrokerFenced r) {
+        header(out, BROKER_FENCED);
+        out.writeInt(r.brokerId());
+        out.writeLong(r.brokerEpoch());
+      } else if (record instanceof MetadataRecord.BrokerUnfenced r) {
+        header(out, BROKER_UNFENCED);
+        out.writeInt(r.brokerId());
+        out.writeLong(r.brokerEpoch());
+      } else if (record instanceof MetadataRecord.BrokerRegistration r) {
+        header(out, BROKER_REGISTRATION);
+        out.writeInt(r.brokerId());
+        uuid(out, r.incarnationId());
+        out.writeUTF(r.host());
+        out.writeInt(r.port());
+        out.writeLong(r.brokerEpoch());
+        out.writeBoolean(r.fenced());
       } else {
         throw new IllegalArgumentException("unknown metadata record " + record);
       }
@@ -82,6 +101,11 @@ public final class MetadataRecordSerde {
         case TOPIC_CONFIG_CHANGED ->
             new MetadataRecord.TopicConfigChanged(uuid(in), in.readUTF(), nullableString(in));
         case TOPIC_DELETED -> new MetadataRecord.TopicDeleted(uuid(in));
+        case BROKER_FENCED -> new MetadataRecord.BrokerFenced(in.readInt(), in.readLong());
+        case BROKER_UNFENCED -> new MetadataRecord.BrokerUnfenced(in.readInt(), in.readLong());
+        case BROKER_REGISTRATION ->
+            new MetadataRecord.BrokerRegistration(
+                in.readInt(), uuid(in), in.readUTF(), in.readInt(), in.readLong(), in.readBoolean());
         default -> throw new IllegalArgumentException("unknown metadata record type " + type);
       };
     } catch (IOException e) {

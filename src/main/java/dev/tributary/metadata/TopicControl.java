@@ -3,6 +3,7 @@ package dev.tributary.metadata;
 import dev.tributary.common.TopicName;
 import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.InvalidPartitionsException;
+import dev.tributary.common.errors.InvalidReplicationFactorException;
 import dev.tributary.common.errors.InvalidTopicException;
 import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
@@ -29,7 +30,21 @@ public final class TopicControl {
     this.random = random;
   }
 
-  /** Records that create {@code name}; throws an {@link dev.tributary.common.errors.ApiException} if invalid. */
+  /**
+   * Records that create {@code name} with replicas on the unfenced brokers of {@code image}; throws an {@link
+   * dev.tributary.common.errors.ApiException} if invalid (an {@link InvalidReplicationFactorException} if fewer
+   * brokers are alive than {@code replicationFactor}).
+   */
+  public List<MetadataRecord> createTopic(
+      MetadataImage image, String name, int partitionCount, int replicationFactor, Map<String, String> configs) {
+    return createTopic(
+        image, name, partitionCount, replicationFactor, configs, aliveBrokers(image, replicationFactor));
+  }
+
+  /**
+   * As {@link #createTopic(MetadataImage, String, int, int, Map)} but placing over exactly {@code liveBrokers}
+   * (sorted ids), whatever the image says about them: for tests that place partitions by hand.
+   */
   public List<MetadataRecord> createTopic(
       MetadataImage image, String name, int partitionCount, int replicationFactor, Map<String, String> configs,
       List<Integer> liveBrokers) {
@@ -54,7 +69,16 @@ public final class TopicControl {
     return records;
   }
 
-  /** Records that grow {@code name} to {@code newTotal} partitions (Kafka's CreatePartitions). */
+  /**
+   * Records that grow {@code name} to {@code newTotal} partitions (Kafka's CreatePartitions), placed on the
+   * unfenced brokers of {@code image}.
+   */
+  public List<MetadataRecord> createPartitions(MetadataImage image, String name, int newTotal) {
+    return createPartitions(
+        image, name, newTotal, aliveBrokers(image, requireTopic(image, name).replicationFactor()));
+  }
+
+  /** As {@link #createPartitions(MetadataImage, String, int)} but placing over exactly {@code liveBrokers}. */
   public List<MetadataRecord> createPartitions(
       MetadataImage image, String name, int newTotal, List<Integer> liveBrokers) {
     TopicImage topic = requireTopic(image, name);
@@ -96,9 +120,25 @@ public final class TopicControl {
     return List.of(new MetadataRecord.TopicConfigChanged(topic.topicId(), key, value));
   }
 
+  /**
+   * The unfenced brokers, refusing a replication factor above their count here (rather than in {@link
+   * ReplicaPlacement}) so that the message can say how many brokers are alive and how many are registered.
+   */
+  private static List<Integer> aliveBrokers(MetadataImage image, int replicationFactor) {
+    List<Integer> alive = image.unfencedBrokerIds();
+    if (replicationFactor > alive.size()) {
+      throw new InvalidReplicationFactorException(
+          "Replication factor " + replicationFactor + " is larger than the number of alive (unfenced) brokers: "
+              + alive.size() + " of " + image.brokers().size() + " registered broker(s) are alive");
+    }
+    return alive;
+  }
+
   private static MetadataRecord.PartitionChange newPartition(Uuid topicId, int partition, List<Integer> replicas) {
-    // The preferred (first) replica leads; all replicas start in sync since every log starts empty.
-    return new MetadataRecord.PartitionChange(topicId, partition, replicas, replicas, replicas.get(0), 0, 0);
+    // The preferred (first) replica leads. Only it is in sync: until the replication issue lands, followers copy
+    // no data, and claiming otherwise would let a fenced leader's partition move to a follower without its records.
+    return new MetadataRecord.PartitionChange(
+        topicId, partition, replicas, List.of(replicas.get(0)), replicas.get(0), 0, 0);
   }
 
   private static void checkPartitionCount(int partitionCount) {

@@ -2,6 +2,7 @@ package dev.tributary.replication;
 
 import dev.tributary.common.Scheduler;
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.LeaderNotAvailableException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogConfig;
@@ -23,8 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The partitions this broker hosts, kept in step with the metadata image: a partition placed on this broker gets
- * a log and (if this broker is its leader) leadership; a deleted topic's partitions are resigned and their logs
- * removed. It answers produce and fetch for the partitions it leads.
+ * a log and (if this broker is its leader) leadership; when the image names another leader, or none (the partition
+ * is offline), leadership is resigned and the log kept (a follower replica; it copies nothing until the
+ * replication issue lands); a deleted topic's partitions are resigned and their logs removed. It answers produce
+ * and fetch for the partitions it leads.
  *
  * <p>Concurrency: {@link #onMetadataUpdate} runs on whichever thread commits metadata (under the quorum's lock,
  * so one image at a time, in order); produce and fetch run on request threads and see partitions through a
@@ -76,6 +79,10 @@ public final class ReplicaManager {
             && (!partition.isLeader() || partition.leaderEpoch() != placement.leaderEpoch())) {
           partition.becomeLeader(placement.leaderEpoch(), placement.replicas(), placement.isr());
           logger.info("Became leader: {}", partition.statusLine());
+        } else if (placement.leader() != localBrokerId && partition.isLeader()) {
+          partition.resign();
+          logger.info("Resigned leadership of {} to broker {} in leader epoch {}", tp, placement.leader(),
+              placement.leaderEpoch());
         }
       }
     }
@@ -90,26 +97,30 @@ public final class ReplicaManager {
     this.image = next;
   }
 
-  /** The partition {@code tp} if this broker leads it; otherwise the Kafka error a client would get. */
+  /**
+   * The partition {@code tp} if this broker leads it; otherwise the Kafka error a client would get: unknown topic
+   * or partition, LEADER_NOT_AVAILABLE while the partition is offline, or NOT_LEADER_OR_FOLLOWER naming the leader.
+   */
   public Partition leaderPartition(TopicPartition tp) {
     Partition partition = partitions.get(tp);
-    if (partition == null) {
-      Optional<TopicImage> topic = image.topic(tp.topic());
-      if (topic.isEmpty()) {
-        throw UnknownTopicOrPartitionException.unknownTopic(tp.topic());
-      }
-      if (!topic.get().partitions().containsKey(tp.partition())) {
-        throw UnknownTopicOrPartitionException.unknownPartition(
-            tp.topic(), tp.partition(), topic.get().partitionCount());
-      }
-      throw new NotLeaderOrFollowerException(
-          "Broker " + localBrokerId + " does not host " + tp + "; its leader is broker "
-              + topic.get().partitions().get(tp.partition()).leader());
+    if (partition != null && partition.isLeader()) {
+      return partition;
     }
-    if (!partition.isLeader()) {
-      throw new NotLeaderOrFollowerException("Broker " + localBrokerId + " is not the leader of " + tp);
+    Optional<TopicImage> topic = image.topic(tp.topic());
+    if (topic.isEmpty()) {
+      throw UnknownTopicOrPartitionException.unknownTopic(tp.topic());
     }
-    return partition;
+    PartitionImage placement = topic.get().partitions().get(tp.partition());
+    if (placement == null) {
+      throw UnknownTopicOrPartitionException.unknownPartition(
+          tp.topic(), tp.partition(), topic.get().partitionCount());
+    }
+    if (placement.leader() == -1) {
+      throw new LeaderNotAvailableException(
+          tp + " has no leader: every in-sync replica " + placement.isr() + " is on a fenced broker");
+    }
+    throw new NotLeaderOrFollowerException(
+        "Broker " + localBrokerId + " is not the leader of " + tp + "; its leader is broker " + placement.leader());
   }
 
   /**

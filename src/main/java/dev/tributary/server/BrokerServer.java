@@ -10,12 +10,10 @@ import dev.tributary.metadata.Controller;
 import dev.tributary.metadata.LocalMetadataLog;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataQuorum;
-import dev.tributary.metadata.MetadataRecord;
 import dev.tributary.metadata.TopicControl;
 import dev.tributary.metadata.TopicImage;
 import dev.tributary.common.Uuid;
 import dev.tributary.replication.ReplicaManager;
-import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Executor;
@@ -28,12 +26,15 @@ import org.slf4j.LoggerFactory;
  * and reports readiness from {@link #isReady()}.
  *
  * <p>Startup order: identity ({@code meta.properties}) → metadata log replay → log recovery (configs from the
- * image; logs of deleted topics are removed) → replica manager follows the image → broker registers → ready.
+ * image; logs of deleted topics are removed) → replica manager follows the image → broker registers (fenced) and
+ * heartbeats (unfenced, leads its partitions again) → ready.
  * Shutdown reverses it: stop taking requests, resign partitions, flush and checkpoint logs, write the
  * clean-shutdown marker, close the metadata log.
  */
 public final class BrokerServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(BrokerServer.class);
+  /** Kafka's broker.session.timeout.ms default; unused until brokers heartbeat a remote controller. */
+  static final long BROKER_SESSION_TIMEOUT_MS = 9_000;
 
   /** Set again at startup with the port the listener really bound; read-only after that. */
   private volatile BrokerConfig config;
@@ -75,12 +76,16 @@ public final class BrokerServer implements AutoCloseable {
             .map(topic -> LogConfig.fromMap(topic.configs())));
     ReplicaManager replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler, delayedCompletionExecutor);
     quorum.subscribe(replicaManager::onMetadataUpdate);
-    quorum.append(
-        quorum.image().lastOffset(),
-        List.of(
-            new MetadataRecord.RegisterBroker(
-                config.brokerId(), Uuid.random(random), config.host(), config.port())));
-    Controller controller = new Controller(quorum, new TopicControl(random), config.brokerId());
+    Controller controller = new Controller(quorum, new TopicControl(random), BROKER_SESSION_TIMEOUT_MS);
+    // Single-broker mode: register (fenced), then heartbeat at once with everything replayed, which unfences this
+    // broker and gives back leadership of the partitions a previous incarnation led. Nothing fences it later: no
+    // driver calls maybeFenceStaleBrokers here, since a broker cannot lose contact with itself.
+    long nowMs = time.milliseconds();
+    long brokerEpoch =
+        controller.registerBroker(config.brokerId(), Uuid.random(random), config.host(), config.port(), nowMs);
+    if (controller.heartbeat(config.brokerId(), brokerEpoch, quorum.image().lastOffset(), nowMs)) {
+      throw new IllegalStateException("broker " + config.brokerId() + " is still fenced after catching up");
+    }
     started = new Started(meta, quorum, controller, logManager, replicaManager);
     logger.info(
         "Broker {} of cluster {} started in {} ms with {} partition(s)",

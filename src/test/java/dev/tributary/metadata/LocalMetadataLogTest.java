@@ -115,7 +115,11 @@ class LocalMetadataLogTest {
             new MetadataRecord.PartitionChange(id, 2, List.of(1, 2, 3), List.of(1, 3), 3, 7, 9),
             new MetadataRecord.TopicConfigChanged(id, "retention.ms", "100"),
             new MetadataRecord.TopicConfigChanged(id, "retention.ms", null),
-            new MetadataRecord.TopicDeleted(id));
+            new MetadataRecord.TopicDeleted(id),
+            new MetadataRecord.BrokerFenced(3, 1L << 40),
+            new MetadataRecord.BrokerUnfenced(3, 17),
+            new MetadataRecord.BrokerRegistration(3, id, "broker-3.example", 8083, 42, true),
+            new MetadataRecord.BrokerRegistration(4, id, "h", 1, 0, false));
     for (MetadataRecord record : records) {
       assertThat(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record))).isEqualTo(record);
     }

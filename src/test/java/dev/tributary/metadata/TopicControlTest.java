@@ -122,4 +122,28 @@ class TopicControlTest {
     MetadataImage rebuilt = replayAll(MetadataImage.EMPTY, image.toRecords()).withLastOffset(image.lastOffset());
     assertThat(rebuilt).isEqualTo(image);
   }
+
+  @Test
+  void aNewPartitionHasAllItsReplicasButOnlyItsLeaderInSync() {
+    List<MetadataRecord> records = control.createTopic(MetadataImage.EMPTY, "t", 5, 3, Map.of(), List.of(1, 2, 3));
+    MetadataImage image = replayAll(MetadataImage.EMPTY, records);
+    assertThat(image.topic("t").orElseThrow().partitions().values())
+        .allSatisfy(p -> {
+          assertThat(p.replicas()).hasSize(3);
+          assertThat(p.isr()).containsExactly(p.replicas().get(0));
+          assertThat(p.leader()).isEqualTo(p.replicas().get(0));
+        });
+  }
+
+  @Test
+  void withoutBrokerListPlacementUsesTheImagesUnfencedBrokersAndRefusesWhenNoneIsAlive() {
+    MetadataImage image =
+        MetadataImage.EMPTY.replay(0, new MetadataRecord.RegisterBroker(1, new dev.tributary.common.Uuid(1, 1), "h", 1));
+    assertThatThrownBy(() -> control.createTopic(image, "t", 1, 1, Map.of()))
+        .isInstanceOf(dev.tributary.common.errors.InvalidReplicationFactorException.class)
+        .hasMessageContaining("0 of 1 registered broker(s) are alive");
+    MetadataImage alive = image.replay(1, new MetadataRecord.BrokerUnfenced(1, 0));
+    MetadataImage created = replayAll(alive, control.createTopic(alive, "t", 2, 1, Map.of()));
+    assertThat(created.topic("t").orElseThrow().partitions().values()).allSatisfy(p -> assertThat(p.leader()).isEqualTo(1));
+  }
 }

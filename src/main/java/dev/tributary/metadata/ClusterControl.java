@@ -1,0 +1,248 @@
+package dev.tributary.metadata;
+
+import dev.tributary.common.Uuid;
+import dev.tributary.common.errors.BrokerNotRegisteredException;
+import dev.tributary.common.errors.InvalidRequestException;
+import dev.tributary.common.errors.StaleBrokerEpochException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Controller logic for cluster membership and liveness (Kafka's ClusterControlManager, plus the fencing half of
+ * its ReplicationControlManager): validates a broker's registration or heartbeat against the image and
+ * <em>computes</em> the records that carry it out; it changes no metadata itself. Its only state is the soft
+ * {@link BrokerHeartbeatManager} of the active controller, which heartbeats and registrations touch.
+ *
+ * <p>A broker's registration state ({@link BrokerState}) and its transitions:
+ *
+ * <pre>
+ * from              event                                        to                records
+ * UNREGISTERED      register(incarnation)                        FENCED (new)      RegisterBroker
+ * UNREGISTERED      heartbeat                                    UNREGISTERED      error BROKER_ID_NOT_REGISTERED
+ * FENCED            heartbeat, metadata offset &lt; broker epoch    FENCED            none (still catching up)
+ * FENCED            heartbeat, metadata offset &gt;= broker epoch   UNFENCED          BrokerUnfenced, then PartitionChange:
+ *                                                                                    it leads the offline partitions
+ *                                                                                    whose ISR holds it (epochs + 1)
+ * UNFENCED          heartbeat                                    UNFENCED          none
+ * UNFENCED          session expired (fenceStaleBrokers)          FENCED            PartitionChange: leadership moves to
+ *                                                                                    the first unfenced ISR member, or
+ *                                                                                    goes offline (-1); it leaves ISRs
+ *                                                                                    unless it is the last member;
+ *                                                                                    then BrokerFenced
+ * FENCED, UNFENCED  register(same incarnation)                   unchanged         none (an idempotent retry)
+ * FENCED, UNFENCED  register(new incarnation)                    FENCED (new)      PartitionChange as on fencing (the
+ *                                                                                    old process is gone), then
+ *                                                                                    RegisterBroker
+ * FENCED, UNFENCED  heartbeat with another broker epoch          unchanged         error STALE_BROKER_EPOCH
+ * </pre>
+ *
+ * A new registration and a fenced one are the same state in the image ({@code fenced == true}); only how it was
+ * reached differs. The broker epoch is the offset of the registration's record, so a new incarnation always has a
+ * larger one, and a late BrokerFenced/BrokerUnfenced about an old epoch replays as a no-op.
+ *
+ * <p>Ordering within a batch: partition changes come <em>before</em> BrokerFenced and RegisterBroker, and
+ * <em>after</em> BrokerUnfenced, so the image satisfies "a fenced broker leads nothing" after every single record,
+ * not only after the whole batch.
+ *
+ * <p>Until the replication issue lands, followers copy no data and so never join the ISR: a partition's ISR is its
+ * leader alone, and fencing the leader takes the partition offline. The election below is written for the general
+ * case (several ISR members) all the same.
+ *
+ * <p>Concurrency: not thread-safe; the {@link Controller} calls it under its lock.
+ */
+public final class ClusterControl {
+  /** Where a broker id stands in the image. */
+  public enum BrokerState {
+    /** No registration: heartbeats are refused; registering leads to {@link #FENCED}. */
+    UNREGISTERED,
+    /**
+     * Registered but may not lead or receive new replicas: newly registered (until its first caught-up heartbeat)
+     * or missed its session. A caught-up heartbeat leads to {@link #UNFENCED}; a new incarnation stays here with
+     * a new epoch.
+     */
+    FENCED,
+    /** Alive: may lead and receive replicas. A missed session or a new incarnation leads to {@link #FENCED}. */
+    UNFENCED;
+
+    public static BrokerState of(MetadataImage image, int brokerId) {
+      return image.broker(brokerId).map(b -> b.fenced() ? FENCED : UNFENCED).orElse(UNREGISTERED);
+    }
+  }
+
+  /**
+   * What a heartbeat computed: the records to commit (possibly none) and whether the broker is still fenced once
+   * they are committed.
+   */
+  public record HeartbeatResult(List<MetadataRecord> records, boolean fenced) {
+    public HeartbeatResult {
+      records = List.copyOf(records);
+    }
+  }
+
+  private final BrokerHeartbeatManager heartbeats;
+
+  public ClusterControl(BrokerHeartbeatManager heartbeats) {
+    this.heartbeats = heartbeats;
+  }
+
+  public BrokerHeartbeatManager heartbeats() {
+    return heartbeats;
+  }
+
+  /**
+   * Records that register {@code incarnationId} as broker {@code brokerId}: none if that incarnation is already the
+   * registered one (a retried request). A new incarnation replaces the old registration, and since the old process
+   * is gone, its leaderships and ISR memberships are given up first, exactly as if it had been fenced.
+   */
+  public List<MetadataRecord> register(
+      MetadataImage image, int brokerId, Uuid incarnationId, String host, int port, long nowMs) {
+    if (brokerId < 0) {
+      throw new InvalidRequestException("Broker id must not be negative, got " + brokerId);
+    }
+    if (port < 0 || port > 65_535) {
+      throw new InvalidRequestException("Broker " + brokerId + " registered with invalid port " + port);
+    }
+    heartbeats.touch(brokerId, nowMs);
+    BrokerImage current = image.brokers().get(brokerId);
+    if (current != null && current.incarnationId().equals(incarnationId)) {
+      return List.of();
+    }
+    List<MetadataRecord> records = new ArrayList<>();
+    if (current != null) {
+      records.addAll(partitionChangesWithout(image, Set.of(brokerId)));
+    }
+    records.add(new MetadataRecord.RegisterBroker(brokerId, incarnationId, host, port));
+    return records;
+  }
+
+  /**
+   * Answers a heartbeat from registration {@code brokerEpoch} of {@code brokerId}, which has replayed the metadata
+   * log up to {@code brokerMetadataOffset}. A fenced broker is unfenced once it has caught up at least to its own
+   * registration (so it knows the metadata it must act on), and then leads the offline partitions whose ISR holds
+   * it.
+   *
+   * @throws BrokerNotRegisteredException if the broker id has no registration
+   * @throws StaleBrokerEpochException if {@code brokerEpoch} is not the current registration's
+   */
+  public HeartbeatResult heartbeat(
+      MetadataImage image, int brokerId, long brokerEpoch, long brokerMetadataOffset, long nowMs) {
+    BrokerImage broker = image.brokers().get(brokerId);
+    if (broker == null) {
+      throw new BrokerNotRegisteredException("Broker " + brokerId + " is not registered; register first");
+    }
+    if (broker.brokerEpoch() != brokerEpoch) {
+      throw new StaleBrokerEpochException(
+          "Broker " + brokerId + " sent broker epoch " + brokerEpoch + " but its current registration has epoch "
+              + broker.brokerEpoch());
+    }
+    heartbeats.touch(brokerId, nowMs);
+    if (!broker.fenced()) {
+      return new HeartbeatResult(List.of(), false);
+    }
+    if (brokerMetadataOffset < broker.brokerEpoch()) {
+      return new HeartbeatResult(List.of(), true);
+    }
+    List<MetadataRecord> records = new ArrayList<>();
+    records.add(new MetadataRecord.BrokerUnfenced(brokerId, brokerEpoch));
+    records.addAll(partitionChangesOnUnfence(image, brokerId));
+    return new HeartbeatResult(records, false);
+  }
+
+  /**
+   * Records that fence every unfenced broker whose session has expired at {@code nowMs}, and move or take offline
+   * what they led. An unfenced broker this controller has no contact on record for gets a fresh session from
+   * {@code nowMs} instead (it cannot have been silent for longer than this controller knows of it).
+   */
+  public List<MetadataRecord> fenceStaleBrokers(MetadataImage image, long nowMs) {
+    Set<Integer> stale = new TreeSet<>();
+    for (int brokerId : image.unfencedBrokerIds()) {
+      if (!heartbeats.tracks(brokerId)) {
+        heartbeats.touch(brokerId, nowMs);
+      } else if (heartbeats.isStale(brokerId, nowMs)) {
+        stale.add(brokerId);
+      }
+    }
+    if (stale.isEmpty()) {
+      return List.of();
+    }
+    List<MetadataRecord> records = new ArrayList<>(partitionChangesWithout(image, stale));
+    for (int brokerId : stale) {
+      records.add(new MetadataRecord.BrokerFenced(brokerId, image.brokers().get(brokerId).brokerEpoch()));
+    }
+    return records;
+  }
+
+  /** The earliest session deadline of an unfenced broker in {@code image}, or {@link Long#MAX_VALUE} if none. */
+  public long nextDeadlineMs(MetadataImage image) {
+    return heartbeats.nextDeadlineMs(image.unfencedBrokerIds());
+  }
+
+  /** A newly active controller gives every registered broker a full session from {@code nowMs}. */
+  public void onBecomeActive(MetadataImage image, long nowMs) {
+    heartbeats.resetAll(image.brokers().keySet(), nowMs);
+  }
+
+  /**
+   * Partition changes for {@code leaving} brokers going away: each partition one of them leads gets the first
+   * unfenced, staying ISR member (in replica order) as leader, or goes offline (-1) with leader epoch + 1; they
+   * leave every ISR, except that an ISR never becomes empty (it keeps the old leader, or else its first member:
+   * the replica with the most recent data, which must come back before the partition can). Partition epoch + 1 on
+   * any change.
+   */
+  static List<MetadataRecord> partitionChangesWithout(MetadataImage image, Set<Integer> leaving) {
+    Set<Integer> eligible = new HashSet<>(image.unfencedBrokerIds());
+    eligible.removeAll(leaving);
+    List<MetadataRecord> changes = new ArrayList<>();
+    for (TopicImage topic : image.topicsByName().values()) {
+      for (PartitionImage p : topic.partitions().values()) {
+        List<Integer> isr = p.isr().stream().filter(id -> !leaving.contains(id)).toList();
+        if (isr.isEmpty()) {
+          isr = List.of(p.leader() != -1 ? p.leader() : p.isr().get(0));
+        }
+        int leader = p.leader();
+        if (leader != -1 && leaving.contains(leader)) {
+          leader = electLeader(p.replicas(), isr, eligible);
+        }
+        if (leader != p.leader() || !isr.equals(p.isr())) {
+          changes.add(change(topic.topicId(), p, isr, leader));
+        }
+      }
+    }
+    return changes;
+  }
+
+  /** Partition changes for {@code brokerId} being unfenced: offline partitions whose ISR holds it get a leader. */
+  static List<MetadataRecord> partitionChangesOnUnfence(MetadataImage image, int brokerId) {
+    Set<Integer> eligible = new HashSet<>(image.unfencedBrokerIds());
+    eligible.add(brokerId);
+    List<MetadataRecord> changes = new ArrayList<>();
+    for (TopicImage topic : image.topicsByName().values()) {
+      for (PartitionImage p : topic.partitions().values()) {
+        if (p.leader() == -1 && p.isr().contains(brokerId)) {
+          changes.add(change(topic.topicId(), p, p.isr(), electLeader(p.replicas(), p.isr(), eligible)));
+        }
+      }
+    }
+    return changes;
+  }
+
+  /** The first replica, in replica order, that is in {@code isr} and {@code eligible}; -1 if none (offline). */
+  static int electLeader(List<Integer> replicas, List<Integer> isr, Set<Integer> eligible) {
+    for (int replica : replicas) {
+      if (isr.contains(replica) && eligible.contains(replica)) {
+        return replica;
+      }
+    }
+    return -1;
+  }
+
+  private static MetadataRecord.PartitionChange change(
+      Uuid topicId, PartitionImage p, List<Integer> isr, int leader) {
+    int leaderEpoch = leader != p.leader() ? p.leaderEpoch() + 1 : p.leaderEpoch();
+    return new MetadataRecord.PartitionChange(
+        topicId, p.partition(), p.replicas(), isr, leader, leaderEpoch, p.partitionEpoch() + 1);
+  }
+}

@@ -1,0 +1,93 @@
+package dev.tributary.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.common.Uuid;
+import dev.tributary.common.errors.InvalidReplicationFactorException;
+import dev.tributary.common.errors.StaleBrokerEpochException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The controller's request path over a real (local) metadata log, with time passed in by the test. */
+class ControllerTest {
+  private static final long SESSION_TIMEOUT_MS = 9_000;
+  @TempDir Path dir;
+
+  private static Controller controller(LocalMetadataLog log) {
+    return new Controller(log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS);
+  }
+
+  @Test
+  void aBrokerCanLeadOnlyOnceItsRegistrationIsFollowedByACaughtUpHeartbeat() {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      Controller controller = controller(log);
+      long epoch = controller.registerBroker(1, new Uuid(1, 1), "localhost", 9092, 0);
+      assertThat(log.image().broker(1).orElseThrow().fenced()).isTrue();
+      assertThatThrownBy(() -> controller.createTopic("t", 1, 1, Map.of()))
+          .isInstanceOf(InvalidReplicationFactorException.class)
+          .hasMessageContaining("0 of 1");
+      assertThat(controller.registerBroker(1, new Uuid(1, 1), "localhost", 9092, 5)).isEqualTo(epoch);
+      assertThat(controller.heartbeat(1, epoch, log.image().lastOffset(), 10)).isFalse();
+      assertThat(controller.createTopic("t", 2, 1, Map.of()).partitions().values())
+          .allSatisfy(p -> assertThat(p.leader()).isEqualTo(1));
+      assertThatThrownBy(() -> controller.heartbeat(1, epoch + 1, log.image().lastOffset(), 10))
+          .isInstanceOf(StaleBrokerEpochException.class);
+    }
+  }
+
+  @Test
+  void maybeFenceStaleBrokersFencesAtTheDeadlineAndSaysWhenToRunAgain() {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      Controller controller = controller(log);
+      long epoch1 = controller.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
+      controller.heartbeat(1, epoch1, log.image().lastOffset(), 0);
+      long epoch2 = controller.registerBroker(2, new Uuid(2, 1), "h", 2, 0);
+      controller.heartbeat(2, epoch2, log.image().lastOffset(), 3_000);
+      assertThat(controller.maybeFenceStaleBrokers(1_000)).isEqualTo(SESSION_TIMEOUT_MS - 1_000);
+      assertThat(controller.maybeFenceStaleBrokers(SESSION_TIMEOUT_MS)).isEqualTo(3_000);
+      assertThat(log.image().unfencedBrokerIds()).containsExactly(2);
+      assertThat(controller.maybeFenceStaleBrokers(SESSION_TIMEOUT_MS + 3_000)).isEqualTo(SESSION_TIMEOUT_MS);
+      assertThat(log.image().unfencedBrokerIds()).isEmpty();
+    }
+  }
+
+  @Test
+  void aControllerThatBecomesActiveGivesEveryBrokerAFullSession() {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      Controller first = controller(log);
+      long epoch = first.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
+      first.heartbeat(1, epoch, log.image().lastOffset(), 0);
+      Controller successor = controller(log);
+      successor.onBecomeActive(60_000);
+      assertThat(successor.maybeFenceStaleBrokers(60_000)).isEqualTo(SESSION_TIMEOUT_MS);
+      assertThat(successor.maybeFenceStaleBrokers(60_000 + SESSION_TIMEOUT_MS - 1)).isEqualTo(1);
+      assertThat(log.image().unfencedBrokerIds()).containsExactly(1);
+      successor.maybeFenceStaleBrokers(60_000 + SESSION_TIMEOUT_MS);
+      assertThat(log.image().unfencedBrokerIds()).isEmpty();
+    }
+  }
+
+  @Test
+  void aRestartedSingleBrokerLeadsItsPartitionsAgainWithABumpedEpoch() {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      Controller controller = controller(log);
+      long epoch = controller.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
+      controller.heartbeat(1, epoch, log.image().lastOffset(), 0);
+      controller.createTopic("t", 1, 1, Map.of());
+    }
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      Controller controller = controller(log);
+      long epoch = controller.registerBroker(1, new Uuid(1, 2), "h", 1, 100);
+      assertThat(log.image().topic("t").orElseThrow().partitions().get(0).leader()).isEqualTo(-1);
+      controller.heartbeat(1, epoch, log.image().lastOffset(), 100);
+      PartitionImage p = log.image().topic("t").orElseThrow().partitions().get(0);
+      assertThat(p.leader()).isEqualTo(1);
+      assertThat(p.leaderEpoch()).isEqualTo(2);
+      assertThat(p.isr()).containsExactly(1);
+    }
+  }
+}
