@@ -2,6 +2,12 @@ package dev.tributary.api;
 
 import dev.tributary.common.errors.ApiException;
 import dev.tributary.common.errors.BrokerNotAvailableException;
+import dev.tributary.common.errors.BrokerNotRegisteredException;
+import dev.tributary.common.errors.LeaderNotAvailableException;
+import dev.tributary.common.errors.NotControllerException;
+import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.server.ControllerUnreachableException;
+import dev.tributary.transport.http.InternalApi;
 import dev.tributary.common.errors.InvalidPartitionsException;
 import dev.tributary.common.errors.InvalidReplicationFactorException;
 import dev.tributary.common.errors.InvalidRequestException;
@@ -84,6 +90,16 @@ class ApiExceptionHandler {
       return respond(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE, 41601, message);
     } else if (error instanceof NotLeaderOrFollowerException) {
       return respond(HttpStatus.MISDIRECTED_REQUEST, 42101, message);
+    } else if (error instanceof NotControllerException) {
+      return respond(HttpStatus.MISDIRECTED_REQUEST, InternalApi.NOT_CONTROLLER, message);
+    } else if (error instanceof StaleBrokerEpochException) {
+      return respond(HttpStatus.CONFLICT, InternalApi.STALE_BROKER_EPOCH, message);
+    } else if (error instanceof BrokerNotRegisteredException) {
+      return respond(HttpStatus.CONFLICT, InternalApi.BROKER_NOT_REGISTERED, message);
+    } else if (error instanceof LeaderNotAvailableException) {
+      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50304, message);
+    } else if (error instanceof ControllerUnreachableException) {
+      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50305, "The controller could not be reached: " + message);
     } else if (error instanceof BrokerNotAvailableException) {
       return respond(HttpStatus.SERVICE_UNAVAILABLE, 50301, message);
     } else if (error instanceof TimeoutException) {

@@ -103,7 +103,7 @@ class ClustersV3Controller {
         configs.put(config.get("name").stringValue(), config.get("value").asString());
       }
     }
-    TopicImage created = broker.controller().createTopic(name.stringValue(), partitions, replicationFactor, configs);
+    TopicImage created = broker.createTopic(name.stringValue(), partitions, replicationFactor, configs);
     V3Resources.Topic resource = topicResource(created);
     return ResponseEntity.status(HttpStatus.CREATED)
         .location(java.net.URI.create(resource.metadata().self()))
@@ -127,13 +127,13 @@ class ClustersV3Controller {
       throw RestException.badRequest("Only \"partitions_count\" can be changed");
     }
     int partitions = intField(request, "partitions_count", 0);
-    return ok(topicResource(broker.controller().createPartitions(topic, partitions)));
+    return ok(topicResource(broker.createPartitions(topic, partitions)));
   }
 
   @DeleteMapping("/v3/clusters/{clusterId}/topics/{topic}")
   ResponseEntity<Void> deleteTopic(@PathVariable String clusterId, @PathVariable String topic) {
     requireCluster(clusterId);
-    broker.controller().deleteTopic(topic);
+    broker.deleteTopic(topic);
     return ResponseEntity.noContent().build();
   }
 
@@ -225,7 +225,7 @@ class ClustersV3Controller {
     if (value == null || !(value.isString() || value.isNumber())) {
       throw RestException.badRequest("The body must be {\"value\": \"...\"}");
     }
-    broker.controller().alterConfig(topic, name, value.asString());
+    broker.alterConfig(topic, name, value.asString());
     return ResponseEntity.noContent().build();
   }
 
@@ -237,15 +237,15 @@ class ClustersV3Controller {
     if (!LogConfig.names().contains(name)) {
       throw new InvalidConfigException("Unknown topic config '" + name + "'");
     }
-    broker.controller().alterConfig(topic, name, null);
+    broker.alterConfig(topic, name, null);
     return ResponseEntity.noContent().build();
   }
 
   private V3Resources.Cluster cluster() {
     String path = clusterPath();
-    int controllerId = broker.config().brokerId();
+    int controllerId = broker.activeControllerId();
     return new V3Resources.Cluster(
-        "KafkaCluster", resource(path, ""), broker.clusterId(), controllerId,
+        "KafkaCluster", resource(path, ""), broker.clusterId(), controllerId, broker.controllerEpoch(),
         new V3Resources.Related(url(path + "/brokers/" + controllerId)),
         new V3Resources.Related(url(path + "/brokers")), new V3Resources.Related(url(path + "/topics")));
   }
@@ -253,7 +253,8 @@ class ClustersV3Controller {
   private V3Resources.Broker brokerResource(BrokerImage b) {
     return new V3Resources.Broker(
         "KafkaBroker", resource(clusterPath() + "/brokers/" + b.brokerId(), "/broker=" + b.brokerId()),
-        broker.clusterId(), b.brokerId(), b.host(), b.port(), null, "alive", b.incarnationId().toString());
+        broker.clusterId(), b.brokerId(), b.host(), b.port(), null, b.fenced() ? "fenced" : "alive",
+        b.incarnationId().toString(), b.brokerEpoch());
   }
 
   private V3Resources.Topic topicResource(TopicImage t) {

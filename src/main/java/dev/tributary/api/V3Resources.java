@@ -26,6 +26,7 @@ final class V3Resources {
       @JsonProperty("metadata") ResourceMetadata metadata,
       @JsonProperty("cluster_id") String clusterId,
       @JsonProperty("controller_id") int controllerId,
+      @JsonProperty("controller_epoch") long controllerEpoch,
       @JsonProperty("controller") Related controller,
       @JsonProperty("brokers") Related brokers,
       @JsonProperty("topics") Related topics) {}
@@ -39,7 +40,8 @@ final class V3Resources {
       @JsonProperty("port") int port,
       @JsonProperty("rack") String rack,
       @JsonProperty("state") String state,
-      @JsonProperty("incarnation_id") String incarnationId) {}
+      @JsonProperty("incarnation_id") String incarnationId,
+      @JsonProperty("broker_epoch") long brokerEpoch) {}
 
   record Topic(
       @JsonProperty("kind") String kind,

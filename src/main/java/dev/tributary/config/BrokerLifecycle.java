@@ -61,6 +61,8 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
       broker.startup(port);
       metrics.refresh();
       scheduler.scheduleWithFixedDelay(this::housekeeping, broker.config().logPeriodicTaskIntervalMs());
+    } catch (InterruptedException e) {
+      logger.info("Broker startup interrupted by shutdown");
     } catch (RuntimeException e) {
       logger.error("Broker failed to start; marking it broken", e);
       AvailabilityChangeEvent.publish(events, this, LivenessState.BROKEN);
@@ -85,6 +87,10 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
       startup = startupThread;
     }
     if (startup != null) {
+      broker.beginShutdown();
+      if (!broker.isReady()) {
+        startup.interrupt(); // still waiting for a controller or recovering: give up
+      }
       try {
         startup.join();
       } catch (InterruptedException e) {

@@ -6,6 +6,7 @@ import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ProduceHandler;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.server.PartitionForwarder;
+import dev.tributary.transport.http.HttpControllerChannel;
 import dev.tributary.transport.http.HttpPartitionForwarder;
 import java.net.http.HttpClient;
 import java.security.SecureRandom;
@@ -46,14 +47,23 @@ class BrokerWiring {
     return new BrokerConfig(
         properties.brokerId(), properties.dataDir().toAbsolutePath().normalize(), properties.advertisedHost(), port,
         properties.autoCreateTopicsEnable(), properties.numPartitions(), properties.defaultReplicationFactor(),
-        properties.requestTimeoutMs(), properties.logPeriodicTaskIntervalMs());
+        properties.requestTimeoutMs(), properties.logPeriodicTaskIntervalMs(), properties.clusterId(),
+        properties.clusterSecret(), properties.controller().quorumVoters(), properties.brokerHeartbeatIntervalMs(),
+        properties.brokerSessionTimeoutMs());
   }
 
   /** Closed by {@link BrokerLifecycle} during graceful shutdown, not by the bean factory. */
   @Bean(destroyMethod = "")
   BrokerServer brokerServer(
-      BrokerConfig config, ExecutorScheduler scheduler, ExecutorService tributaryDelayedCompletions) {
-    return new BrokerServer(config, Time.SYSTEM, new SecureRandom(), scheduler, tributaryDelayedCompletions);
+      BrokerConfig config, ExecutorScheduler scheduler, ExecutorService tributaryDelayedCompletions,
+      HttpClient tributaryHttpClient, JsonMapper json) {
+    ControllerChannel remote =
+        new HttpControllerChannel(
+            tributaryHttpClient, json, config.clusterSecret() == null ? "" : config.clusterSecret(),
+            Duration.ofSeconds(5));
+    return new BrokerServer(
+        config, Time.SYSTEM, new SecureRandom(), scheduler, tributaryDelayedCompletions, MetadataQuorums::open,
+        remote);
   }
 
   /** One HTTP client for every call to another broker (forwarded produces and reads, controller calls). */

@@ -7,6 +7,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Broker settings under {@code tributary.*}, e.g. {@code --tributary.broker-id=2}. Each maps to the Kafka broker
  * config named in {@link dev.tributary.server.BrokerConfig}.
+ *
+ * @param controller the metadata quorum: {@code tributary.controller.quorum-voters=1@127.0.0.1:9191,...}
  */
 @ConfigurationProperties("tributary")
 public record TributaryProperties(
@@ -17,4 +19,13 @@ public record TributaryProperties(
     @DefaultValue("1") int numPartitions,
     @DefaultValue("1") int defaultReplicationFactor,
     @DefaultValue("30000") long requestTimeoutMs,
-    @DefaultValue("5000") long logPeriodicTaskIntervalMs) {}
+    @DefaultValue("5000") long logPeriodicTaskIntervalMs,
+    String clusterId,
+    String clusterSecret,
+    @DefaultValue("500") long brokerHeartbeatIntervalMs,
+    @DefaultValue("3000") long brokerSessionTimeoutMs,
+    @DefaultValue Controller controller) {
+
+  /** {@code tributary.controller.*}. */
+  public record Controller(@DefaultValue("") String quorumVoters) {}
+}

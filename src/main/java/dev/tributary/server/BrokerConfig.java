@@ -15,10 +15,20 @@ import java.nio.file.Path;
  * @param defaultReplicationFactor replicas of an auto-created topic ({@code default.replication.factor})
  * @param requestTimeoutMs how long an {@code acks=all} produce waits for replication ({@code request.timeout.ms})
  * @param logPeriodicTaskIntervalMs how often retention, time-based flushes and checkpoints run
+ * @param clusterId the cluster's id, shared by every broker ({@code cluster.id} in Kafka's meta.properties); null
+ *     in single-broker mode, where a new directory gets a random one
+ * @param clusterSecret the secret brokers present to each other's internal endpoints
+ * @param quorumVoters the metadata quorum, {@code id@host:port,...} ({@code controller.quorum.voters}); empty for
+ *     a single broker that is its own controller
+ * @param brokerHeartbeatIntervalMs how often a broker heartbeats the controller ({@code
+ *     broker.heartbeat.interval.ms}; Kafka's default is 2000)
+ * @param brokerSessionTimeoutMs how long the controller waits without a heartbeat before fencing a broker ({@code
+ *     broker.session.timeout.ms}; Kafka's default is 9000)
  */
 public record BrokerConfig(
     int brokerId, Path dataDir, String host, int port, boolean autoCreateTopicsEnable, int numPartitions,
-    int defaultReplicationFactor, long requestTimeoutMs, long logPeriodicTaskIntervalMs) {
+    int defaultReplicationFactor, long requestTimeoutMs, long logPeriodicTaskIntervalMs, String clusterId,
+    String clusterSecret, String quorumVoters, long brokerHeartbeatIntervalMs, long brokerSessionTimeoutMs) {
   public BrokerConfig {
     if (brokerId < 0) {
       throw new IllegalArgumentException("broker id must be >= 0, got " + brokerId);
@@ -26,17 +36,36 @@ public record BrokerConfig(
     if (numPartitions < 1 || defaultReplicationFactor < 1) {
       throw new IllegalArgumentException("num.partitions and default.replication.factor must be >= 1");
     }
+    quorumVoters = quorumVoters == null ? "" : quorumVoters.trim();
+    if (!quorumVoters.isEmpty() && (clusterSecret == null || clusterSecret.isBlank())) {
+      throw new IllegalArgumentException(
+          "a cluster (quorum voters set) needs tributary.cluster-secret, the secret brokers share");
+    }
+    if (brokerHeartbeatIntervalMs <= 0 || brokerSessionTimeoutMs <= brokerHeartbeatIntervalMs) {
+      throw new IllegalArgumentException("the broker session timeout must be longer than the heartbeat interval");
+    }
+  }
+
+  /** True when this broker is one of a cluster with a Raft metadata quorum. */
+  public boolean clustered() {
+    return !quorumVoters.isEmpty();
   }
 
   /** The same settings with the port the HTTP listener actually bound. */
   public BrokerConfig withPort(int boundPort) {
     return new BrokerConfig(
         brokerId, dataDir, host, boundPort, autoCreateTopicsEnable, numPartitions, defaultReplicationFactor,
-        requestTimeoutMs, logPeriodicTaskIntervalMs);
+        requestTimeoutMs, logPeriodicTaskIntervalMs, clusterId, clusterSecret, quorumVoters,
+        brokerHeartbeatIntervalMs, brokerSessionTimeoutMs);
   }
 
   public Path logDir() {
     return dataDir.resolve("logs");
+  }
+
+  /** Where the metadata quorum keeps its Raft log and snapshots. */
+  public Path quorumDir() {
+    return dataDir.resolve("quorum");
   }
 
   public Path metadataDir() {

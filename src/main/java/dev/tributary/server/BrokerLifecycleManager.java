@@ -3,11 +3,9 @@ package dev.tributary.server;
 import dev.tributary.common.errors.BrokerNotRegisteredException;
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
-import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.MetadataQuorum;
 import dev.tributary.server.ControllerChannel.Endpoint;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +43,7 @@ public final class BrokerLifecycleManager {
   private final String incarnationId;
   private final MetadataQuorum quorum;
   private final ControllerChannel channel;
+  private final ControllerLocator locator;
   private final long heartbeatIntervalMs;
   private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
   private volatile State state = State.UNREGISTERED;
@@ -53,17 +52,18 @@ public final class BrokerLifecycleManager {
 
   public BrokerLifecycleManager(
       BrokerConfig config, String incarnationId, MetadataQuorum quorum, ControllerChannel channel,
-      long heartbeatIntervalMs) {
+      ControllerLocator locator, long heartbeatIntervalMs) {
     this.config = config;
     this.incarnationId = incarnationId;
     this.quorum = quorum;
     this.channel = channel;
+    this.locator = locator;
     this.heartbeatIntervalMs = heartbeatIntervalMs;
   }
 
   /** One registration or heartbeat round; returns the delay in ms before the next. */
   public long tick() {
-    Optional<Endpoint> controller = controllerEndpoint();
+    Optional<Endpoint> controller = locator.controllerEndpoint();
     if (controller.isEmpty()) {
       return RETRY_MS; // no controller elected yet, or its address not yet in our image
     }
@@ -126,19 +126,6 @@ public final class BrokerLifecycleManager {
 
   public long brokerEpoch() {
     return brokerEpoch;
-  }
-
-  private Optional<Endpoint> controllerEndpoint() {
-    OptionalInt controllerId = quorum.activeControllerId();
-    if (controllerId.isEmpty()) {
-      return Optional.empty();
-    }
-    int id = controllerId.getAsInt();
-    if (id == config.brokerId()) {
-      return Optional.of(new Endpoint(id, config.host(), config.port()));
-    }
-    BrokerImage broker = quorum.image().brokers().get(id);
-    return broker == null ? Optional.empty() : Optional.of(new Endpoint(id, broker.host(), broker.port()));
   }
 
 }

@@ -2,39 +2,47 @@ package dev.tributary.server;
 
 import dev.tributary.common.Scheduler;
 import dev.tributary.common.Time;
+import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.BrokerNotAvailableException;
+import dev.tributary.common.errors.NotControllerException;
+import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogConfig;
 import dev.tributary.log.LogManager;
 import dev.tributary.metadata.Controller;
-import dev.tributary.metadata.LocalMetadataLog;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataQuorum;
 import dev.tributary.metadata.TopicControl;
 import dev.tributary.metadata.TopicImage;
-import dev.tributary.common.Uuid;
 import dev.tributary.replication.ReplicaManager;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One broker's core, assembled: metadata quorum, controller, log manager and replica manager, with the order in
- * which they start and stop. Plain Java; the Spring layer builds it, calls {@link #startup()} off the main thread
- * and reports readiness from {@link #isReady()}.
+ * One broker's core, assembled: metadata quorum, controller, membership (registration and heartbeats), log
+ * manager and replica manager, with the order in which they start and stop. Plain Java; the Spring layer builds
+ * it, calls {@link #startup} off the main thread and reports readiness from {@link #isReady()}.
  *
- * <p>Startup order: identity ({@code meta.properties}) → metadata log replay → log recovery (configs from the
- * image; logs of deleted topics are removed) → replica manager follows the image → broker registers (fenced) and
- * heartbeats (unfenced, leads its partitions again) → ready.
- * Shutdown reverses it: stop taking requests, resign partitions, flush and checkpoint logs, write the
- * clean-shutdown marker, close the metadata log.
+ * <p>Two modes, one code path: with {@code quorum-voters} configured the metadata quorum is the cluster's Raft
+ * group and the controller is whichever broker leads it, reached over HTTP; without, the broker is a cluster of
+ * one ({@link dev.tributary.metadata.LocalMetadataLog}) and its own controller.
+ *
+ * <p>Startup order: identity ({@code meta.properties}) → metadata quorum (replays what it has; the controller
+ * serves as soon as this broker leads the quorum) → register with the controller and heartbeat → wait until the
+ * image has caught up to the controller's → log recovery (configs from the image; logs of topics no longer in it
+ * are removed, which is why it must wait) → replica manager follows the image → ready. Shutdown: stop taking
+ * requests, resign partitions, flush and checkpoint logs, write the clean-shutdown marker, leave the quorum.
  */
 public final class BrokerServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(BrokerServer.class);
-  /** Kafka's broker.session.timeout.ms default; unused until brokers heartbeat a remote controller. */
-  static final long BROKER_SESSION_TIMEOUT_MS = 9_000;
+  private static final long ADMIN_PROPAGATION_TIMEOUT_MS = 10_000;
 
   /** Set again at startup with the port the listener really bound; read-only after that. */
   private volatile BrokerConfig config;
@@ -42,88 +50,220 @@ public final class BrokerServer implements AutoCloseable {
   private final Random random;
   private final Scheduler scheduler;
   private final Executor delayedCompletionExecutor;
-  private volatile Started started;
+  private final Function<BrokerConfig, MetadataQuorum> quorumFactory;
+  private final ControllerChannel remoteChannel;
+
+  private volatile MetaProperties meta;
+  private volatile MetadataQuorum quorum;
+  private volatile Controller controller;
+  private volatile ControllerService controllerService;
+  private volatile ControllerLocator locator;
+  private volatile ControllerChannel channel;
+  private volatile BrokerLifecycleManager lifecycle;
+  private volatile Thread heartbeatThread;
+  private volatile LogManager logManager;
+  private volatile ReplicaManager replicaManager;
+  private volatile boolean ready;
   private volatile boolean shuttingDown;
+  private boolean wasActiveController;
 
-  /** Everything that exists only once the broker has started. */
-  private record Started(
-      MetaProperties meta, MetadataQuorum quorum, Controller controller, LogManager logManager,
-      ReplicaManager replicaManager) {}
-
+  /**
+   * @param quorumFactory opens this broker's metadata quorum (Raft peer or local log) for the given config
+   * @param remoteChannel how to reach a controller on another broker (unused in single-broker mode)
+   */
   public BrokerServer(
-      BrokerConfig config, Time time, Random random, Scheduler scheduler, Executor delayedCompletionExecutor) {
+      BrokerConfig config, Time time, Random random, Scheduler scheduler, Executor delayedCompletionExecutor,
+      Function<BrokerConfig, MetadataQuorum> quorumFactory, ControllerChannel remoteChannel) {
     this.config = config;
     this.time = time;
     this.random = random;
     this.scheduler = scheduler;
     this.delayedCompletionExecutor = delayedCompletionExecutor;
+    this.quorumFactory = quorumFactory;
+    this.remoteChannel = remoteChannel;
   }
 
   /**
-   * Recovers state from the data directory and starts serving, advertising {@code listenerPort}. Blocking; may
-   * take long after a crash.
+   * Joins the cluster, recovers the logs and starts serving, advertising {@code listenerPort}. Blocking: it waits
+   * for a controller and for the metadata to catch up, and log recovery may take long after a crash.
    */
-  public synchronized void startup(int listenerPort) {
+  public void startup(int listenerPort) throws InterruptedException {
     config = config.withPort(listenerPort);
     long startMs = time.milliseconds();
-    MetaProperties meta = MetaProperties.loadOrCreate(config.dataDir(), config.brokerId(), random);
-    MetadataQuorum quorum = LocalMetadataLog.open(config.metadataDir(), config.brokerId());
+    meta = MetaProperties.loadOrCreate(config.dataDir(), config.brokerId(), config.clusterId(), random);
+    quorum = quorumFactory.apply(config);
+    controller = new Controller(quorum, new TopicControl(random), config.brokerSessionTimeoutMs());
+    controllerService = new ControllerService(controller, quorum, time);
+    locator = new ControllerLocator(() -> config, quorum);
+    channel = config.clustered() ? remoteChannel : controllerService;
+    scheduleControllerDuties();
+
+    lifecycle =
+        new BrokerLifecycleManager(
+            config, Uuid.random(random).toString(), quorum, channel, locator,
+            config.brokerHeartbeatIntervalMs());
+    quorum.subscribe(image -> lifecycle.onMetadataUpdate(image.lastOffset()));
+    heartbeatThread = new Thread(this::heartbeatLoop, "tributary-heartbeat");
+    heartbeatThread.setDaemon(true);
+    heartbeatThread.start();
+    awaitCatchUp();
+
     MetadataImage image = quorum.image();
-    LogManager logManager = new LogManager(config.logDir(), time);
+    logManager = new LogManager(config.logDir(), time);
     logManager.loadLogs(
         tp -> image.topic(tp.topic())
             .filter(topic -> topic.partitions().containsKey(tp.partition()))
             .map(topic -> LogConfig.fromMap(topic.configs())));
-    ReplicaManager replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler, delayedCompletionExecutor);
+    replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler, delayedCompletionExecutor);
     quorum.subscribe(replicaManager::onMetadataUpdate);
-    Controller controller = new Controller(quorum, new TopicControl(random), BROKER_SESSION_TIMEOUT_MS);
-    // Single-broker mode: register (fenced), then heartbeat at once with everything replayed, which unfences this
-    // broker and gives back leadership of the partitions a previous incarnation led. Nothing fences it later: no
-    // driver calls maybeFenceStaleBrokers here, since a broker cannot lose contact with itself.
-    long nowMs = time.milliseconds();
-    long brokerEpoch =
-        controller.registerBroker(config.brokerId(), Uuid.random(random), config.host(), config.port(), nowMs);
-    if (controller.heartbeat(config.brokerId(), brokerEpoch, quorum.image().lastOffset(), nowMs)) {
-      throw new IllegalStateException("broker " + config.brokerId() + " is still fenced after catching up");
-    }
-    started = new Started(meta, quorum, controller, logManager, replicaManager);
+    ready = true;
     logger.info(
-        "Broker {} of cluster {} started in {} ms with {} partition(s)",
-        config.brokerId(), meta.clusterId(), time.milliseconds() - startMs, replicaManager.partitions().size());
+        "Broker {} of cluster {} started in {} ms with {} partition(s); controller is broker {}",
+        config.brokerId(), meta.clusterId(), time.milliseconds() - startMs, replicaManager.partitions().size(),
+        quorum.activeControllerId().isPresent() ? quorum.activeControllerId().getAsInt() : "(none)");
+  }
+
+  private void awaitCatchUp() throws InterruptedException {
+    long waitedMs = 0;
+    while (true) {
+      try {
+        lifecycle.caughtUp().get(5, TimeUnit.SECONDS);
+        return;
+      } catch (TimeoutException e) {
+        waitedMs += 5_000;
+        logger.info(
+            "Broker {} still waiting after {} s for a controller and the metadata (controller: {}, state: {})",
+            config.brokerId(), waitedMs / 1000, locator.controllerEndpoint().map(Object::toString).orElse("none yet"),
+            lifecycle.state());
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IllegalStateException("catching up on metadata failed", e.getCause());
+      }
+    }
+  }
+
+  private void heartbeatLoop() {
+    while (!shuttingDown) {
+      long delayMs;
+      try {
+        delayMs = lifecycle.tick();
+      } catch (RuntimeException e) {
+        logger.warn("Heartbeat round failed; retrying", e);
+        delayMs = 500;
+      }
+      try {
+        Thread.sleep(Math.max(delayMs, 10));
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * While this broker is the active controller: give every broker a fresh session when it takes over, and fence
+   * brokers whose session lapsed. Checked on the scheduler every 100 ms (cheap when not the controller).
+   */
+  private void scheduleControllerDuties() {
+    scheduler.schedule(
+        100,
+        () -> {
+          if (shuttingDown) {
+            return;
+          }
+          try {
+            boolean active = quorum.isActiveController();
+            if (active && !wasActiveController) {
+              logger.info("Broker {} is now the active controller (epoch {})", config.brokerId(), quorum.controllerEpoch());
+              controller.onBecomeActive(time.milliseconds());
+            }
+            wasActiveController = active;
+            if (active) {
+              controller.maybeFenceStaleBrokers(time.milliseconds());
+            }
+          } catch (RuntimeException e) {
+            logger.warn("Controller duties failed; will retry", e);
+          }
+          scheduleControllerDuties();
+        });
   }
 
   public boolean isReady() {
-    return started != null && !shuttingDown;
+    return ready && !shuttingDown;
   }
 
-  private Started require() {
-    Started s = started;
-    if (s == null || shuttingDown) {
+  private void requireReady() {
+    if (!ready || shuttingDown) {
       throw new BrokerNotAvailableException(
           shuttingDown ? "Broker " + config.brokerId() + " is shutting down"
-              : "Broker " + config.brokerId() + " is still recovering its logs; retry shortly");
+              : "Broker " + config.brokerId() + " is still starting (joining the cluster, recovering its logs); retry shortly");
     }
-    return s;
   }
 
   public ReplicaManager replicaManager() {
-    return require().replicaManager();
-  }
-
-  public Controller controller() {
-    return require().controller();
+    requireReady();
+    return replicaManager;
   }
 
   public MetadataImage metadata() {
-    return require().quorum().image();
+    requireReady();
+    return quorum.image();
   }
 
   public String clusterId() {
-    return require().meta().clusterId();
+    requireReady();
+    return meta.clusterId();
   }
 
   public BrokerConfig config() {
     return config;
+  }
+
+  /** The broker id of the active controller, or -1 while none is known. */
+  public int activeControllerId() {
+    MetadataQuorum q = quorum;
+    return q == null || q.activeControllerId().isEmpty() ? -1 : q.activeControllerId().getAsInt();
+  }
+
+  /** The controller epoch (Raft term of the current leader). */
+  public long controllerEpoch() {
+    MetadataQuorum q = quorum;
+    return q == null ? 0 : q.controllerEpoch();
+  }
+
+  /**
+   * The controller's request handler, for requests other brokers send here; only while this broker is the active
+   * controller. Available before this broker is ready: the others need it to join.
+   */
+  public ControllerService activeController() {
+    MetadataQuorum q = quorum;
+    if (q == null || !q.isActiveController()) {
+      int id = activeControllerId();
+      throw new NotControllerException(
+          "Broker " + config.brokerId() + " is not the active controller"
+              + (id >= 0 ? "; broker " + id + " is" : "; none is elected yet"));
+    }
+    return controllerService;
+  }
+
+  // ------------------------------------------------------------------------------------------- admin, any broker
+
+  /** Creates a topic through the active controller (forwarded if it is elsewhere); returns it as this broker sees it. */
+  public TopicImage createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+    awaitOffset(toController().createTopic(controllerEndpoint(), name, partitions, replicationFactor, configs));
+    return metadata().topic(name).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
+  }
+
+  public TopicImage createPartitions(String name, int newTotal) {
+    awaitOffset(toController().createPartitions(controllerEndpoint(), name, newTotal));
+    return metadata().topic(name).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
+  }
+
+  public void deleteTopic(String name) {
+    awaitOffset(toController().deleteTopic(controllerEndpoint(), name));
+  }
+
+  public TopicImage alterConfig(String name, String key, String value) {
+    awaitOffset(toController().alterConfig(controllerEndpoint(), name, key, value));
+    return metadata().topic(name).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
   }
 
   /**
@@ -143,41 +283,92 @@ public final class BrokerServer implements AutoCloseable {
               + config.numPartitions() + " partition(s) (num.partitions)");
     }
     logger.info("Auto-creating topic {} with {} partition(s)", name, config.numPartitions());
-    return Optional.of(
-        controller().createTopicIfAbsent(name, config.numPartitions(), config.defaultReplicationFactor()));
-  }
-
-  /** Periodic log housekeeping (retention, time-based flush, checkpoints); driven by the Spring scheduler. */
-  public void runPeriodicLogTasks() {
-    Started s = started;
-    if (s != null && !shuttingDown) {
-      s.replicaManager().runPeriodicLogTasks();
+    try {
+      return Optional.of(createTopic(name, config.numPartitions(), config.defaultReplicationFactor(), Map.of()));
+    } catch (TopicExistsException | dev.tributary.common.errors.RemoteApiException e) {
+      if (e instanceof dev.tributary.common.errors.RemoteApiException r && r.errorCode() != 40901) {
+        throw e;
+      }
+      awaitTopic(name); // another broker created it first
+      return metadata().topic(name);
     }
   }
 
+  private ControllerChannel toController() {
+    requireReady();
+    return quorum.isActiveController() ? controllerService : channel;
+  }
+
+  private ControllerChannel.Endpoint controllerEndpoint() {
+    return locator
+        .controllerEndpoint()
+        .orElseThrow(() -> new NotControllerException("No active controller is known yet; retry shortly"));
+  }
+
+  /** Waits (bounded) until this broker's image includes a change the controller committed at {@code result}. */
+  private void awaitOffset(ControllerChannel.AdminResult result) {
+    long deadline = time.milliseconds() + ADMIN_PROPAGATION_TIMEOUT_MS;
+    while (quorum.image().lastOffset() < result.metadataOffset()) {
+      if (time.milliseconds() > deadline) {
+        throw new BrokerNotAvailableException(
+            "The change was committed, but broker " + config.brokerId() + " has not seen it yet; retry the read");
+      }
+      sleepBriefly();
+    }
+  }
+
+  private void awaitTopic(String name) {
+    long deadline = time.milliseconds() + ADMIN_PROPAGATION_TIMEOUT_MS;
+    while (quorum.image().topic(name).isEmpty() && time.milliseconds() < deadline) {
+      sleepBriefly();
+    }
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(5);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BrokerNotAvailableException("interrupted while waiting for metadata");
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------- housekeeping
+
+  /** Periodic log housekeeping (retention, time-based flush, checkpoints); driven by the Spring scheduler. */
+  public void runPeriodicLogTasks() {
+    if (ready && !shuttingDown) {
+      replicaManager.runPeriodicLogTasks();
+    }
+  }
 
   /**
    * First step of a graceful shutdown, before the web server drains: waiting long polls answer now with what they
    * have, so draining does not wait out their timeouts.
    */
   public void beginShutdown() {
-    Started s = started;
-    if (s != null) {
-      s.replicaManager().releaseFetchWaiters();
+    if (ready) {
+      replicaManager.releaseFetchWaiters();
     }
   }
 
   /** Graceful shutdown: flushes and checkpoints so the next start can skip recovery. */
   @Override
-  public synchronized void close() {
+  public void close() {
     shuttingDown = true;
-    Started s = started;
-    if (s == null) {
-      return;
+    Thread heartbeat = heartbeatThread;
+    if (heartbeat != null) {
+      heartbeat.interrupt();
     }
-    s.replicaManager().shutdown();
-    s.logManager().shutdown();
-    s.quorum().close();
+    if (replicaManager != null) {
+      replicaManager.shutdown();
+    }
+    if (logManager != null) {
+      logManager.shutdown();
+    }
+    if (quorum != null) {
+      quorum.close();
+    }
     logger.info("Broker {} shut down cleanly", config.brokerId());
   }
 }

@@ -20,8 +20,11 @@ import java.util.Random;
 public record MetaProperties(String clusterId, int nodeId) {
   static final String FILE_NAME = "meta.properties";
 
-  /** Reads the directory's identity, or creates one with a new random cluster id. */
-  public static MetaProperties loadOrCreate(Path dataDir, int nodeId, Random random) {
+  /**
+   * Reads the directory's identity, or creates one with {@code clusterId} (a new random id when null). A
+   * directory of another node or another cluster is refused.
+   */
+  public static MetaProperties loadOrCreate(Path dataDir, int nodeId, String clusterId, Random random) {
     Path file = dataDir.resolve(FILE_NAME);
     try {
       Files.createDirectories(dataDir);
@@ -37,9 +40,14 @@ public record MetaProperties(String clusterId, int nodeId) {
           throw new IllegalStateException(
               dataDir + " belongs to broker " + meta.nodeId + ", not broker " + nodeId + "; use another data dir");
         }
+        if (clusterId != null && !clusterId.equals(meta.clusterId)) {
+          throw new IllegalStateException(
+              dataDir + " belongs to cluster " + meta.clusterId + ", not " + clusterId + "; use another data dir");
+        }
         return meta;
       }
-      MetaProperties meta = new MetaProperties(Uuid.random(random).toString(), nodeId);
+      MetaProperties meta =
+          new MetaProperties(clusterId != null ? clusterId : Uuid.random(random).toString(), nodeId);
       Properties properties = new Properties();
       properties.setProperty("version", "1");
       properties.setProperty("cluster.id", meta.clusterId);

@@ -10,6 +10,8 @@ import java.util.List;
 record ClusterSnapshot(
     @JsonProperty("cluster_id") String clusterId,
     @JsonProperty("broker_id") int brokerId,
+    @JsonProperty("controller_id") int controllerId,
+    @JsonProperty("controller_epoch") long controllerEpoch,
     @JsonProperty("brokers") List<BrokerRow> brokers,
     @JsonProperty("partitions") List<PartitionRow> partitions) {
 
@@ -17,7 +19,8 @@ record ClusterSnapshot(
       @JsonProperty("broker_id") int brokerId,
       @JsonProperty("host") String host,
       @JsonProperty("port") int port,
-      @JsonProperty("state") String state) {}
+      @JsonProperty("state") String state,
+      @JsonProperty("controller") boolean controller) {}
 
   record PartitionRow(
       @JsonProperty("topic") String topic,

@@ -35,7 +35,9 @@ class DashboardController {
   ResponseEntity<ClusterSnapshot> state() {
     List<ClusterSnapshot.BrokerRow> brokers =
         broker.metadata().brokers().values().stream()
-            .map(b -> new ClusterSnapshot.BrokerRow(b.brokerId(), b.host(), b.port(), "alive"))
+            .map(b -> new ClusterSnapshot.BrokerRow(
+                b.brokerId(), b.host(), b.port(), b.fenced() ? "fenced" : "alive",
+                b.brokerId() == broker.activeControllerId()))
             .toList();
     List<ClusterSnapshot.PartitionRow> partitions =
         broker.replicaManager().partitions().stream()
@@ -44,7 +46,9 @@ class DashboardController {
             .map(DashboardController::row)
             .toList();
     return ResponseEntity.ok(
-        new ClusterSnapshot(broker.clusterId(), broker.config().brokerId(), brokers, partitions));
+        new ClusterSnapshot(
+            broker.clusterId(), broker.config().brokerId(), broker.activeControllerId(), broker.controllerEpoch(),
+            brokers, partitions));
   }
 
   private static ClusterSnapshot.PartitionRow row(Partition p) {

@@ -22,18 +22,36 @@ final class BrokerProcess implements AutoCloseable {
   private final Path dataDir;
   private final int port;
   private final int brokerId;
+  private final List<String> extraArgs;
   private Process process;
 
   BrokerProcess(Path dataDir, int brokerId) throws IOException {
+    this(dataDir, brokerId, freePort(), List.of());
+  }
+
+  /** A broker on a given port with extra {@code --name=value} arguments (cluster settings). */
+  BrokerProcess(Path dataDir, int brokerId, int port, List<String> extraArgs) {
     this.dataDir = dataDir;
     this.brokerId = brokerId;
+    this.port = port;
+    this.extraArgs = List.copyOf(extraArgs);
+  }
+
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
-      this.port = socket.getLocalPort();
+      return socket.getLocalPort();
     }
   }
 
   /** Starts the process and waits (bounded) until its readiness probe says UP. */
   BrokerProcess start() throws IOException {
+    launch();
+    awaitReady();
+    return this;
+  }
+
+  /** Starts the process without waiting for it. */
+  BrokerProcess launch() throws IOException {
     String jar = System.getProperty("tributary.jar", "target/tributary.jar");
     if (!Files.exists(Path.of(jar))) {
       throw new IllegalStateException("broker jar not found at " + jar + "; run the tests with ./mvnw verify");
@@ -44,12 +62,30 @@ final class BrokerProcess implements AutoCloseable {
     command.add("--server.port=" + port);
     command.add("--tributary.broker-id=" + brokerId);
     command.add("--tributary.data-dir=" + dataDir);
-    Path logFile = dataDir.resolveSibling(dataDir.getFileName() + ".log");
+    command.addAll(extraArgs);
     process =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
             .start();
+    return this;
+  }
+
+  Path logFile() {
+    return dataDir.resolveSibling(dataDir.getFileName() + ".log");
+  }
+
+  int brokerId() {
+    return brokerId;
+  }
+
+  boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  /** Waits (bounded) until the readiness probe says UP. */
+  BrokerProcess awaitReady() {
+    Path logFile = logFile();
     HttpClient client = HttpClient.newHttpClient();
     await("broker ready on port " + port + " (log: " + logFile + ")")
         .atMost(Duration.ofSeconds(90))

@@ -1,0 +1,49 @@
+package dev.tributary.api;
+
+import dev.tributary.server.BrokerServer;
+import dev.tributary.transport.http.InternalApi;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Refuses every call to the internal broker-to-controller endpoints that does not carry the cluster's shared
+ * secret (401, 40101), before any handler runs. Compared in constant time. A broker without a configured secret
+ * (single-broker mode) refuses all internal calls.
+ */
+@Component
+class InternalAuthFilter extends OncePerRequestFilter {
+  private final BrokerServer broker;
+
+  InternalAuthFilter(BrokerServer broker) {
+    this.broker = broker;
+  }
+
+  @Override
+  protected boolean shouldNotFilter(HttpServletRequest request) {
+    return !request.getRequestURI().startsWith("/internal/");
+  }
+
+  @Override
+  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws ServletException, IOException {
+    String expected = broker.config().clusterSecret();
+    String presented = request.getHeader(InternalApi.SECRET_HEADER);
+    if (expected == null || expected.isEmpty() || presented == null
+        || !MessageDigest.isEqual(
+            expected.getBytes(StandardCharsets.UTF_8), presented.getBytes(StandardCharsets.UTF_8))) {
+      response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+      response.setContentType("application/json");
+      response.getWriter().write(
+          "{\"error_code\":40101,\"message\":\"internal broker endpoints need the cluster secret\"}");
+      return;
+    }
+    chain.doFilter(request, response);
+  }
+}

@@ -1,0 +1,113 @@
+package dev.tributary.api;
+
+import dev.tributary.server.BrokerServer;
+import dev.tributary.server.ControllerChannel;
+import dev.tributary.transport.http.InternalApi;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The active controller's HTTP endpoints for other brokers ({@link InternalApi}): registration, heartbeats and
+ * forwarded admin requests. {@link InternalAuthFilter} has already checked the cluster secret. On a broker that is
+ * not the controller every call answers NOT_CONTROLLER (421/42102), and the caller looks for the controller again.
+ */
+@RestController
+class InternalControllerEndpoints {
+  private final BrokerServer broker;
+  private final JsonMapper json;
+
+  InternalControllerEndpoints(BrokerServer broker, JsonMapper json) {
+    this.broker = broker;
+    this.json = json;
+  }
+
+  @PostMapping(InternalApi.REGISTER)
+  ResponseEntity<Map<String, Object>> register(@RequestBody byte[] body) {
+    JsonNode request = read(body);
+    ControllerChannel.RegistrationResult result =
+        broker
+            .activeController()
+            .register(
+                null,
+                new ControllerChannel.BrokerRegistration(
+                    request.path("broker_id").asInt(), request.path("incarnation_id").asString(),
+                    request.path("host").asString(), request.path("port").asInt()));
+    return ok(Map.of("broker_epoch", result.brokerEpoch(), "metadata_offset", result.metadataOffset()));
+  }
+
+  @PostMapping(InternalApi.HEARTBEAT)
+  ResponseEntity<Map<String, Object>> heartbeat(@RequestBody byte[] body) {
+    JsonNode request = read(body);
+    ControllerChannel.HeartbeatResult result =
+        broker
+            .activeController()
+            .heartbeat(
+                null,
+                new ControllerChannel.BrokerHeartbeat(
+                    request.path("broker_id").asInt(), request.path("broker_epoch").asLong(),
+                    request.path("metadata_offset").asLong()));
+    return ok(Map.of("fenced", result.fenced(), "metadata_offset", result.metadataOffset()));
+  }
+
+  @PostMapping(InternalApi.TOPICS)
+  ResponseEntity<Map<String, Object>> createTopic(@RequestBody byte[] body) {
+    JsonNode request = read(body);
+    Map<String, String> configs = new LinkedHashMap<>();
+    request.path("configs").properties().forEach(e -> configs.put(e.getKey(), e.getValue().asString()));
+    return admin(
+        broker
+            .activeController()
+            .createTopic(
+                null, request.path("name").asString(), request.path("partitions").asInt(),
+                request.path("replication_factor").asInt(), configs));
+  }
+
+  @PostMapping(InternalApi.TOPICS + "/{topic}/partitions")
+  ResponseEntity<Map<String, Object>> createPartitions(@PathVariable String topic, @RequestBody byte[] body) {
+    return admin(broker.activeController().createPartitions(null, topic, read(body).path("total").asInt()));
+  }
+
+  @DeleteMapping(InternalApi.TOPICS + "/{topic}")
+  ResponseEntity<Map<String, Object>> deleteTopic(@PathVariable String topic) {
+    return admin(broker.activeController().deleteTopic(null, topic));
+  }
+
+  @PutMapping(InternalApi.TOPICS + "/{topic}/configs/{name}")
+  ResponseEntity<Map<String, Object>> alterConfig(
+      @PathVariable String topic, @PathVariable String name, @RequestBody byte[] body) {
+    JsonNode value = read(body).path("value");
+    return admin(
+        broker.activeController().alterConfig(null, topic, name, value.isNull() || value.isMissingNode() ? null : value.asString()));
+  }
+
+  private JsonNode read(byte[] body) {
+    try {
+      JsonNode node = json.readTree(body);
+      if (node == null || !node.isObject()) {
+        throw RestException.badRequest("internal request bodies are JSON objects");
+      }
+      return node;
+    } catch (JacksonException e) {
+      throw RestException.badRequest("malformed internal request: " + e.getOriginalMessage());
+    }
+  }
+
+  private static ResponseEntity<Map<String, Object>> admin(ControllerChannel.AdminResult result) {
+    return ok(Map.of("metadata_offset", result.metadataOffset()));
+  }
+
+  private static ResponseEntity<Map<String, Object>> ok(Map<String, Object> body) {
+    return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
+  }
+}

@@ -1,0 +1,19 @@
+package dev.tributary.config;
+
+import dev.tributary.metadata.LocalMetadataLog;
+import dev.tributary.metadata.MetadataQuorum;
+import dev.tributary.metadata.ratis.QuorumVoters;
+import dev.tributary.metadata.ratis.RatisMetadataQuorum;
+import dev.tributary.server.BrokerConfig;
+
+/** Chooses the metadata quorum: the cluster's Raft group when voters are configured, else a local log of one. */
+final class MetadataQuorums {
+  private MetadataQuorums() {}
+
+  static MetadataQuorum open(BrokerConfig config) {
+    if (!config.clustered()) {
+      return LocalMetadataLog.open(config.metadataDir(), config.brokerId());
+    }
+    return RatisMetadataQuorum.start(config.brokerId(), QuorumVoters.parse(config.quorumVoters()), config.quorumDir());
+  }
+}
