@@ -30,14 +30,12 @@ public final class QuorumVoters {
     Map<String, Integer> idsByAddress = new HashMap<>();
     for (String rawEntry : text.split(",", -1)) {
       String entry = rawEntry.strip();
-      InetSocketAddress address;
-      int id;
       int at = entry.indexOf('@');
       if (at <= 0 || at == entry.length() - 1) {
         throw invalid(entry, "expected id@host:port");
       }
-      id = parseId(entry, entry.substring(0, at));
-      address = parseAddress(entry, entry.substring(at + 1));
+      int id = parseId(entry, entry.substring(0, at));
+      InetSocketAddress address = parseAddress(entry, entry.substring(at + 1));
       if (voters.containsKey(id)) {
         throw invalid(entry, "duplicate id " + id);
       }

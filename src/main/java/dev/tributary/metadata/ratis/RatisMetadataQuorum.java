@@ -315,11 +315,14 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
     return leader == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(leader.toString()));
   }
 
-  /** True while this member is the Raft leader and has applied its first entry of the term (its image is current). */
+  /**
+   * True while this member is open, the Raft leader, and ready: it has applied its first entry of the term, so its
+   * image holds everything committed before it took over.
+   */
   @Override
   public boolean isActiveController() {
     DivisionInfo info = division.getInfo();
-    return info.isLeader() && info.isLeaderReady();
+    return !closed.get() && info.isLeader() && info.isLeaderReady();
   }
 
   @Override
