@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -120,7 +121,8 @@ public final class ReplicaManager {
           tp + " has no leader: every in-sync replica " + placement.isr() + " is on a fenced broker");
     }
     throw new NotLeaderOrFollowerException(
-        "Broker " + localBrokerId + " is not the leader of " + tp + "; its leader is broker " + placement.leader());
+        "Broker " + localBrokerId + " is not the leader of " + tp + "; its leader is broker " + placement.leader(),
+        OptionalInt.of(placement.leader()));
   }
 
   /**

@@ -203,7 +203,7 @@ class AdminV3ApiTest extends ApiTestSupport {
     String topic = newTopicName();
 
     assertError(post(v3("/topics"), JSON, "{\"topic_name\":\"" + topic + "\",\"replication_factor\":2}"),
-        422, 42204, "Replication factor 2 is larger than the 1 available broker(s)");
+        422, 42204, "Replication factor 2 is larger than the number of alive (unfenced) brokers: 1 of 1");
     assertError(post(v3("/topics"), JSON, "{\"topic_name\":\"" + topic + "\",\"replication_factor\":0}"), 422, 42204, "");
 
     assertError(get(v3("/topics/" + topic)), 404, 40401, "does not exist");
