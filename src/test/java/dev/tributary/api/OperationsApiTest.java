@@ -133,4 +133,14 @@ class OperationsApiTest extends ApiTestSupport {
     }
     throw new AssertionError("no dashboard row for " + topic + "-" + partition);
   }
+
+  @Test
+  void internalControllerEndpointsRefuseCallsWithoutTheClusterSecret() {
+    assertError(
+        post("/internal/v1/controller/heartbeat", JSON, "{\"broker_id\":1,\"broker_epoch\":0,\"metadata_offset\":0}"),
+        401, 40101, "cluster secret");
+    assertError(post("/internal/v1/controller/topics", JSON, "{\"name\":\"sneaky\",\"partitions\":1}"),
+        401, 40101, "cluster secret");
+    assertError(get("/topics/sneaky/partitions/0/records"), 404, 40401, "does not exist");
+  }
 }

@@ -1,0 +1,145 @@
+package dev.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.common.errors.NotControllerException;
+import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.metadata.LocalMetadataLog;
+import dev.tributary.metadata.MetadataQuorum;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The broker's side of membership, against a scripted controller: each transition of the state table. */
+class BrokerLifecycleManagerTest {
+  @TempDir Path dir;
+  private MetadataQuorum quorum;
+  private final ScriptedController controller = new ScriptedController();
+  private BrokerLifecycleManager lifecycle;
+
+  @BeforeEach
+  void setUp() {
+    quorum = LocalMetadataLog.open(dir, 1); // a quorum of one: broker 1 is always the controller it calls
+    BrokerConfig config =
+        new BrokerConfig(1, dir, "127.0.0.1", 8081, true, 1, 1, 30_000, 5_000, null, null, "", 500, 3_000);
+    lifecycle =
+        new BrokerLifecycleManager(
+            config, "incarnation-1", quorum, controller, new ControllerLocator(() -> config, quorum), 500);
+  }
+
+  @AfterEach
+  void tearDown() {
+    quorum.close();
+  }
+
+  @Test
+  void registersThenHeartbeatsAndIsUnfencedWhenTheControllerSaysSo() {
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(false, -1));
+
+    assertThat(lifecycle.tick()).isEqualTo(500);
+    assertThat(controller.calls).containsExactly("register", "heartbeat(epoch=7,offset=-1)");
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.REGISTERED);
+    assertThat(lifecycle.caughtUp()).isDone(); // the controller's offset at registration (-1) is already reached
+
+    lifecycle.tick();
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.RUNNING);
+    assertThat(lifecycle.brokerEpoch()).isEqualTo(7);
+  }
+
+  @Test
+  void catchUpWaitsForTheControllersOffset() {
+    controller.registrationOffset = 5;
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, 5));
+    lifecycle.tick();
+    assertThat(lifecycle.caughtUp()).isNotDone();
+    lifecycle.onMetadataUpdate(4);
+    assertThat(lifecycle.caughtUp()).isNotDone();
+    lifecycle.onMetadataUpdate(5);
+    assertThat(lifecycle.caughtUp()).isDone();
+  }
+
+  @Test
+  void aFencedAnswerAfterRunningMeansFencedAgain() {
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(false, -1));
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
+    lifecycle.tick();
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.RUNNING);
+    lifecycle.tick();
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.REGISTERED);
+  }
+
+  @Test
+  void aStaleEpochMakesTheBrokerRegisterAgainAtOnce() {
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(false, -1));
+    lifecycle.tick();
+    controller.failNextHeartbeat = new StaleBrokerEpochException("epoch 7 is stale");
+    assertThat(lifecycle.tick()).isZero();
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.UNREGISTERED);
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
+    lifecycle.tick();
+    assertThat(controller.calls).filteredOn(c -> c.equals("register")).hasSize(2);
+  }
+
+  @Test
+  void aNonControllerAnswerIsRetriedSoonWithoutLosingTheRegistration() {
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(false, -1));
+    lifecycle.tick();
+    controller.failNextHeartbeat = new NotControllerException("moved");
+    assertThat(lifecycle.tick()).isLessThan(500);
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.RUNNING);
+    assertThat(controller.calls).filteredOn(c -> c.equals("register")).hasSize(1);
+  }
+
+  /** A controller whose answers the test scripts; records the calls it gets. */
+  private static final class ScriptedController implements ControllerChannel {
+    final List<String> calls = new ArrayList<>();
+    final Deque<HeartbeatResult> heartbeats = new ArrayDeque<>();
+    long registrationOffset = -1;
+    RuntimeException failNextHeartbeat;
+
+    @Override
+    public RegistrationResult register(Endpoint controller, BrokerRegistration registration) {
+      calls.add("register");
+      return new RegistrationResult(7, registrationOffset);
+    }
+
+    @Override
+    public HeartbeatResult heartbeat(Endpoint controller, BrokerHeartbeat heartbeat) {
+      if (failNextHeartbeat != null) {
+        RuntimeException e = failNextHeartbeat;
+        failNextHeartbeat = null;
+        throw e;
+      }
+      calls.add("heartbeat(epoch=" + heartbeat.brokerEpoch() + ",offset=" + heartbeat.metadataOffset() + ")");
+      return heartbeats.removeFirst();
+    }
+
+    @Override
+    public AdminResult createTopic(Endpoint c, String n, int p, int rf, Map<String, String> configs) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public AdminResult createPartitions(Endpoint c, String n, int total) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public AdminResult deleteTopic(Endpoint c, String n) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public AdminResult alterConfig(Endpoint c, String n, String k, String v) {
+      throw new UnsupportedOperationException();
+    }
+  }
+}
