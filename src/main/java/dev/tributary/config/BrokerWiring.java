@@ -48,7 +48,8 @@ class BrokerWiring {
         properties.brokerId(), properties.dataDir().toAbsolutePath().normalize(), properties.advertisedHost(), port,
         properties.autoCreateTopicsEnable(), properties.numPartitions(), properties.defaultReplicationFactor(),
         properties.requestTimeoutMs(), properties.logPeriodicTaskIntervalMs(), properties.clusterId(),
-        properties.clusterSecret(), properties.controller().quorumVoters(), properties.brokerHeartbeatIntervalMs(),
+        properties.clusterSecret(), properties.controller().quorumVoters(), properties.controller().quorumListeners(),
+        properties.brokerHeartbeatIntervalMs(),
         properties.brokerSessionTimeoutMs());
   }
 

@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Broker settings under {@code tributary.*}, e.g. {@code --tributary.broker-id=2}. Each maps to the Kafka broker
  * config named in {@link dev.tributary.server.BrokerConfig}.
  *
- * @param controller the metadata quorum: {@code tributary.controller.quorum-voters=1@127.0.0.1:9191,...}
+ * @param controller the metadata quorum: {@code tributary.controller.quorum-voters=1@127.0.0.1:9191,...} and
+ *     optionally {@code tributary.controller.quorum-listeners=4@127.0.0.1:9194,...} (brokers that do not vote)
  */
 @ConfigurationProperties("tributary")
 public record TributaryProperties(
@@ -26,6 +27,8 @@ public record TributaryProperties(
     @DefaultValue("3000") long brokerSessionTimeoutMs,
     @DefaultValue Controller controller) {
 
-  /** {@code tributary.controller.*}. */
-  public record Controller(@DefaultValue("") String quorumVoters) {}
+  /**
+   * {@code tributary.controller.*}: the voters of the metadata quorum, and the brokers that only follow it.
+   */
+  public record Controller(@DefaultValue("") String quorumVoters, @DefaultValue("") String quorumListeners) {}
 }

@@ -20,6 +20,8 @@ import java.nio.file.Path;
  * @param clusterSecret the secret brokers present to each other's internal endpoints
  * @param quorumVoters the metadata quorum, {@code id@host:port,...} ({@code controller.quorum.voters}); empty for
  *     a single broker that is its own controller
+ * @param quorumListeners brokers that follow the metadata log without voting, in the same format; empty when
+ *     every broker votes
  * @param brokerHeartbeatIntervalMs how often a broker heartbeats the controller ({@code
  *     broker.heartbeat.interval.ms}; Kafka's default is 2000)
  * @param brokerSessionTimeoutMs how long the controller waits without a heartbeat before fencing a broker ({@code
@@ -28,7 +30,8 @@ import java.nio.file.Path;
 public record BrokerConfig(
     int brokerId, Path dataDir, String host, int port, boolean autoCreateTopicsEnable, int numPartitions,
     int defaultReplicationFactor, long requestTimeoutMs, long logPeriodicTaskIntervalMs, String clusterId,
-    String clusterSecret, String quorumVoters, long brokerHeartbeatIntervalMs, long brokerSessionTimeoutMs) {
+    String clusterSecret, String quorumVoters, String quorumListeners, long brokerHeartbeatIntervalMs,
+    long brokerSessionTimeoutMs) {
   public BrokerConfig {
     if (brokerId < 0) {
       throw new IllegalArgumentException("broker id must be >= 0, got " + brokerId);
@@ -37,6 +40,7 @@ public record BrokerConfig(
       throw new IllegalArgumentException("num.partitions and default.replication.factor must be >= 1");
     }
     quorumVoters = quorumVoters == null ? "" : quorumVoters.trim();
+    quorumListeners = quorumListeners == null ? "" : quorumListeners.trim();
     if (!quorumVoters.isEmpty() && (clusterSecret == null || clusterSecret.isBlank())) {
       throw new IllegalArgumentException(
           "a cluster (quorum voters set) needs tributary.cluster-secret, the secret brokers share");
@@ -55,7 +59,7 @@ public record BrokerConfig(
   public BrokerConfig withPort(int boundPort) {
     return new BrokerConfig(
         brokerId, dataDir, host, boundPort, autoCreateTopicsEnable, numPartitions, defaultReplicationFactor,
-        requestTimeoutMs, logPeriodicTaskIntervalMs, clusterId, clusterSecret, quorumVoters,
+        requestTimeoutMs, logPeriodicTaskIntervalMs, clusterId, clusterSecret, quorumVoters, quorumListeners,
         brokerHeartbeatIntervalMs, brokerSessionTimeoutMs);
   }
 

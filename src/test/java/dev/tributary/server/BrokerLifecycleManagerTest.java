@@ -28,7 +28,7 @@ class BrokerLifecycleManagerTest {
   void setUp() {
     quorum = LocalMetadataLog.open(dir, 1); // a quorum of one: broker 1 is always the controller it calls
     BrokerConfig config =
-        new BrokerConfig(1, dir, "127.0.0.1", 8081, true, 1, 1, 30_000, 5_000, null, null, "", 500, 3_000);
+        new BrokerConfig(1, dir, "127.0.0.1", 8081, true, 1, 1, 30_000, 5_000, null, null, "", "", 500, 3_000);
     lifecycle =
         new BrokerLifecycleManager(
             config, "incarnation-1", quorum, controller, new ControllerLocator(() -> config, quorum), 500);
