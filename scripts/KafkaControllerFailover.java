@@ -23,8 +23,8 @@ public class KafkaControllerFailover {
     try (Admin admin = Admin.create(props)) {
       int controller = admin.describeMetadataQuorum().quorumInfo().get().leaderId();
       Set<Integer> before = brokers(admin);
+      long start = System.nanoTime(); // as scripts/bench-failover: the clock starts just before the SIGKILL
       new ProcessBuilder(anchor, "kill", Integer.toString(controller)).inheritIO().start().waitFor();
-      long start = System.nanoTime();
       long createdMs = -1;
       long fencedMs = -1;
       for (int attempt = 0; createdMs < 0 || fencedMs < 0; attempt++) {

@@ -187,6 +187,16 @@ public final class ReplicaManager {
     partitions.values().forEach(Partition::onLogStartOffsetChange);
   }
 
+  /** True once the image this replica manager has applied includes topic {@code name}. */
+  public boolean partitionsKnown(String name) {
+    return image.topic(name).isPresent();
+  }
+
+  /** The metadata offset of the last image this replica manager has applied. */
+  public long metadataOffset() {
+    return image.lastOffset();
+  }
+
   public Optional<Partition> partition(TopicPartition tp) {
     return Optional.ofNullable(partitions.get(tp));
   }

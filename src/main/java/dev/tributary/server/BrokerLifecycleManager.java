@@ -47,6 +47,8 @@ public final class BrokerLifecycleManager {
   private final long heartbeatIntervalMs;
   private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
   private volatile State state = State.UNREGISTERED;
+  /** False until the broker has recovered its logs: until then it reports no metadata progress, so it stays fenced. */
+  private volatile boolean readyToServe;
   private long brokerEpoch = -1;
   private long catchUpOffset = Long.MAX_VALUE;
 
@@ -85,10 +87,13 @@ public final class BrokerLifecycleManager {
       if (metadataOffset >= catchUpOffset) {
         caughtUp.complete(null);
       }
+      // Kafka keeps a broker fenced until it is ready to serve; the controller unfences on a caught-up offset, so a
+      // broker still recovering its logs reports none.
+      long reportedOffset = readyToServe ? metadataOffset : -1;
       ControllerChannel.HeartbeatResult result =
           channel.heartbeat(
               controller.get(),
-              new ControllerChannel.BrokerHeartbeat(config.brokerId(), brokerEpoch, metadataOffset));
+              new ControllerChannel.BrokerHeartbeat(config.brokerId(), brokerEpoch, reportedOffset));
       State next = result.fenced() ? State.REGISTERED : State.RUNNING;
       if (next != state) {
         logger.info("Broker {} is now {}", config.brokerId(), next == State.RUNNING ? "unfenced" : "fenced");
@@ -103,6 +108,11 @@ public final class BrokerLifecycleManager {
       logger.debug("Controller call failed, will retry: {}", e.getMessage());
       return RETRY_MS;
     }
+  }
+
+  /** The broker has recovered its logs and follows the metadata: later heartbeats may unfence it. */
+  public void readyToServe() {
+    readyToServe = true;
   }
 
   /** Completes once this broker's metadata image has reached the controller's offset at registration. */

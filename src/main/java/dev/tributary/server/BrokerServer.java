@@ -117,6 +117,7 @@ public final class BrokerServer implements AutoCloseable {
     replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler, delayedCompletionExecutor);
     quorum.subscribe(replicaManager::onMetadataUpdate);
     ready = true;
+    lifecycle.readyToServe(); // only now may the controller unfence this broker and give it leadership
     logger.info(
         "Broker {} of cluster {} started in {} ms with {} partition(s); controller is broker {}",
         config.brokerId(), meta.clusterId(), time.milliseconds() - startMs, replicaManager.partitions().size(),
@@ -305,10 +306,14 @@ public final class BrokerServer implements AutoCloseable {
         .orElseThrow(() -> new NotControllerException("No active controller is known yet; retry shortly"));
   }
 
-  /** Waits (bounded) until this broker's image includes a change the controller committed at {@code result}. */
+  /**
+   * Waits (bounded) until this broker has applied a change the controller committed at {@code result}: not just
+   * in the quorum's image but in the replica manager too, so that a produce right after an (auto-)create finds its
+   * partitions.
+   */
   private void awaitOffset(ControllerChannel.AdminResult result) {
     long deadline = time.milliseconds() + ADMIN_PROPAGATION_TIMEOUT_MS;
-    while (quorum.image().lastOffset() < result.metadataOffset()) {
+    while (replicaManager.metadataOffset() < result.metadataOffset()) {
       if (time.milliseconds() > deadline) {
         throw new BrokerNotAvailableException(
             "The change was committed, but broker " + config.brokerId() + " has not seen it yet; retry the read");
@@ -319,7 +324,7 @@ public final class BrokerServer implements AutoCloseable {
 
   private void awaitTopic(String name) {
     long deadline = time.milliseconds() + ADMIN_PROPAGATION_TIMEOUT_MS;
-    while (quorum.image().topic(name).isEmpty() && time.milliseconds() < deadline) {
+    while (!replicaManager.partitionsKnown(name) && time.milliseconds() < deadline) {
       sleepBriefly();
     }
   }

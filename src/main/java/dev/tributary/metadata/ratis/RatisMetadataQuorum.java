@@ -48,6 +48,7 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -178,6 +179,9 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
     }
   }
 
+  static final long ELECTION_TIMEOUT_MIN_MS = 500;
+  static final long ELECTION_TIMEOUT_MAX_MS = 1_000;
+
   private static RaftPeer peer(int brokerId, InetSocketAddress address, RaftPeerRole role) {
     return RaftPeer.newBuilder()
         .setId(String.valueOf(brokerId))
@@ -192,6 +196,11 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
     GrpcConfigKeys.Server.setHost(properties, localAddress.getHostString());
     GrpcConfigKeys.Server.setPort(properties, localAddress.getPort());
     RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));
+    // Election timeouts of 0.5-1 s (Ratis' default is 150-300 ms; Kafka's controller.quorum.election.timeout.ms is
+    // 1 s): a few hundred ms slower to fail over, but a loaded 2-core machine running three brokers no longer
+    // holds spurious elections whenever a JVM stalls for a GC or the CPU is busy. See docs/adr/0005.
+    RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MIN_MS, TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MAX_MS, TimeUnit.MILLISECONDS));
 
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, options.snapshotThresholdEntries());
