@@ -1,22 +1,33 @@
 package dev.tributary.web;
 
-import dev.tributary.replication.Partition;
+import dev.tributary.metadata.BrokerImage;
+import dev.tributary.metadata.MetadataImage;
 import dev.tributary.server.BrokerServer;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
 
-/** The dashboard page and the snapshot it polls. */
+/**
+ * The dashboard page and the snapshot it polls. Any broker serves the whole cluster: placement from its metadata
+ * image, offsets from each partition's leader ({@link LeaderSnapshotFetcher}, which bounds the wait), merged by
+ * {@link ClusterSnapshots}.
+ */
 @Controller
 class DashboardController {
   private final BrokerServer broker;
+  private final LeaderSnapshotFetcher leaders;
 
-  DashboardController(BrokerServer broker) {
+  DashboardController(BrokerServer broker, LeaderSnapshotFetcher leaders) {
     this.broker = broker;
+    this.leaders = leaders;
   }
 
   @GetMapping("/")
@@ -30,31 +41,37 @@ class DashboardController {
     return "dashboard";
   }
 
+  /**
+   * {@code scope=cluster} (default): every broker and every partition, see {@link ClusterSnapshot}. {@code
+   * scope=local}: only the partitions this broker hosts, see {@link LocalSnapshot}. While the broker is starting
+   * both answer 503 (through the API error handler), which the page shows as "broker unreachable".
+   */
   @GetMapping("/dashboard/state")
   @ResponseBody
-  ResponseEntity<ClusterSnapshot> state() {
-    List<ClusterSnapshot.BrokerRow> brokers =
-        broker.metadata().brokers().values().stream()
-            .map(b -> new ClusterSnapshot.BrokerRow(
-                b.brokerId(), b.host(), b.port(), b.fenced() ? "fenced" : "alive",
-                b.brokerId() == broker.activeControllerId()))
-            .toList();
-    List<ClusterSnapshot.PartitionRow> partitions =
-        broker.replicaManager().partitions().stream()
-            .sorted(Comparator.comparing((Partition p) -> p.topicPartition().topic())
-                .thenComparingInt(p -> p.topicPartition().partition()))
-            .map(DashboardController::row)
-            .toList();
-    return ResponseEntity.ok(
-        new ClusterSnapshot(
-            broker.clusterId(), broker.config().brokerId(), broker.activeControllerId(), broker.controllerEpoch(),
-            brokers, partitions));
+  ResponseEntity<?> state(@RequestParam(defaultValue = ClusterSnapshot.SCOPE) String scope) {
+    return switch (scope) {
+      case ClusterSnapshot.SCOPE -> ResponseEntity.ok(clusterSnapshot());
+      case LocalSnapshot.SCOPE -> ResponseEntity.ok(localSnapshot());
+      default -> ResponseEntity.badRequest()
+          .body(Map.of("error_code", 40000, "message", "scope must be 'cluster' or 'local', not '" + scope + "'"));
+    };
   }
 
-  private static ClusterSnapshot.PartitionRow row(Partition p) {
-    return new ClusterSnapshot.PartitionRow(
-        p.topicPartition().topic(), p.topicPartition().partition(), p.leaderId(),
-        p.leaderEpoch(), p.replicas(), p.isr(), p.logStartOffset(), p.highWatermark(), p.logEndOffset(),
-        p.log().size(), p.log().numberOfSegments(), p.statusLine());
+  private LocalSnapshot localSnapshot() {
+    return LocalSnapshot.of(broker.config().brokerId(), broker.replicaManager().partitions());
+  }
+
+  private ClusterSnapshot clusterSnapshot() {
+    int self = broker.config().brokerId();
+    MetadataImage image = broker.metadata();
+    LocalSnapshot own = localSnapshot();
+    Set<Integer> asked = ClusterSnapshots.leadersToAsk(image, self);
+    List<BrokerImage> endpoints = asked.stream().flatMap(id -> image.broker(id).stream()).toList();
+    Map<Integer, LocalSnapshot> answers = new HashMap<>(leaders.fetch(endpoints));
+    answers.put(self, own);
+    Set<Integer> unreachable = new TreeSet<>(asked);
+    unreachable.removeAll(answers.keySet());
+    return ClusterSnapshots.merge(
+        broker.clusterId(), self, broker.activeControllerId(), broker.controllerEpoch(), image, answers, unreachable);
   }
 }

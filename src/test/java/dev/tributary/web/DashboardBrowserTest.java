@@ -13,14 +13,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -30,9 +31,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The dashboard in a real headless Chromium: it lists a partition once records are produced and follows its high
- * watermark as more arrive. Needs Debian's chromium and chromium-driver; .ci/run installs them, and in CI their
- * absence fails the test instead of skipping it.
+ * The dashboard in a real headless Chromium: it lists this broker as the alive controller, lists a partition once
+ * records are produced and follows its high watermark as more arrive. Needs Debian's chromium and chromium-driver;
+ * .ci/run installs them, and in CI their absence fails the test instead of skipping it.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class DashboardBrowserTest {
@@ -85,24 +86,32 @@ class DashboardBrowserTest {
     produce("{\"records\":[{\"value\":1},{\"value\":2},{\"value\":3}]}");
 
     driver.get("http://127.0.0.1:" + port + "/");
-    By row = By.cssSelector("tr[data-partition='browser-0']");
-    await().atMost(Duration.ofSeconds(20)).until(() -> !driver.findElements(row).isEmpty());
-    assertThat(cells(row)).startsWith("browser", "0", "1", "0", "[1]", "[1]", "0", "3", "3");
+    String row = "tr[data-partition='browser-0']";
+    await().atMost(Duration.ofSeconds(20)).until(() -> cells(row).length > 0);
+    assertThat(cells(row)).startsWith("browser", "0", "1", "0", "[1]", "[1]", "[]", "0", "3", "3");
     assertThat(driver.findElement(By.id("connection")).getText()).isEqualTo("live");
+    assertThat(String.join(" ", cells("#brokers tbody tr"))).contains("(this page)", "alive", "controller");
 
     produce("{\"records\":[{\"value\":4},{\"value\":5}]}");
-    await().atMost(Duration.ofSeconds(20)).until(() -> cells(row)[7].equals("5"));
-    assertThat(cells(row)[8]).isEqualTo("5");
+    await().atMost(Duration.ofSeconds(20)).until(() -> cells(row)[8].equals("5"));
+    assertThat(cells(row)[9]).isEqualTo("5");
 
     Path screenshot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE).toPath();
     Files.createDirectories(Path.of("target"));
     Files.copy(screenshot, Path.of("target", "dashboard.png"), StandardCopyOption.REPLACE_EXISTING);
   }
 
-  private String[] cells(By row) {
-    return driver.findElement(row).findElements(By.tagName("td")).stream()
-        .map(WebElement::getText)
-        .toArray(String[]::new);
+  /**
+   * The texts of the cells of the first row matching {@code rowSelector}, read in one script: the page replaces its
+   * rows on every poll, so reading cell by cell through WebDriver can hit a row that was just replaced.
+   */
+  private String[] cells(String rowSelector) {
+    Object texts =
+        ((JavascriptExecutor) driver).executeScript(
+            "const row = document.querySelector(arguments[0]);"
+                + "return row ? Array.from(row.cells, td => td.textContent) : [];",
+            rowSelector);
+    return ((List<?>) texts).stream().map(String::valueOf).toArray(String[]::new);
   }
 
   private int status(String path) throws IOException, InterruptedException {

@@ -1,0 +1,104 @@
+package dev.tributary.web;
+
+import dev.tributary.common.TopicPartition;
+import dev.tributary.metadata.BrokerImage;
+import dev.tributary.metadata.MetadataImage;
+import dev.tributary.metadata.PartitionImage;
+import dev.tributary.metadata.TopicImage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Builds the cluster-wide {@link ClusterSnapshot} from one broker's metadata image and the {@link LocalSnapshot}s
+ * of the partition leaders. Pure: no I/O, no clock, so it is tested with hand-made images and answers.
+ *
+ * <p>Placement and leadership (leader, epoch, replicas, ISR) always come from the image; offsets only from the
+ * leader's own answer, and only if that answer says it leads the partition, because a follower's high watermark lags
+ * the leader's and would show a learner the wrong committed point.
+ */
+final class ClusterSnapshots {
+  private ClusterSnapshots() {}
+
+  /** The brokers whose local snapshots a cluster snapshot needs: every leader other than {@code localBrokerId}. */
+  static Set<Integer> leadersToAsk(MetadataImage image, int localBrokerId) {
+    Set<Integer> leaders = new TreeSet<>();
+    for (TopicImage topic : image.topicsByName().values()) {
+      for (PartitionImage p : topic.partitions().values()) {
+        if (p.leader() >= 0 && p.leader() != localBrokerId) {
+          leaders.add(p.leader());
+        }
+      }
+    }
+    return leaders;
+  }
+
+  /**
+   * Merges the image with the leaders' answers.
+   *
+   * @param localBrokerId the broker building the snapshot; its own answer must be in {@code answers}
+   * @param answers the local snapshots that arrived, by broker id (the local one included)
+   * @param unreachable brokers that were asked and did not answer (error, timeout, bad body)
+   */
+  static ClusterSnapshot merge(
+      String clusterId, int localBrokerId, int controllerId, long controllerEpoch, MetadataImage image,
+      Map<Integer, LocalSnapshot> answers, Set<Integer> unreachable) {
+    List<ClusterSnapshot.BrokerRow> brokers = new ArrayList<>();
+    for (BrokerImage b : image.brokers().values()) {
+      Boolean reachable =
+          answers.containsKey(b.brokerId()) ? Boolean.TRUE
+              : unreachable.contains(b.brokerId()) ? Boolean.FALSE
+              : null;
+      brokers.add(
+          new ClusterSnapshot.BrokerRow(
+              b.brokerId(), b.host(), b.port(), b.fenced() ? "fenced" : "alive", b.brokerEpoch(),
+              b.brokerId() == controllerId, reachable));
+    }
+    Map<Integer, Map<TopicPartition, LocalSnapshot.LocalPartition>> ledByBroker = new HashMap<>();
+    answers.forEach((brokerId, answer) -> ledByBroker.put(brokerId, ledPartitions(answer)));
+
+    List<ClusterSnapshot.PartitionRow> partitions = new ArrayList<>();
+    for (TopicImage topic : image.topicsByName().values()) {
+      for (PartitionImage p : topic.partitions().values()) {
+        partitions.add(partitionRow(topic.name(), p, ledByBroker));
+      }
+    }
+    return new ClusterSnapshot(
+        ClusterSnapshot.SCOPE, clusterId, localBrokerId, controllerId, controllerEpoch, image.lastOffset(), brokers,
+        partitions);
+  }
+
+  /** Placement from the image; offsets from the leader's answer, if it answered and says it leads the partition. */
+  private static ClusterSnapshot.PartitionRow partitionRow(
+      String topic, PartitionImage p, Map<Integer, Map<TopicPartition, LocalSnapshot.LocalPartition>> ledByBroker) {
+    LocalSnapshot.LocalPartition led = null;
+    ClusterSnapshot.PartitionState state;
+    if (p.leader() < 0) {
+      state = ClusterSnapshot.PartitionState.OFFLINE;
+    } else if (!ledByBroker.containsKey(p.leader())) {
+      state = ClusterSnapshot.PartitionState.UNREACHABLE;
+    } else {
+      led = ledByBroker.get(p.leader()).get(new TopicPartition(topic, p.partition()));
+      state = led == null ? ClusterSnapshot.PartitionState.LEADER_NOT_AVAILABLE : ClusterSnapshot.PartitionState.ONLINE;
+    }
+    List<Integer> osr = p.replicas().stream().filter(r -> !p.isr().contains(r)).toList();
+    return new ClusterSnapshot.PartitionRow(
+        topic, p.partition(), state.jsonName(), p.leader(), p.leaderEpoch(), p.replicas(), p.isr(), osr,
+        led == null ? null : led.offsets());
+  }
+
+  /** The partitions a local snapshot says its broker leads. */
+  private static Map<TopicPartition, LocalSnapshot.LocalPartition> ledPartitions(LocalSnapshot answer) {
+    Map<TopicPartition, LocalSnapshot.LocalPartition> led = new HashMap<>();
+    for (LocalSnapshot.LocalPartition p : answer.partitions()) {
+      // Another process's JSON: skip a row we could not key rather than fail the whole page.
+      if (p.leader() && p.offsets() != null && p.topic() != null && p.partition() >= 0) {
+        led.put(new TopicPartition(p.topic(), p.partition()), p);
+      }
+    }
+    return led;
+  }
+}

@@ -1,0 +1,85 @@
+package dev.tributary.web;
+
+import dev.tributary.metadata.BrokerImage;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Asks other brokers for their {@link LocalSnapshot} ({@code GET /dashboard/state?scope=local}), all in parallel,
+ * and waits at most {@code timeout} for the lot. A broker that refuses, errs, answers late or answers for another
+ * broker id is simply missing from the result: the dashboard shows its partitions without offsets. Presentation
+ * only; nothing in the core reads this.
+ */
+@Component
+class LeaderSnapshotFetcher {
+  /** Short, so a crashed or paused leader costs the page well under one poll interval (1 s). */
+  static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(500);
+
+  private final HttpClient http;
+  private final JsonMapper json;
+  private final Duration timeout;
+
+  @Autowired
+  LeaderSnapshotFetcher(HttpClient tributaryHttpClient, JsonMapper json) {
+    this(tributaryHttpClient, json, DEFAULT_TIMEOUT);
+  }
+
+  LeaderSnapshotFetcher(HttpClient http, JsonMapper json, Duration timeout) {
+    this.http = http;
+    this.json = json;
+    this.timeout = timeout;
+  }
+
+  /** The snapshots that arrived within the timeout, by broker id; blocks at most about {@code timeout}. */
+  Map<Integer, LocalSnapshot> fetch(Collection<BrokerImage> brokers) {
+    Map<Integer, CompletableFuture<Optional<LocalSnapshot>>> pending = new TreeMap<>();
+    for (BrokerImage broker : brokers) {
+      pending.put(broker.brokerId(), fetchOne(broker));
+    }
+    Map<Integer, LocalSnapshot> answers = new TreeMap<>();
+    // Every future completes within the timeout (orTimeout below), so these joins wait for the slowest only.
+    pending.forEach((brokerId, future) -> future.join().ifPresent(answer -> answers.put(brokerId, answer)));
+    return answers;
+  }
+
+  private CompletableFuture<Optional<LocalSnapshot>> fetchOne(BrokerImage broker) {
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create("http://" + broker.host() + ":" + broker.port() + "/dashboard/state?scope=local"))
+            .timeout(timeout) // ends the exchange itself; orTimeout only stops our waiting
+            .header("Accept", "application/json")
+            .GET()
+            .build();
+    try {
+      return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+          .thenApply(response -> parse(broker.brokerId(), response))
+          .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+          .exceptionally(error -> Optional.empty());
+    } catch (RuntimeException e) { // e.g. an endpoint that makes no valid URI
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+  }
+
+  private Optional<LocalSnapshot> parse(int brokerId, HttpResponse<byte[]> response) {
+    if (response.statusCode() != 200) {
+      return Optional.empty();
+    }
+    LocalSnapshot answer = json.readValue(response.body(), LocalSnapshot.class);
+    // The endpoint may now belong to another broker (a restart on a reused port): its partitions are not these.
+    return answer != null && answer.brokerId() == brokerId && answer.partitions() != null
+        ? Optional.of(answer)
+        : Optional.empty();
+  }
+}

@@ -1,0 +1,75 @@
+package dev.tributary.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code /dashboard/state} on a real single broker: both scopes, and a bad scope. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class DashboardStateEndpointTest {
+  @LocalServerPort int port;
+  @Autowired JsonMapper json;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @DynamicPropertySource
+  static void dataDir(DynamicPropertyRegistry registry) throws IOException {
+    Path dir = Files.createTempDirectory("tributary-dashboard-state-test");
+    registry.add("tributary.data-dir", dir::toString);
+  }
+
+  @Test
+  void clusterAndLocalScopesDescribeTheSameLeaderAndUnknownScopesAreRefused() throws Exception {
+    await().atMost(Duration.ofSeconds(60)).until(() -> get("/actuator/health/readiness").statusCode() == 200);
+    HttpResponse<String> produced =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/topics/state"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"records\":[{\"value\":1},{\"value\":2}]}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(produced.statusCode()).as(produced.body()).isEqualTo(200);
+
+    JsonNode cluster = json.readTree(get("/dashboard/state").body());
+    assertThat(cluster.get("scope").asString()).isEqualTo("cluster");
+    assertThat(cluster.get("brokers")).hasSize(1);
+    JsonNode self = cluster.get("brokers").get(0);
+    assertThat(self.get("broker_id").asInt()).isEqualTo(cluster.get("broker_id").asInt());
+    assertThat(self.get("controller").asBoolean()).isTrue();
+    assertThat(self.get("reachable").asBoolean()).isTrue();
+    JsonNode partition = cluster.get("partitions").get(0);
+    assertThat(partition.get("state").asString()).isEqualTo("online");
+    assertThat(partition.get("offsets").get("high_watermark").asLong()).isEqualTo(2);
+    assertThat(partition.get("osr")).isEmpty();
+
+    JsonNode local = json.readTree(get("/dashboard/state?scope=local").body());
+    assertThat(local.get("scope").asString()).isEqualTo("local");
+    assertThat(local.get("partitions").get(0).get("leader").asBoolean()).isTrue();
+    assertThat(local.get("partitions").get(0).get("offsets")).isEqualTo(partition.get("offsets"));
+
+    HttpResponse<String> bad = get("/dashboard/state?scope=everything");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(bad.body()).contains("scope must be");
+  }
+
+  private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
