@@ -6,6 +6,8 @@ import dev.tributary.common.errors.BrokerNotRegisteredException;
 import dev.tributary.common.errors.LeaderNotAvailableException;
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.metadata.StaleMetadataException;
+import dev.tributary.metadata.ratis.MetadataQuorumTimeoutException;
 import dev.tributary.server.ControllerUnreachableException;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.common.errors.InvalidPartitionsException;
@@ -98,6 +100,10 @@ class ApiExceptionHandler {
       return respond(HttpStatus.CONFLICT, InternalApi.BROKER_NOT_REGISTERED, message);
     } else if (error instanceof LeaderNotAvailableException) {
       return respond(HttpStatus.SERVICE_UNAVAILABLE, 50304, message);
+    } else if (error instanceof MetadataQuorumTimeoutException || error instanceof StaleMetadataException) {
+      return respond(
+          HttpStatus.SERVICE_UNAVAILABLE, 50307,
+          "The metadata quorum did not commit the change in time (is a majority of the controllers up?): " + message);
     } else if (error instanceof ControllerUnreachableException) {
       return respond(HttpStatus.SERVICE_UNAVAILABLE, 50305, "The controller could not be reached: " + message);
     } else if (error instanceof BrokerNotAvailableException) {

@@ -246,7 +246,7 @@ class ClustersV3Controller {
     int controllerId = broker.activeControllerId();
     return new V3Resources.Cluster(
         "KafkaCluster", resource(path, ""), broker.clusterId(), controllerId, broker.controllerEpoch(),
-        new V3Resources.Related(url(path + "/brokers/" + controllerId)),
+        controllerId < 0 ? null : new V3Resources.Related(url(path + "/brokers/" + controllerId)),
         new V3Resources.Related(url(path + "/brokers")), new V3Resources.Related(url(path + "/topics")));
   }
 
@@ -270,7 +270,8 @@ class ClustersV3Controller {
     return new V3Resources.Partition(
         "KafkaPartition", resource(path, "/topic=" + t.name() + "/partition=" + p.partition()), broker.clusterId(),
         t.name(), p.partition(), p.leader(), p.leaderEpoch(), p.replicas(), p.isr(),
-        new V3Resources.Related(url(path + "/replicas/" + p.leader())), new V3Resources.Related(url(path + "/replicas")));
+        p.leader() < 0 ? null : new V3Resources.Related(url(path + "/replicas/" + p.leader())),
+        new V3Resources.Related(url(path + "/replicas")));
   }
 
   private V3Resources.Replica replicaResource(TopicImage t, PartitionImage p, int brokerId) {

@@ -1,6 +1,7 @@
 package dev.tributary.api;
 
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.transport.http.Forwarding;
@@ -50,6 +51,12 @@ class LeaderProxy {
       out.header(HttpHeaders.ACCEPT, accept);
     }
     return http.sendAsync(out.build(), HttpResponse.BodyHandlers.ofByteArray())
+        .exceptionally(
+            failure -> {
+              // Connection refused or timed out: the leader is down but not yet fenced. Retriable.
+              throw new RemoteApiException(
+                  503, 50306, "Broker " + leader.brokerId() + " leads this partition but did not answer; retry shortly");
+            })
         .thenApply(
             response -> {
               ResponseEntity.BodyBuilder relayed =

@@ -70,6 +70,13 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
             .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body(records))))
             .build();
     return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+        .exceptionally(
+            failure -> {
+              // Connection refused or timed out: the leader is down but not yet fenced. Retriable.
+              throw new RemoteApiException(
+                  503, 50306, "Broker " + leaderId + " leads " + tp + " but did not answer; retry shortly ("
+                      + rootCause(failure) + ")");
+            })
         .thenApply(response -> offsets(tp, records.size(), response));
   }
 
@@ -122,6 +129,14 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
       }
     }
     return result;
+  }
+
+  static String rootCause(Throwable failure) {
+    Throwable cause = failure;
+    while (cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause.getClass().getSimpleName();
   }
 
   private static String acksParameter(Acks acks) {
