@@ -46,6 +46,7 @@ public final class BrokerLifecycleManager {
   private final ControllerLocator locator;
   private final long heartbeatIntervalMs;
   private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
+  private final CompletableFuture<Void> firstUnfenced = new CompletableFuture<>();
   private volatile State state = State.UNREGISTERED;
   /** False until the broker has recovered its logs: until then it reports no metadata progress, so it stays fenced. */
   private volatile boolean readyToServe;
@@ -99,6 +100,9 @@ public final class BrokerLifecycleManager {
         logger.info("Broker {} is now {}", config.brokerId(), next == State.RUNNING ? "unfenced" : "fenced");
       }
       state = next;
+      if (next == State.RUNNING) {
+        firstUnfenced.complete(null);
+      }
       return heartbeatIntervalMs;
     } catch (StaleBrokerEpochException | BrokerNotRegisteredException e) {
       logger.warn("Controller no longer knows this registration ({}); registering again", e.getMessage());
@@ -113,6 +117,11 @@ public final class BrokerLifecycleManager {
   /** The broker has recovered its logs and follows the metadata: later heartbeats may unfence it. */
   public void readyToServe() {
     readyToServe = true;
+  }
+
+  /** Completes the first time the controller answers that this broker is unfenced. */
+  public CompletableFuture<Void> unfenced() {
+    return firstUnfenced;
   }
 
   /** Completes once this broker's metadata image has reached the controller's offset at registration. */

@@ -66,6 +66,7 @@ public final class BrokerServer implements AutoCloseable {
   private volatile boolean ready;
   private volatile boolean shuttingDown;
   private boolean wasActiveController;
+  private final Object heartbeatSignal = new Object();
 
   /**
    * @param quorumFactory opens this broker's metadata quorum (Raft peer or local log) for the given config
@@ -106,7 +107,7 @@ public final class BrokerServer implements AutoCloseable {
     heartbeatThread = new Thread(this::heartbeatLoop, "tributary-heartbeat");
     heartbeatThread.setDaemon(true);
     heartbeatThread.start();
-    awaitCatchUp();
+    awaitStep(lifecycle.caughtUp(), "for a controller and the metadata");
 
     MetadataImage image = quorum.image();
     logManager = new LogManager(config.logDir(), time);
@@ -116,29 +117,38 @@ public final class BrokerServer implements AutoCloseable {
             .map(topic -> LogConfig.fromMap(topic.configs())));
     replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler, delayedCompletionExecutor);
     quorum.subscribe(replicaManager::onMetadataUpdate);
-    ready = true;
     lifecycle.readyToServe(); // only now may the controller unfence this broker and give it leadership
+    wakeHeartbeat();
+    awaitStep(lifecycle.unfenced(), "to be unfenced by the controller");
+    ready = true;
     logger.info(
         "Broker {} of cluster {} started in {} ms with {} partition(s); controller is broker {}",
         config.brokerId(), meta.clusterId(), time.milliseconds() - startMs, replicaManager.partitions().size(),
         quorum.activeControllerId().isPresent() ? quorum.activeControllerId().getAsInt() : "(none)");
   }
 
-  private void awaitCatchUp() throws InterruptedException {
+  /** Waits for a startup step, logging every 5 s while it takes long (no controller, or no majority). */
+  private void awaitStep(java.util.concurrent.CompletableFuture<Void> step, String what) throws InterruptedException {
     long waitedMs = 0;
     while (true) {
       try {
-        lifecycle.caughtUp().get(5, TimeUnit.SECONDS);
+        step.get(5, TimeUnit.SECONDS);
         return;
       } catch (TimeoutException e) {
         waitedMs += 5_000;
         logger.info(
-            "Broker {} still waiting after {} s for a controller and the metadata (controller: {}, state: {})",
-            config.brokerId(), waitedMs / 1000, locator.controllerEndpoint().map(Object::toString).orElse("none yet"),
-            lifecycle.state());
+            "Broker {} still waiting after {} s {} (controller: {}, state: {})",
+            config.brokerId(), waitedMs / 1000, what,
+            locator.controllerEndpoint().map(Object::toString).orElse("none yet"), lifecycle.state());
       } catch (java.util.concurrent.ExecutionException e) {
-        throw new IllegalStateException("catching up on metadata failed", e.getCause());
+        throw new IllegalStateException("startup failed waiting " + what, e.getCause());
       }
+    }
+  }
+
+  private void wakeHeartbeat() {
+    synchronized (heartbeatSignal) {
+      heartbeatSignal.notifyAll();
     }
   }
 
@@ -152,7 +162,9 @@ public final class BrokerServer implements AutoCloseable {
         delayMs = 500;
       }
       try {
-        Thread.sleep(Math.max(delayMs, 10));
+        synchronized (heartbeatSignal) {
+          heartbeatSignal.wait(Math.max(delayMs, 10)); // woken early when the broker becomes ready to serve
+        }
       } catch (InterruptedException e) {
         return;
       }

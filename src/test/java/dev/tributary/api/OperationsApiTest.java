@@ -95,18 +95,18 @@ class OperationsApiTest extends ApiTestSupport {
     assertThat(state.get("brokers").get(0).get("state").stringValue()).isEqualTo("alive");
     JsonNode p0 = row(state, topic, 0);
     JsonNode p1 = row(state, topic, 1);
-    assertThat(p0.get("high_watermark").longValue()).isZero();
-    assertThat(p0.get("log_end_offset").longValue()).isZero();
-    assertThat(p1.get("log_start_offset").longValue()).isZero();
-    assertThat(p1.get("high_watermark").longValue()).isEqualTo(2);
-    assertThat(p1.get("log_end_offset").longValue()).isEqualTo(2);
+    assertThat(p0.get("offsets").get("high_watermark").longValue()).isZero();
+    assertThat(p0.get("offsets").get("log_end_offset").longValue()).isZero();
+    assertThat(p1.get("offsets").get("log_start_offset").longValue()).isZero();
+    assertThat(p1.get("offsets").get("high_watermark").longValue()).isEqualTo(2);
+    assertThat(p1.get("offsets").get("log_end_offset").longValue()).isEqualTo(2);
     assertThat(p1.get("leader").intValue()).isEqualTo(1);
     assertThat(p1.get("leader_epoch").intValue()).isZero();
     assertThat(p1.get("replicas")).isEqualTo(mapper.readTree("[1]"));
     assertThat(p1.get("isr")).isEqualTo(mapper.readTree("[1]"));
-    assertThat(p1.get("segments").intValue()).isEqualTo(1);
-    assertThat(p1.get("size_bytes").longValue()).isGreaterThan(60);
-    assertThat(p1.get("status").stringValue()).contains(topic + "-1").contains("hw=2").contains("leo=2");
+    assertThat(p1.get("offsets").get("segments").intValue()).isEqualTo(1);
+    assertThat(p1.get("offsets").get("size_bytes").longValue()).isGreaterThan(60);
+    assertThat(p1.get("offsets").get("status_line").stringValue()).contains(topic + "-1").contains("hw=2").contains("leo=2");
   }
 
   private String prometheus() {
