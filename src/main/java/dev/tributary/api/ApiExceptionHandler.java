@@ -104,6 +104,9 @@ class ApiExceptionHandler {
       return respond(
           HttpStatus.SERVICE_UNAVAILABLE, 50307,
           "The metadata quorum did not commit the change in time (is a majority of the controllers up?): " + message);
+    } else if (error instanceof java.io.UncheckedIOException && error.getCause() != null
+        && error.getCause().getClass().getName().startsWith("org.apache.ratis")) {
+      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50307, "The metadata quorum is not available: " + message);
     } else if (error instanceof ControllerUnreachableException) {
       return respond(HttpStatus.SERVICE_UNAVAILABLE, 50305, "The controller could not be reached: " + message);
     } else if (error instanceof BrokerNotAvailableException) {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -47,10 +48,20 @@ public final class LogManager {
   private final OffsetCheckpointFile logStartOffsetCheckpoint;
   /** Serializes checkpoint writers (the periodic task and shutdown). */
   private final Object checkpointLock = new Object();
+  private final Executor deletionExecutor;
 
   public LogManager(Path dataDir, Time time) {
+    this(dataDir, time, Runnable::run);
+  }
+
+  /**
+   * @param deletionExecutor deletes the files of removed logs (renamed {@code *-delete} first, so a crash midway
+   *     leaves nothing a restart would load)
+   */
+  public LogManager(Path dataDir, Time time, Executor deletionExecutor) {
     this.dataDir = dataDir;
     this.time = time;
+    this.deletionExecutor = deletionExecutor;
     this.recoveryPointCheckpoint = new OffsetCheckpointFile(dataDir.resolve(RECOVERY_POINT_CHECKPOINT));
     this.logStartOffsetCheckpoint = new OffsetCheckpointFile(dataDir.resolve(LOG_START_OFFSET_CHECKPOINT));
   }
@@ -61,6 +72,15 @@ public final class LogManager {
    * interrupted deletion. Unparseable directory names are skipped with a warning.
    */
   public Map<TopicPartition, PartitionLog> loadLogs(Function<TopicPartition, Optional<LogConfig>> configFor) {
+    return loadLogs(configFor, tp -> Optional.empty());
+  }
+
+  /**
+   * As {@link #loadLogs(Function)}, and a directory whose {@code partition.metadata} names another topic id than
+   * {@code topicIdFor} gives (an older topic of the same name, deleted while this broker was away) is deleted too.
+   */
+  public Map<TopicPartition, PartitionLog> loadLogs(
+      Function<TopicPartition, Optional<LogConfig>> configFor, Function<TopicPartition, Optional<String>> topicIdFor) {
     try {
       Files.createDirectories(dataDir);
       Path marker = dataDir.resolve(CLEAN_SHUTDOWN_FILE);
@@ -69,7 +89,7 @@ public final class LogManager {
       Map<TopicPartition, Long> logStartOffsets = readCheckpoint(logStartOffsetCheckpoint);
       try (DirectoryStream<Path> dirs = Files.newDirectoryStream(dataDir, Files::isDirectory)) {
         for (Path dir : dirs) {
-          loadLog(dir, configFor, recoveryPoints, logStartOffsets, hadCleanShutdown);
+          loadLog(dir, configFor, topicIdFor, recoveryPoints, logStartOffsets, hadCleanShutdown);
         }
       }
       if (!hadCleanShutdown && !logs.isEmpty()) {
@@ -87,6 +107,7 @@ public final class LogManager {
   private void loadLog(
       Path dir,
       Function<TopicPartition, Optional<LogConfig>> configFor,
+      Function<TopicPartition, Optional<String>> topicIdFor,
       Map<TopicPartition, Long> recoveryPoints,
       Map<TopicPartition, Long> logStartOffsets,
       boolean hadCleanShutdown)
@@ -108,6 +129,17 @@ public final class LogManager {
       LOG.log(Level.INFO, "deleting {0}: topic {1} no longer exists", dir, tp.topic());
       FileIo.deleteRecursively(dir);
       return;
+    }
+    Optional<String> expectedId = topicIdFor.apply(tp);
+    Optional<String> storedId = PartitionMetadataFile.read(dir);
+    if (expectedId.isPresent() && storedId.isPresent() && !expectedId.equals(storedId)) {
+      LOG.log(Level.INFO, "deleting {0}: it belongs to an earlier topic {1} (id {2}, now {3})",
+          dir, tp.topic(), storedId.get(), expectedId.get());
+      FileIo.deleteRecursively(dir);
+      return;
+    }
+    if (expectedId.isPresent() && storedId.isEmpty()) {
+      PartitionMetadataFile.write(dir, expectedId.get());
     }
     PartitionLog log =
         PartitionLog.open(
@@ -138,16 +170,53 @@ public final class LogManager {
         tp, key -> PartitionLog.open(dataDir.resolve(key.dirName()), key, config, 0, true, time));
   }
 
+  /**
+   * The partition's log for topic id {@code topicId}: an existing log of another topic id (an older topic of the
+   * same name) is deleted first, and a new log records the id in its {@code partition.metadata}.
+   */
+  public PartitionLog getOrCreateLog(TopicPartition tp, LogConfig config, String topicId) {
+    PartitionLog existing = logs.get(tp);
+    if (existing != null) {
+      Optional<String> storedId = PartitionMetadataFile.read(existing.dir());
+      if (storedId.isPresent() && !storedId.get().equals(topicId)) {
+        deleteLog(tp);
+      } else {
+        if (storedId.isEmpty()) {
+          PartitionMetadataFile.write(existing.dir(), topicId);
+        }
+        return existing;
+      }
+    }
+    PartitionLog log = getOrCreateLog(tp, config);
+    PartitionMetadataFile.write(log.dir(), topicId);
+    return log;
+  }
+
   public Optional<PartitionLog> getLog(TopicPartition tp) {
     return Optional.ofNullable(logs.get(tp));
   }
 
-  /** Closes the log and removes its directory; a no-op for an unknown partition. */
+  /**
+   * Removes the partition's log; a no-op for an unknown partition. In order: the checkpoints are rewritten without
+   * it (a topic re-created under the same name must not inherit its log start offset or recovery point), the
+   * directory is renamed out of the way (cheap, so this is safe on the metadata thread), and the files are deleted
+   * by the deletion executor.
+   */
   public void deleteLog(TopicPartition tp) {
     PartitionLog log = logs.remove(tp);
-    if (log != null) {
-      log.delete();
+    if (log == null) {
+      return;
     }
+    checkpointRecoveryPointsAndLogStartOffsets();
+    Path doomed = log.renameForDeletion();
+    deletionExecutor.execute(
+        () -> {
+          try {
+            FileIo.deleteRecursively(doomed);
+          } catch (IOException e) {
+            LOG.log(Level.WARNING, "could not delete " + doomed + "; the next start removes it", e);
+          }
+        });
   }
 
   public Collection<PartitionLog> allLogs() {

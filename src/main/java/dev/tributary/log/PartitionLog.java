@@ -481,6 +481,23 @@ public final class PartitionLog implements AutoCloseable {
     });
   }
 
+  /**
+   * Closes the files without flushing and renames the directory to {@code <name>.<n>-delete}, so that it is no
+   * longer this partition's (a crash now leaves a directory the next start deletes, never a half-deleted log
+   * under the live name). Cheap, whatever the log's size; the caller deletes the returned directory.
+   */
+  Path renameForDeletion() {
+    return inLock("deletion of", () -> {
+      closed = true;
+      segments.closeAll();
+      segments.clear();
+      Path doomed = dir.resolveSibling(dir.getFileName() + "." + System.nanoTime() + "-delete");
+      java.nio.file.Files.move(dir, doomed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      FileIo.fsyncDirectory(dir.getParent());
+      return doomed;
+    });
+  }
+
   /** Closes the files without flushing and removes the directory. */
   public void delete() {
     inLock("delete of", () -> {

@@ -29,6 +29,8 @@ import java.util.concurrent.CompletionException;
  */
 public final class Partition {
   private final TopicPartition topicPartition;
+  /** The id of the topic this partition belongs to: a topic re-created under the same name gets another. */
+  private final String topicId;
   private final PartitionLog log;
   private final int localBrokerId;
   private final Object lock = new Object();
@@ -44,8 +46,9 @@ public final class Partition {
   /** Offset below which records are committed and visible to consumers; see class invariants. */
   private volatile long highWatermark;
 
-  public Partition(TopicPartition topicPartition, PartitionLog log, int localBrokerId) {
+  public Partition(TopicPartition topicPartition, String topicId, PartitionLog log, int localBrokerId) {
     this.topicPartition = topicPartition;
+    this.topicId = topicId;
     this.log = log;
     this.localBrokerId = localBrokerId;
     this.replicas = List.of();
@@ -185,6 +188,10 @@ public final class Partition {
     if (!leader) {
       throw new NotLeaderOrFollowerException("Broker " + localBrokerId + " does not lead " + topicPartition);
     }
+  }
+
+  public String topicId() {
+    return topicId;
   }
 
   public TopicPartition topicPartition() {

@@ -45,6 +45,8 @@ public final class ReplicaManager {
   private volatile MetadataImage image = MetadataImage.EMPTY;
   /** Set when the broker begins shutting down: long polls answer at once instead of waiting. */
   private volatile boolean draining;
+  /** Set by {@link #shutdown}: later images are ignored. */
+  private boolean closed;
 
   /**
    * @param delayedCompletionExecutor runs what follows a delayed completion (the re-read of a long poll, the
@@ -59,43 +61,79 @@ public final class ReplicaManager {
     this.delayedCompletionExecutor = delayedCompletionExecutor;
   }
 
-  /** Applies a new metadata image: creates, leads, reconfigures and deletes partitions to match it. */
+  /**
+   * Applies a new metadata image: creates, leads, reconfigures and deletes partitions to match it. Runs on the
+   * metadata apply thread, so it does no long I/O: deleting a log renames its directory and leaves the files to
+   * the log manager's deletion executor. A partition that fails to apply is logged and skipped; the rest still
+   * follow the image, and the image is always taken (requests route by it).
+   */
   public synchronized void onMetadataUpdate(MetadataImage next) {
+    if (closed) {
+      return; // shutting down: resigned partitions must not be led again, nor new logs opened
+    }
     Set<TopicPartition> wanted = new HashSet<>();
     for (TopicImage topic : next.topicsByName().values()) {
       LogConfig config = LogConfig.fromMap(topic.configs());
+      String topicId = topic.topicId().toString();
       for (PartitionImage placement : topic.partitions().values()) {
         if (!placement.replicas().contains(localBrokerId)) {
           continue;
         }
         TopicPartition tp = new TopicPartition(topic.name(), placement.partition());
         wanted.add(tp);
-        Partition partition =
-            partitions.computeIfAbsent(
-                tp, key -> new Partition(key, logManager.getOrCreateLog(key, config), localBrokerId));
-        if (!partition.log().config().equals(config)) {
-          partition.log().updateConfig(config);
-        }
-        if (placement.leader() == localBrokerId
-            && (!partition.isLeader() || partition.leaderEpoch() != placement.leaderEpoch())) {
-          partition.becomeLeader(placement.leaderEpoch(), placement.replicas(), placement.isr());
-          logger.info("Became leader: {}", partition.statusLine());
-        } else if (placement.leader() != localBrokerId && partition.isLeader()) {
-          partition.resign();
-          logger.info("Resigned leadership of {} to broker {} in leader epoch {}", tp, placement.leader(),
-              placement.leaderEpoch());
+        try {
+          applyPlacement(tp, topicId, config, placement);
+        } catch (RuntimeException e) {
+          logger.error("Could not apply metadata for {}; it stays as it was", tp, e);
         }
       }
     }
     for (TopicPartition tp : Set.copyOf(partitions.keySet())) {
       if (!wanted.contains(tp)) {
-        Partition removed = partitions.remove(tp);
-        removed.resign();
-        logManager.deleteLog(tp);
-        logger.info("Deleted partition {}", tp);
+        removePartition(tp);
+      }
+    }
+    for (var log : logManager.allLogs()) { // logs loaded at startup that the image no longer places here
+      if (!wanted.contains(log.topicPartition())) {
+        removePartition(log.topicPartition());
       }
     }
     this.image = next;
+  }
+
+  private void applyPlacement(TopicPartition tp, String topicId, LogConfig config, PartitionImage placement) {
+    Partition partition = partitions.get(tp);
+    if (partition != null && !partition.topicId().equals(topicId)) {
+      // The topic was deleted and created again while this broker was not looking (a snapshot install, or it was
+      // down): the old topic's partition and log go, the new one starts empty.
+      removePartition(tp);
+      partition = null;
+    }
+    if (partition == null) {
+      partition = new Partition(tp, topicId, logManager.getOrCreateLog(tp, config, topicId), localBrokerId);
+      partitions.put(tp, partition);
+    }
+    if (!partition.log().config().equals(config)) {
+      partition.log().updateConfig(config);
+    }
+    if (placement.leader() == localBrokerId
+        && (!partition.isLeader() || partition.leaderEpoch() != placement.leaderEpoch())) {
+      partition.becomeLeader(placement.leaderEpoch(), placement.replicas(), placement.isr());
+      logger.info("Became leader: {}", partition.statusLine());
+    } else if (placement.leader() != localBrokerId && partition.isLeader()) {
+      partition.resign();
+      logger.info("Resigned leadership of {} to broker {} in leader epoch {}", tp, placement.leader(),
+          placement.leaderEpoch());
+    }
+  }
+
+  private void removePartition(TopicPartition tp) {
+    Partition removed = partitions.remove(tp);
+    if (removed != null) {
+      removed.resign();
+    }
+    logManager.deleteLog(tp);
+    logger.info("Deleted partition {}", tp);
   }
 
   /**
@@ -216,7 +254,8 @@ public final class ReplicaManager {
   }
 
   /** Resigns every partition so waiting requests fail fast; the log manager is shut down by its owner. */
-  public void shutdown() {
+  public synchronized void shutdown() {
+    closed = true;
     partitions.values().forEach(Partition::resign);
   }
 }

@@ -65,7 +65,16 @@ public final class BrokerServer implements AutoCloseable {
   private volatile ReplicaManager replicaManager;
   private volatile boolean ready;
   private volatile boolean shuttingDown;
-  private boolean wasActiveController;
+  /** The controller epoch (Raft term) this broker last took controller duties for; -1 while not the controller. */
+  private long activeControllerEpoch = -1;
+  /** Deletes the files of removed logs, off the metadata thread (see LogManager#deleteLog). */
+  private final java.util.concurrent.ExecutorService logDeleter =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "tributary-log-deleter");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final Object heartbeatSignal = new Object();
 
   /**
@@ -110,11 +119,12 @@ public final class BrokerServer implements AutoCloseable {
     awaitStep(lifecycle.caughtUp(), "for a controller and the metadata");
 
     MetadataImage image = quorum.image();
-    logManager = new LogManager(config.logDir(), time);
+    logManager = new LogManager(config.logDir(), time, logDeleter);
     logManager.loadLogs(
         tp -> image.topic(tp.topic())
             .filter(topic -> topic.partitions().containsKey(tp.partition()))
-            .map(topic -> LogConfig.fromMap(topic.configs())));
+            .map(topic -> LogConfig.fromMap(topic.configs())),
+        tp -> image.topic(tp.topic()).map(topic -> topic.topicId().toString()));
     replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler, delayedCompletionExecutor);
     quorum.subscribe(replicaManager::onMetadataUpdate);
     lifecycle.readyToServe(); // only now may the controller unfence this broker and give it leadership
@@ -184,11 +194,14 @@ public final class BrokerServer implements AutoCloseable {
           }
           try {
             boolean active = quorum.isActiveController();
-            if (active && !wasActiveController) {
-              logger.info("Broker {} is now the active controller (epoch {})", config.brokerId(), quorum.controllerEpoch());
+            long epoch = quorum.controllerEpoch();
+            // Compare terms, not a flag: losing and regaining leadership between two ticks is a new term, and the
+            // brokers that could not heartbeat in the gap need a fresh session again.
+            if (active && epoch != activeControllerEpoch) {
+              logger.info("Broker {} is now the active controller (epoch {})", config.brokerId(), epoch);
               controller.onBecomeActive(time.milliseconds());
             }
-            wasActiveController = active;
+            activeControllerEpoch = active ? epoch : -1;
             if (active) {
               controller.maybeFenceStaleBrokers(time.milliseconds());
             }
@@ -383,6 +396,7 @@ public final class BrokerServer implements AutoCloseable {
     if (logManager != null) {
       logManager.shutdown();
     }
+    logDeleter.shutdown(); // pending deletions finish; a directory left renamed is removed at the next start
     if (quorum != null) {
       quorum.close();
     }

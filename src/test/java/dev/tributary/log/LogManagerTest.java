@@ -173,4 +173,53 @@ class LogManagerTest {
     assertThat(Files.readAllLines(dataDir.resolve(LogManager.LOG_START_OFFSET_CHECKPOINT))).contains("orders 0 6");
     manager.shutdown();
   }
+
+  @Test
+  void aTopicRecreatedUnderTheSameNameKeepsItsOwnRecordsAfterACrash() {
+    LogManager manager = new LogManager(dataDir, time);
+    manager.loadLogs(allTopics);
+    PartitionLog old = manager.getOrCreateLog(ORDERS_0, SMALL, "old-id");
+    append(old, 15);
+    old.maybeIncrementLogStartOffset(20);
+    manager.checkpointRecoveryPointsAndLogStartOffsets(); // the old topic's log start offset (20) is on disk
+    manager.deleteLog(ORDERS_0);
+
+    PartitionLog recreated = manager.getOrCreateLog(ORDERS_0, SMALL, "new-id");
+    append(recreated, 3);
+    recreated.flush();
+    // crash: no shutdown, no checkpoint after the re-creation
+
+    LogManager restarted = new LogManager(dataDir, time);
+    PartitionLog recovered =
+        restarted.loadLogs(allTopics, tp -> Optional.of("new-id")).get(ORDERS_0);
+    assertThat(recovered.logStartOffset()).isZero();
+    assertThat(recovered.logEndOffset()).isEqualTo(6);
+  }
+
+  @Test
+  void aLogOfAnEarlierTopicWithTheSameNameIsDeletedAtLoad() {
+    LogManager manager = new LogManager(dataDir, time);
+    manager.loadLogs(allTopics);
+    append(manager.getOrCreateLog(ORDERS_0, SMALL, "old-id"), 3);
+    manager.shutdown();
+
+    LogManager restarted = new LogManager(dataDir, time);
+    Map<TopicPartition, PartitionLog> logs = restarted.loadLogs(allTopics, tp -> Optional.of("new-id"));
+    assertThat(logs).doesNotContainKey(ORDERS_0);
+    assertThat(restarted.getOrCreateLog(ORDERS_0, SMALL, "new-id").logEndOffset()).isZero();
+  }
+
+  @Test
+  void gettingALogForAnotherTopicIdReplacesTheOldOne() {
+    LogManager manager = new LogManager(dataDir, time);
+    manager.loadLogs(allTopics);
+    append(manager.getOrCreateLog(ORDERS_0, SMALL, "old-id"), 3);
+    assertThat(manager.getOrCreateLog(ORDERS_0, SMALL, "old-id").logEndOffset()).isEqualTo(6);
+    assertThat(manager.getOrCreateLog(ORDERS_0, SMALL, "new-id").logEndOffset()).isZero();
+    try (var dirs = java.nio.file.Files.list(dataDir)) {
+      assertThat(dirs.map(d -> d.getFileName().toString())).noneMatch(name -> name.endsWith("-delete"));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 }
