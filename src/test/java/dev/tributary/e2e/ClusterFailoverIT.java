@@ -28,36 +28,26 @@ import tools.jackson.databind.json.JsonMapper;
  * no new partitions; a full restart forgets nothing.
  */
 class ClusterFailoverIT {
-  private static final String SECRET = "it-secret-0123456789";
-  private static final String CLUSTER_ID = "aXQtY2x1c3Rlci1pZDAx";
+  private static final String CLUSTER_ID = TestCluster.CLUSTER_ID;
   private final HttpClient http = HttpClient.newHttpClient();
   private final JsonMapper json = JsonMapper.builder().build();
-  private final Map<Integer, BrokerProcess> brokers = new LinkedHashMap<>();
+  private TestCluster cluster;
   @TempDir Path tmp;
 
   @AfterEach
   void stopAll() throws InterruptedException {
-    for (BrokerProcess broker : brokers.values()) {
-      broker.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
   @Test
   void theClusterSurvivesLosingItsControllerAndAFullRestart() throws Exception {
-    Map<Integer, Integer> httpPorts = new LinkedHashMap<>();
-    StringBuilder voters = new StringBuilder();
-    for (int id = 1; id <= 3; id++) {
-      httpPorts.put(id, BrokerProcess.freePort());
-      voters.append(id == 1 ? "" : ",").append(id).append("@127.0.0.1:").append(BrokerProcess.freePort());
-    }
-    for (int id = 1; id <= 3; id++) {
-      brokers.put(id, broker(id, httpPorts.get(id), voters.toString()));
-      brokers.get(id).launch();
-    }
-    brokers.values().forEach(BrokerProcess::awaitReady);
+    cluster = new TestCluster(tmp, 3).startAll();
+    Map<Integer, BrokerProcess> brokers = Map.of(1, cluster.get(1), 2, cluster.get(2), 3, cluster.get(3));
 
     // One cluster: every broker names the same controller and sees three live brokers.
-    int controller = controllerSeenBy(brokers.get(1));
+    int controller = controllerSeenBy(cluster.get(1));
     for (BrokerProcess broker : brokers.values()) {
       assertThat(controllerSeenBy(broker)).isEqualTo(controller);
       await().atMost(Duration.ofSeconds(20)).until(() -> brokerStates(broker).values().stream().allMatch("alive"::equals));
@@ -107,36 +97,21 @@ class ClusterFailoverIT {
     assertThat(createTopic(survivor, "too-wide", 1, 3).statusCode()).isEqualTo(422);
 
     // The killed broker comes back on its data and is unfenced again.
-    brokers.put(controller, broker(controller, httpPorts.get(controller), voters.toString()));
-    brokers.get(controller).start();
+    cluster.restart(controller);
     await().atMost(Duration.ofSeconds(30)).until(() -> brokerStates(survivor).values().stream().allMatch("alive"::equals));
 
     // A full restart keeps every topic.
-    for (BrokerProcess broker : brokers.values()) {
-      broker.stop();
-    }
-    for (int id = 1; id <= 3; id++) {
-      brokers.put(id, broker(id, httpPorts.get(id), voters.toString()));
-      brokers.get(id).launch();
-    }
-    brokers.values().forEach(BrokerProcess::awaitReady);
-    assertThat(topics(brokers.get(1))).contains("orders", "after-failover", "while-down");
+    cluster.stopAll();
+    cluster.startAll();
+    assertThat(topics(cluster.get(1))).contains("orders", "after-failover", "while-down");
     int afterRestart = 0;
     for (int p = 0; p < 3; p++) {
       int partition = p;
       await().atMost(Duration.ofSeconds(30))
-          .until(() -> getStatus(brokers.get(2), "/topics/orders/partitions/" + partition + "/records?offset=0") == 200);
-      afterRestart += get(brokers.get(2), "/topics/orders/partitions/" + p + "/records?offset=0").size();
+          .until(() -> getStatus(cluster.get(2), "/topics/orders/partitions/" + partition + "/records?offset=0") == 200);
+      afterRestart += get(cluster.get(2), "/topics/orders/partitions/" + p + "/records?offset=0").size();
     }
     assertThat(afterRestart).isEqualTo(4);
-  }
-
-  private BrokerProcess broker(int id, int port, String voters) {
-    return new BrokerProcess(
-        tmp.resolve("broker-" + id), id, port,
-        List.of(
-            "--tributary.cluster-id=" + CLUSTER_ID, "--tributary.cluster-secret=" + SECRET,
-            "--tributary.controller.quorum-voters=" + voters));
   }
 
   private int controllerSeenBy(BrokerProcess broker) throws IOException, InterruptedException {

@@ -33,18 +33,17 @@ import tools.jackson.databind.json.JsonMapper;
  * printed and {@code -Dtributary.seed} replays the same chaos schedule.
  */
 class CrashSoakIT {
-  private static final String SECRET = "soak-secret-0123456789";
-  private static final String CLUSTER_ID = "c29hay1jbHVzdGVyLWlkMDE";
+  private static final String CLUSTER_ID = TestCluster.CLUSTER_ID;
   private static final int PARTITIONS = 6;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final JsonMapper json = JsonMapper.builder().build();
-  private final Map<Integer, BrokerProcess> brokers = new ConcurrentHashMap<>();
+  private TestCluster brokers;
   @TempDir Path tmp;
 
   @AfterEach
   void stopAll() throws InterruptedException {
-    for (BrokerProcess broker : brokers.values()) {
-      broker.close();
+    if (brokers != null) {
+      brokers.close();
     }
   }
 
@@ -54,16 +53,7 @@ class CrashSoakIT {
     long seed = Long.getLong("tributary.seed", System.nanoTime());
     System.out.println("soak: " + seconds + " s, seed " + seed + " (replay with -Dtributary.seed=" + seed + ")");
     Random random = new Random(seed);
-    Map<Integer, Integer> ports = new LinkedHashMap<>();
-    StringBuilder voters = new StringBuilder();
-    for (int id = 1; id <= 3; id++) {
-      ports.put(id, BrokerProcess.freePort());
-      voters.append(id == 1 ? "" : ",").append(id).append("@127.0.0.1:").append(BrokerProcess.freePort());
-    }
-    for (int id = 1; id <= 3; id++) {
-      brokers.put(id, broker(id, ports.get(id), voters.toString()).launch());
-    }
-    brokers.values().forEach(BrokerProcess::awaitReady);
+    brokers = new TestCluster(tmp, 3).startAll();
     HttpResponse<String> created =
         send("POST", brokers.get(1), "/v3/clusters/" + CLUSTER_ID + "/topics",
             "{\"topic_name\":\"soak\",\"partitions_count\":" + PARTITIONS + ",\"replication_factor\":3}");
@@ -123,19 +113,14 @@ class CrashSoakIT {
       brokers.get(victim).kill();
       kills++;
       Thread.sleep(random.nextInt(4_000));
-      brokers.put(victim, broker(victim, ports.get(victim), voters.toString()).start());
+      brokers.restart(victim);
     }
     running.set(false);
     producer.join();
 
     // Restart everything once more (crash-recovery of all logs), then read every partition to its end.
-    for (BrokerProcess broker : brokers.values()) {
-      broker.kill();
-    }
-    for (int id = 1; id <= 3; id++) {
-      brokers.put(id, broker(id, ports.get(id), voters.toString()).launch());
-    }
-    brokers.values().forEach(BrokerProcess::awaitReady);
+    brokers.killAll();
+    brokers.startAll();
     int total = 0;
     for (int p = 0; p < PARTITIONS; p++) {
       Map<Long, String> stored = readAll(p);
@@ -184,14 +169,6 @@ class CrashSoakIT {
         offset = record.path("offset").asLong() + 1;
       }
     }
-  }
-
-  private BrokerProcess broker(int id, int port, String voters) {
-    return new BrokerProcess(
-        tmp.resolve("broker-" + id), id, port,
-        List.of(
-            "--tributary.cluster-id=" + CLUSTER_ID, "--tributary.cluster-secret=" + SECRET,
-            "--tributary.controller.quorum-voters=" + voters));
   }
 
   private HttpResponse<String> send(String method, BrokerProcess broker, String path, String body) throws Exception {
