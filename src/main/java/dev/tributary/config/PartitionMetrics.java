@@ -1,5 +1,6 @@
 package dev.tributary.config;
 
+import dev.tributary.common.TopicPartition;
 import dev.tributary.replication.Partition;
 import dev.tributary.server.BrokerServer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,18 +54,27 @@ class PartitionMetrics {
     register(highWatermark, partitions, Partition::highWatermark);
   }
 
-  private static void register(MultiGauge gauge, List<Partition> partitions, ToDoubleFunction<Partition> value) {
+  /**
+   * Rows look the partition up by name at scrape time rather than holding a {@link Partition}, so an existing row
+   * never needs replacing (a topic re-created under the same name gets a new Partition object): registering with
+   * {@code overwrite=false} only adds new rows and drops gone ones. Overwriting every refresh removed and re-added
+   * each meter, and a scrape in between could see the same labels twice.
+   */
+  private void register(MultiGauge gauge, List<Partition> partitions, ToDoubleFunction<Partition> value) {
     gauge.register(
         partitions.stream()
             .map(
-                p ->
-                    MultiGauge.Row.of(
-                        Tags.of(
-                            "topic", p.topicPartition().topic(),
-                            "partition", Integer.toString(p.topicPartition().partition())),
-                        p,
-                        value))
+                p -> {
+                  TopicPartition tp = p.topicPartition();
+                  return MultiGauge.Row.of(
+                      Tags.of("topic", tp.topic(), "partition", Integer.toString(tp.partition())),
+                      () -> current(tp).map(value::applyAsDouble).orElse(Double.NaN));
+                })
             .toList(),
-        true);
+        false);
+  }
+
+  private java.util.Optional<Partition> current(TopicPartition tp) {
+    return broker.isReady() ? broker.replicaManager().partition(tp) : java.util.Optional.empty();
   }
 }
