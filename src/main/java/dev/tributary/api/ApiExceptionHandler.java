@@ -67,7 +67,7 @@ class ApiExceptionHandler {
     } else if (error instanceof UnknownTopicOrPartitionException e) {
       return respond(HttpStatus.NOT_FOUND, e.topicExists() ? 40402 : 40401, message);
     } else if (error instanceof TopicExistsException) {
-      return respond(HttpStatus.CONFLICT, 40901, message);
+      return respond(HttpStatus.CONFLICT, InternalApi.TOPIC_EXISTS, message);
     } else if (error instanceof InvalidTopicException) {
       return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42201, message);
     } else if (error instanceof InvalidConfigException) {

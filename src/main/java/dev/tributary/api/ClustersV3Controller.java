@@ -154,10 +154,7 @@ class ClustersV3Controller {
       @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition) {
     requireCluster(clusterId);
     TopicImage image = topicImage(topic);
-    PartitionImage found = image.partitions().get(partition);
-    if (found == null) {
-      throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, image.partitionCount());
-    }
+    PartitionImage found = image.requirePartition(partition);
     return ok(partitionResource(image, found));
   }
 
@@ -166,10 +163,7 @@ class ClustersV3Controller {
       @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition) {
     requireCluster(clusterId);
     TopicImage image = topicImage(topic);
-    PartitionImage found = image.partitions().get(partition);
-    if (found == null) {
-      throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, image.partitionCount());
-    }
+    PartitionImage found = image.requirePartition(partition);
     String path = topicPath(topic) + "/partitions/" + partition + "/replicas";
     List<V3Resources.Replica> replicas =
         found.replicas().stream().map(b -> replicaResource(image, found, b)).toList();
@@ -182,10 +176,7 @@ class ClustersV3Controller {
       @PathVariable int brokerId) {
     requireCluster(clusterId);
     TopicImage image = topicImage(topic);
-    PartitionImage found = image.partitions().get(partition);
-    if (found == null) {
-      throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, image.partitionCount());
-    }
+    PartitionImage found = image.requirePartition(partition);
     if (!found.replicas().contains(brokerId)) {
       throw RestException.notFound(40407, "Broker " + brokerId + " holds no replica of " + topic + "-" + partition);
     }

@@ -5,8 +5,6 @@ import dev.tributary.replication.Acks;
 import dev.tributary.transport.http.Forwarding;
 import dev.tributary.server.ProduceHandler;
 import dev.tributary.server.ProduceRecord;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpHeaders;
@@ -30,9 +28,9 @@ class ProduceController {
 
   private final ProduceHandler produce;
   private final ProduceRequestParser parser;
-  private final MeterRegistry meters;
+  private final TopicMeters meters;
 
-  ProduceController(ProduceHandler produce, JsonMapper json, MeterRegistry meters) {
+  ProduceController(ProduceHandler produce, JsonMapper json, TopicMeters meters) {
     this.produce = produce;
     this.parser = new ProduceRequestParser(json);
     this.meters = meters;
@@ -90,8 +88,9 @@ class ProduceController {
   }
 
   private void count(String topic, int records, long bytes) {
-    Counter.builder("tributary.produce.records").tag("topic", topic).register(meters).increment(records);
-    Counter.builder("tributary.produce.bytes").tag("topic", topic).register(meters).increment(bytes);
+    TopicMeters.Counters counters = meters.produce(topic);
+    counters.records().increment(records);
+    counters.bytes().increment(bytes);
   }
 
   record ProduceResponse(

@@ -73,8 +73,12 @@ final class ProduceRequestParser {
     if (!node.isString()) {
       throw RestException.badRequest(where + " must be a base64 string in the binary format");
     }
+    return base64(node.stringValue(), where);
+  }
+
+  private static byte[] base64(String text, String where) {
     try {
-      return Base64.getDecoder().decode(node.stringValue());
+      return Base64.getDecoder().decode(text);
     } catch (IllegalArgumentException e) {
       throw RestException.badRequest(where + " is not valid base64: " + e.getMessage());
     }
@@ -130,11 +134,7 @@ final class ProduceRequestParser {
       throw RestException.badRequest("records[" + i + "] header values must be strings or null");
     }
     if (format == EmbeddedFormat.BINARY) {
-      try {
-        return Base64.getDecoder().decode(node.stringValue());
-      } catch (IllegalArgumentException e) {
-        throw RestException.badRequest("records[" + i + "] header value is not valid base64");
-      }
+      return base64(node.stringValue(), "records[" + i + "] header value");
     }
     return node.stringValue().getBytes(StandardCharsets.UTF_8);
   }

@@ -7,8 +7,6 @@ import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.TimestampAndOffset;
 import dev.tributary.replication.Partition;
 import dev.tributary.server.BrokerServer;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -36,10 +34,10 @@ class RecordsController {
 
   private final BrokerServer broker;
   private final RecordJsonWriter writer;
-  private final MeterRegistry meters;
+  private final TopicMeters meters;
   private final LeaderProxy leaderProxy;
 
-  RecordsController(BrokerServer broker, JsonMapper json, MeterRegistry meters, LeaderProxy leaderProxy) {
+  RecordsController(BrokerServer broker, JsonMapper json, TopicMeters meters, LeaderProxy leaderProxy) {
     this.broker = broker;
     this.leaderProxy = leaderProxy;
     this.writer = new RecordJsonWriter(json);
@@ -75,14 +73,13 @@ class RecordsController {
     long from = offset == null ? leader.logStartOffset() : offset;
     return broker
         .replicaManager()
-        .fetch(tp, from, Math.min(maxBytes, MAX_FETCH_BYTES), Math.min(timeout, MAX_TIMEOUT_MS))
+        .fetch(leader, from, Math.min(maxBytes, MAX_FETCH_BYTES), Math.min(timeout, MAX_TIMEOUT_MS))
         .thenApply(
             fetched -> {
               RecordJsonWriter.Rendered rendered = writer.render(topic, partition, fetched.records(), from, format);
-              Counter.builder("tributary.fetch.records").tag("topic", topic).register(meters)
-                  .increment(rendered.recordCount());
-              Counter.builder("tributary.fetch.bytes").tag("topic", topic).register(meters)
-                  .increment(fetched.records().remaining());
+              TopicMeters.Counters counters = meters.fetch(topic);
+              counters.records().increment(rendered.recordCount());
+              counters.bytes().increment(fetched.records().remaining());
               return ResponseEntity.ok()
                   .contentType(MediaType.parseMediaType(format.mediaType))
                   .header("X-Tributary-High-Watermark", Long.toString(fetched.highWatermark()))

@@ -44,10 +44,7 @@ class TopicsV2Controller {
   @GetMapping("/topics/{topic}/partitions/{partition}")
   ResponseEntity<PartitionV2> partition(@PathVariable String topic, @PathVariable int partition) {
     TopicImage image = topicImage(topic);
-    PartitionImage found = image.partitions().get(partition);
-    if (found == null) {
-      throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, image.partitionCount());
-    }
+    PartitionImage found = image.requirePartition(partition);
     return ok(partition(found));
   }
 

@@ -35,17 +35,6 @@ public final class Controller {
         .orElseThrow();
   }
 
-  /** Creates {@code name} unless it exists by the time this runs; returns the topic either way. */
-  public TopicImage createTopicIfAbsent(String name, int partitions, int replicationFactor) {
-    return submit(
-            image ->
-                image.topic(name).isPresent()
-                    ? List.of()
-                    : topics.createTopic(image, name, partitions, replicationFactor, Map.of()))
-        .topic(name)
-        .orElseThrow();
-  }
-
   public TopicImage createPartitions(String name, int newTotal) {
     return submit(image -> topics.createPartitions(image, name, newTotal)).topic(name).orElseThrow();
   }

@@ -13,6 +13,16 @@ public record TopicImage(
     configs = Map.copyOf(configs);
   }
 
+  /** The partition, or Kafka's UNKNOWN_TOPIC_OR_PARTITION naming how many partitions the topic has. */
+  public PartitionImage requirePartition(int partition) {
+    PartitionImage found = partitions.get(partition);
+    if (found == null) {
+      throw dev.tributary.common.errors.UnknownTopicOrPartitionException.unknownPartition(
+          name, partition, partitions.size());
+    }
+    return found;
+  }
+
   public int partitionCount() {
     return partitions.size();
   }

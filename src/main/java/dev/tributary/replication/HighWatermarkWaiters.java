@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
  * Futures waiting for a partition's high watermark to pass an offset: long-poll fetches waiting for data and
  * {@code acks=all} produces waiting for replication. Kafka's "purgatory", for one partition.
  *
- * <p>Concurrency: guarded by the owning {@link Partition}'s lock. {@link #release} only collects the futures;
+ * <p>Concurrency: guarded by the owning {@link Partition}'s lock. {@link #releaseInto} only collects the futures;
  * the caller completes them after dropping the lock, so no waiter's continuation runs under it.
  */
 final class HighWatermarkWaiters {
@@ -28,13 +28,11 @@ final class HighWatermarkWaiters {
     return future;
   }
 
-  /** Removes and returns the futures whose offset is below {@code highWatermark}. */
-  List<CompletableFuture<Void>> release(long highWatermark) {
-    List<CompletableFuture<Void>> ready = new ArrayList<>();
+  /** Moves the futures whose offset is below {@code highWatermark} into {@code ready}. */
+  void releaseInto(long highWatermark, List<CompletableFuture<Void>> ready) {
     while (!waiters.isEmpty() && waiters.peek().offset < highWatermark) {
       ready.add(waiters.poll().future);
     }
-    return ready;
   }
 
   /** Removes and returns every future (leadership lost, partition deleted). */

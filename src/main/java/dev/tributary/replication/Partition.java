@@ -151,8 +151,12 @@ public final class Partition {
     long candidate = log.logEndOffset();
     if (candidate > highWatermark) {
       setHighWatermark(candidate);
-      List<CompletableFuture<Void>> ready = new java.util.ArrayList<>(fetchWaiters.release(candidate));
-      ready.addAll(produceWaiters.release(candidate));
+      if (fetchWaiters.size() == 0 && produceWaiters.size() == 0) {
+        return List.of(); // the common case on the produce path: nobody is waiting, allocate nothing
+      }
+      List<CompletableFuture<Void>> ready = new java.util.ArrayList<>();
+      fetchWaiters.releaseInto(candidate, ready);
+      produceWaiters.releaseInto(candidate, ready);
       return ready;
     }
     return List.of();

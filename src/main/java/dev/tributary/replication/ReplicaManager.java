@@ -149,11 +149,7 @@ public final class ReplicaManager {
     if (topic.isEmpty()) {
       throw UnknownTopicOrPartitionException.unknownTopic(tp.topic());
     }
-    PartitionImage placement = topic.get().partitions().get(tp.partition());
-    if (placement == null) {
-      throw UnknownTopicOrPartitionException.unknownPartition(
-          tp.topic(), tp.partition(), topic.get().partitionCount());
-    }
+    PartitionImage placement = topic.get().requirePartition(tp.partition());
     if (placement.leader() == -1) {
       throw new LeaderNotAvailableException(
           tp + " has no leader: every in-sync replica " + placement.isr() + " is on a fenced broker");
@@ -192,7 +188,11 @@ public final class ReplicaManager {
    * watermark to pass {@code offset} (a long poll that parks no thread), then reads again.
    */
   public CompletableFuture<FetchResult> fetch(TopicPartition tp, long offset, int maxBytes, long maxWaitMs) {
-    Partition partition = leaderPartition(tp);
+    return fetch(leaderPartition(tp), offset, maxBytes, maxWaitMs);
+  }
+
+  /** As {@link #fetch(TopicPartition, long, int, long)}, for a partition the caller already looked up. */
+  public CompletableFuture<FetchResult> fetch(Partition partition, long offset, int maxBytes, long maxWaitMs) {
     FetchResult now = readOnce(partition, offset, maxBytes);
     if (now.records().hasRemaining() || maxWaitMs <= 0 || draining) {
       return CompletableFuture.completedFuture(now);

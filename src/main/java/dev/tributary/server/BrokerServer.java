@@ -311,10 +311,7 @@ public final class BrokerServer implements AutoCloseable {
     logger.info("Auto-creating topic {} with {} partition(s)", name, config.numPartitions());
     try {
       return Optional.of(createTopic(name, config.numPartitions(), config.defaultReplicationFactor(), Map.of()));
-    } catch (TopicExistsException | dev.tributary.common.errors.RemoteApiException e) {
-      if (e instanceof dev.tributary.common.errors.RemoteApiException r && r.errorCode() != 40901) {
-        throw e;
-      }
+    } catch (TopicExistsException e) {
       awaitTopic(name); // another broker created it first
       return metadata().topic(name);
     }

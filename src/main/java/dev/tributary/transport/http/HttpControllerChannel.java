@@ -4,6 +4,7 @@ import dev.tributary.common.errors.BrokerNotRegisteredException;
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.server.ControllerUnreachableException;
 import java.io.IOException;
@@ -132,6 +133,7 @@ public final class HttpControllerChannel implements ControllerChannel {
       case InternalApi.NOT_CONTROLLER -> new NotControllerException(message);
       case InternalApi.STALE_BROKER_EPOCH -> new StaleBrokerEpochException(message);
       case InternalApi.BROKER_NOT_REGISTERED -> new BrokerNotRegisteredException(message);
+      case InternalApi.TOPIC_EXISTS -> new TopicExistsException(message);
       default -> new RemoteApiException(response.statusCode(), errorCode, message);
     };
   }

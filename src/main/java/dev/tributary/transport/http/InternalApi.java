@@ -16,6 +16,8 @@ public final class InternalApi {
   public static final int NOT_CONTROLLER = 42102;
   public static final int STALE_BROKER_EPOCH = 40902;
   public static final int BROKER_NOT_REGISTERED = 40903;
+  /** The public TOPIC_ALREADY_EXISTS code, mapped back so that a forwarded create fails as a local one does. */
+  public static final int TOPIC_EXISTS = 40901;
 
   private InternalApi() {}
 
