@@ -5,6 +5,12 @@ import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.common.errors.BrokerNotRegisteredException;
 import dev.tributary.common.errors.LeaderNotAvailableException;
 import dev.tributary.common.errors.NotControllerException;
+import dev.tributary.common.errors.FencedLeaderEpochException;
+import dev.tributary.common.errors.IneligibleReplicaException;
+import dev.tributary.common.errors.InvalidUpdateVersionException;
+import dev.tributary.common.errors.NotEnoughReplicasAfterAppendException;
+import dev.tributary.common.errors.NotEnoughReplicasException;
+import dev.tributary.common.errors.UnknownLeaderEpochException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.metadata.StaleMetadataException;
 import dev.tributary.metadata.ratis.MetadataQuorumTimeoutException;
@@ -90,6 +96,18 @@ class ApiExceptionHandler {
       return respond(HttpStatus.CONTENT_TOO_LARGE, 41301, message);
     } else if (error instanceof OffsetOutOfRangeException) {
       return respond(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE, 41601, message);
+    } else if (error instanceof NotEnoughReplicasException) {
+      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50308, message);
+    } else if (error instanceof NotEnoughReplicasAfterAppendException) {
+      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50309, message);
+    } else if (error instanceof FencedLeaderEpochException) {
+      return respond(HttpStatus.CONFLICT, InternalApi.FENCED_LEADER_EPOCH, message);
+    } else if (error instanceof InvalidUpdateVersionException) {
+      return respond(HttpStatus.CONFLICT, InternalApi.INVALID_UPDATE_VERSION, message);
+    } else if (error instanceof IneligibleReplicaException) {
+      return respond(HttpStatus.CONFLICT, InternalApi.INELIGIBLE_REPLICA, message);
+    } else if (error instanceof UnknownLeaderEpochException) {
+      return respond(HttpStatus.CONFLICT, 40907, message);
     } else if (error instanceof NotLeaderOrFollowerException) {
       return respond(HttpStatus.MISDIRECTED_REQUEST, 42101, message);
     } else if (error instanceof NotControllerException) {

@@ -6,7 +6,16 @@ import dev.tributary.log.LogConfig;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.PartitionImage;
 import dev.tributary.metadata.TopicImage;
+import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.replication.Partition;
+import dev.tributary.replication.ReplicaStatus;
 import dev.tributary.server.BrokerServer;
+import dev.tributary.transport.http.Forwarding;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,10 +44,12 @@ import tools.jackson.databind.json.JsonMapper;
 class ClustersV3Controller {
   private final BrokerServer broker;
   private final JsonMapper json;
+  private final LeaderProxy leaderProxy;
 
-  ClustersV3Controller(BrokerServer broker, JsonMapper json) {
+  ClustersV3Controller(BrokerServer broker, JsonMapper json, LeaderProxy leaderProxy) {
     this.broker = broker;
     this.json = json;
+    this.leaderProxy = leaderProxy;
   }
 
   @GetMapping("/v3/clusters")
@@ -158,29 +169,68 @@ class ClustersV3Controller {
     return ok(partitionResource(image, found));
   }
 
+  /**
+   * Each replica with its progress as the partition's leader sees it (log end offset, lag, last fetch and caught-up
+   * times, and the partition's high watermark). Only the leader knows these, so another broker forwards the
+   * request there; when the leader cannot be asked (offline, unreachable, or this is already a forwarded request)
+   * the answer has the metadata alone and nulls for the progress.
+   */
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions/{partition}/replicas")
-  ResponseEntity<V3Resources.ResourceList<V3Resources.Replica>> replicas(
-      @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition) {
+  CompletableFuture<ResponseEntity<?>> replicas(
+      @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition,
+      HttpServletRequest request) {
     requireCluster(clusterId);
     TopicImage image = topicImage(topic);
     PartitionImage found = image.requirePartition(partition);
-    String path = topicPath(topic) + "/partitions/" + partition + "/replicas";
-    List<V3Resources.Replica> replicas =
-        found.replicas().stream().map(b -> replicaResource(image, found, b)).toList();
-    return ok(new V3Resources.ResourceList<>("KafkaReplicaList", list(path), replicas));
+    return withLeaderView(request, image, found, progress -> {
+      String path = topicPath(topic) + "/partitions/" + partition + "/replicas";
+      List<V3Resources.Replica> replicas =
+          found.replicas().stream().map(b -> replicaResource(image, found, b, progress)).toList();
+      return ok(new V3Resources.ResourceList<>("KafkaReplicaList", list(path), replicas));
+    });
   }
 
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions/{partition}/replicas/{brokerId}")
-  ResponseEntity<V3Resources.Replica> replica(
+  CompletableFuture<ResponseEntity<?>> replica(
       @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition,
-      @PathVariable int brokerId) {
+      @PathVariable int brokerId, HttpServletRequest request) {
     requireCluster(clusterId);
     TopicImage image = topicImage(topic);
     PartitionImage found = image.requirePartition(partition);
     if (!found.replicas().contains(brokerId)) {
       throw RestException.notFound(40407, "Broker " + brokerId + " holds no replica of " + topic + "-" + partition);
     }
-    return ok(replicaResource(image, found, brokerId));
+    return withLeaderView(request, image, found, progress -> ok(replicaResource(image, found, brokerId, progress)));
+  }
+
+  /** Answers from this broker if it leads the partition, else relays the leader's answer (or falls back). */
+  private CompletableFuture<ResponseEntity<?>> withLeaderView(
+      HttpServletRequest request, TopicImage image, PartitionImage found,
+      java.util.function.Function<ReplicaProgress, ResponseEntity<?>> answer) {
+    TopicPartition tp = new TopicPartition(image.name(), found.partition());
+    Optional<Partition> local = broker.replicaManager().partition(tp).filter(Partition::isLeader);
+    if (local.isPresent()) {
+      Partition leader = local.get();
+      return CompletableFuture.completedFuture(
+          answer.apply(new ReplicaProgress(leader.highWatermark(), leader.replicaStatuses(System.currentTimeMillis()))));
+    }
+    ResponseEntity<?> fallback = answer.apply(ReplicaProgress.UNKNOWN);
+    if (found.leader() < 0 || request.getHeader(Forwarding.FORWARDED_HEADER) != null) {
+      return CompletableFuture.completedFuture(fallback);
+    }
+    return leaderProxy
+        .forward(request, new NotLeaderOrFollowerException("not the leader", OptionalInt.of(found.leader())))
+        .<ResponseEntity<?>>thenApply(relayed -> relayed.getStatusCode().is2xxSuccessful() ? relayed : fallback)
+        .exceptionally(failure -> fallback);
+  }
+
+  /** What the leader knows of its replicas; {@link #UNKNOWN} when this broker could not ask it. */
+  private record ReplicaProgress(Long highWatermark, List<ReplicaStatus> statuses) {
+    static final ReplicaProgress UNKNOWN = new ReplicaProgress(null, List.of());
+
+    Optional<ReplicaStatus> of(int brokerId) {
+      return statuses.stream().filter(s -> s.brokerId() == brokerId).findFirst();
+    }
   }
 
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/configs")
@@ -265,12 +315,18 @@ class ClustersV3Controller {
         new V3Resources.Related(url(path + "/replicas")));
   }
 
-  private V3Resources.Replica replicaResource(TopicImage t, PartitionImage p, int brokerId) {
+  private V3Resources.Replica replicaResource(
+      TopicImage t, PartitionImage p, int brokerId, ReplicaProgress progress) {
     String path = topicPath(t.name()) + "/partitions/" + p.partition() + "/replicas/" + brokerId;
+    Optional<ReplicaStatus> status = progress.of(brokerId);
     return new V3Resources.Replica(
         "KafkaReplica",
         resource(path, "/topic=" + t.name() + "/partition=" + p.partition() + "/replica=" + brokerId),
         broker.clusterId(), t.name(), p.partition(), brokerId, brokerId == p.leader(), p.isr().contains(brokerId),
+        status.map(ReplicaStatus::logEndOffset).filter(o -> o >= 0).orElse(null), progress.highWatermark(),
+        status.map(ReplicaStatus::lag).filter(l -> l >= 0).orElse(null),
+        status.map(ReplicaStatus::lastFetchMs).filter(ms -> ms >= 0).orElse(null),
+        status.map(ReplicaStatus::lastCaughtUpMs).filter(ms -> ms > 0).orElse(null),
         new V3Resources.Related(url(clusterPath() + "/brokers/" + brokerId)));
   }
 

@@ -91,6 +91,43 @@ class InternalControllerEndpoints {
         broker.activeController().alterConfig(null, topic, name, value.isNull() || value.isMissingNode() ? null : value.asString()));
   }
 
+  @PostMapping(InternalApi.ALTER_PARTITION)
+  ResponseEntity<Map<String, Object>> alterPartition(@RequestBody byte[] body) {
+    JsonNode request = read(body);
+    java.util.List<Integer> newIsr = new java.util.ArrayList<>();
+    request.path("new_isr").forEach(id -> newIsr.add(id.asInt()));
+    Map<Integer, Long> brokerEpochs = new LinkedHashMap<>();
+    request.path("broker_epochs").properties()
+        .forEach(e -> brokerEpochs.put(Integer.parseInt(e.getKey()), e.getValue().asLong()));
+    return admin(
+        broker
+            .activeController()
+            .alterPartition(
+                null,
+                new ControllerChannel.AlterPartition(
+                    request.path("topic_id").asString(), request.path("topic").asString(),
+                    request.path("partition").asInt(), request.path("leader_id").asInt(),
+                    request.path("leader_epoch").asInt(), request.path("partition_epoch").asInt(), newIsr,
+                    brokerEpochs)));
+  }
+
+  @PostMapping(InternalApi.FENCE_BROKER)
+  ResponseEntity<Map<String, Object>> fenceBroker(@RequestBody byte[] body) {
+    JsonNode request = read(body);
+    return admin(
+        broker
+            .activeController()
+            .fenceBroker(null, request.path("broker_id").asInt(), request.path("broker_epoch").asLong()));
+  }
+
+  @PostMapping(InternalApi.BROKER_UNREACHABLE)
+  ResponseEntity<Map<String, Object>> brokerUnreachable(@RequestBody byte[] body) {
+    JsonNode request = read(body);
+    broker.activeController()
+        .reportUnreachable(null, request.path("reporter_id").asInt(), request.path("broker_id").asInt());
+    return ok(Map.of());
+  }
+
   private JsonNode read(byte[] body) {
     try {
       JsonNode node = json.readTree(body);

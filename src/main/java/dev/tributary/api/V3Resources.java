@@ -77,6 +77,11 @@ final class V3Resources {
       @JsonProperty("broker_id") int brokerId,
       @JsonProperty("is_leader") boolean isLeader,
       @JsonProperty("is_in_sync") boolean isInSync,
+      @JsonProperty("log_end_offset") Long logEndOffset,
+      @JsonProperty("high_watermark") Long highWatermark,
+      @JsonProperty("lag") Long lag,
+      @JsonProperty("last_fetch_ms") Long lastFetchMs,
+      @JsonProperty("last_caught_up_ms") Long lastCaughtUpMs,
       @JsonProperty("broker") Related broker) {}
 
   record TopicConfig(

@@ -6,7 +6,10 @@ import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ProduceHandler;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.server.PartitionForwarder;
+import dev.tributary.replication.LeaderEndpoint;
+import dev.tributary.replication.ReplicationConfig;
 import dev.tributary.transport.http.HttpControllerChannel;
+import dev.tributary.transport.http.HttpLeaderEndpoint;
 import dev.tributary.transport.http.HttpPartitionForwarder;
 import java.net.http.HttpClient;
 import java.security.SecureRandom;
@@ -50,7 +53,13 @@ class BrokerWiring {
         properties.requestTimeoutMs(), properties.logPeriodicTaskIntervalMs(), properties.clusterId(),
         properties.clusterSecret(), properties.controller().quorumVoters(), properties.controller().quorumListeners(),
         properties.brokerHeartbeatIntervalMs(),
-        properties.brokerSessionTimeoutMs());
+        properties.brokerSessionTimeoutMs(),
+        new ReplicationConfig(
+            properties.replicaLagTimeMaxMs(), properties.replicaFetchWaitMaxMs(),
+            properties.replicaFetchResponseMaxBytes(), properties.replicaFetchMaxBytes(),
+            properties.replicaFetchBackoffMs()),
+        properties.autoLeaderRebalanceEnable(), properties.leaderImbalanceCheckIntervalMs(),
+        properties.minInsyncReplicas());
   }
 
   /** Closed by {@link BrokerLifecycle} during graceful shutdown, not by the bean factory. */
@@ -62,9 +71,16 @@ class BrokerWiring {
         new HttpControllerChannel(
             tributaryHttpClient, json, config.clusterSecret() == null ? "" : config.clusterSecret(),
             Duration.ofSeconds(5));
-    return new BrokerServer(
-        config, Time.SYSTEM, new SecureRandom(), scheduler, tributaryDelayedCompletions, MetadataQuorums::open,
-        remote);
+    BrokerServer[] self = new BrokerServer[1]; // the leader endpoint looks brokers up in the server's metadata
+    LeaderEndpoint leaders =
+        new HttpLeaderEndpoint(
+            tributaryHttpClient, config.clusterSecret() == null ? "" : config.clusterSecret(),
+            id -> self[0].brokerEndpoint(id));
+    self[0] =
+        new BrokerServer(
+            config, Time.SYSTEM, new SecureRandom(), scheduler, tributaryDelayedCompletions, MetadataQuorums::open,
+            remote, leaders);
+    return self[0];
   }
 
   /** One HTTP client for every call to another broker (forwarded produces and reads, controller calls). */

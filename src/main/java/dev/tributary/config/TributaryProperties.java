@@ -25,6 +25,14 @@ public record TributaryProperties(
     String clusterSecret,
     @DefaultValue("500") long brokerHeartbeatIntervalMs,
     @DefaultValue("3000") long brokerSessionTimeoutMs,
+    @DefaultValue("30000") long replicaLagTimeMaxMs,
+    @DefaultValue("500") int replicaFetchWaitMaxMs,
+    @DefaultValue("1048576") int replicaFetchMaxBytes,
+    @DefaultValue("10485760") int replicaFetchResponseMaxBytes,
+    @DefaultValue("100") long replicaFetchBackoffMs,
+    @DefaultValue("true") boolean autoLeaderRebalanceEnable,
+    @DefaultValue("300000") long leaderImbalanceCheckIntervalMs,
+    @DefaultValue("1") int minInsyncReplicas,
     @DefaultValue Controller controller) {
 
   /**

@@ -20,14 +20,18 @@ final class LogRetention {
    * retention.bytes, so the log keeps between retention.bytes and retention.bytes plus one segment). An empty active
    * segment is never chosen; a non-empty one may be (the whole log expired), and the caller then rolls first.
    */
-  static List<LogSegment> segmentsToDelete(LogSegments segments, long logStartOffset, LogConfig config, long nowMs)
-      throws IOException {
+  static List<LogSegment> segmentsToDelete(
+      LogSegments segments, long logStartOffset, long boundOffset, LogConfig config, long nowMs) throws IOException {
     long remainingBytes = segments.sizeInBytes();
     List<LogSegment> deletable = new ArrayList<>();
     for (LogSegment segment : segments.values()) {
       Map.Entry<Long, LogSegment> next = segments.higherEntry(segment.baseOffset());
       if (next == null && segment.isEmpty()) {
         break;
+      }
+      long segmentEndOffset = next != null ? next.getKey() : segment.nextOffset();
+      if (segmentEndOffset > boundOffset) {
+        break; // holds records at or above the high watermark, which are not committed yet
       }
       boolean belowStart = next != null && next.getKey() <= logStartOffset;
       boolean expired = config.retentionMs() >= 0 && segment.largestTimestamp() < nowMs - config.retentionMs();

@@ -85,10 +85,19 @@ public final class PartitionLog implements AutoCloseable {
   private volatile long recoveryPoint;
   /** Readers' sequence lock: odd while a truncation runs (see {@link TruncationSequence}). */
   private final TruncationSequence truncations = new TruncationSequence(lock);
+  /** Leader epoch → start offset; truncated with the log. Guarded by {@code lock}. */
+  private final LeaderEpochCache epochs;
+  /**
+   * Retention deletes only segments wholly below this offset: the partition's high watermark, so that nothing a
+   * follower may still need, or a consumer has not been allowed to see, goes (Kafka bounds deletion by the HW too).
+   * {@code Long.MAX_VALUE} for a log no partition owns (tools, tests).
+   */
+  private volatile long retentionBoundOffset = Long.MAX_VALUE;
   private long lastFlushTimeMs;
   private boolean closed;
 
-  private PartitionLog(Path dir, TopicPartition tp, LogConfig config, Time time, LogLoader.Loaded loaded) {
+  private PartitionLog(
+      Path dir, TopicPartition tp, LogConfig config, Time time, LogLoader.Loaded loaded, LeaderEpochCache epochs) {
     this.dir = dir;
     this.topicPartition = tp;
     this.config = config;
@@ -99,6 +108,7 @@ public final class PartitionLog implements AutoCloseable {
     this.logEndOffset = loaded.logEndOffset();
     this.recoveryPoint = loaded.recoveryPoint();
     this.lastFlushTimeMs = time.milliseconds();
+    this.epochs = epochs;
   }
 
   /** Opens (creating if needed) the log in {@code dir}, with the log start offset derived from the segments. */
@@ -122,10 +132,38 @@ public final class PartitionLog implements AutoCloseable {
       Time time) {
     try {
       LogLoader.Loaded loaded = LogLoader.load(dir, config, recoveryPoint, logStartOffset, hadCleanShutdown);
-      return new PartitionLog(dir, tp, config, time, loaded);
+      PartitionLog log = new PartitionLog(dir, tp, config, time, loaded, LeaderEpochCache.load(dir));
+      log.reconcileEpochCache();
+      return log;
     } catch (IOException e) {
       throw new LogStorageException("failed to load log " + tp + " from " + dir, e);
     }
+  }
+
+  /**
+   * Brings the epoch cache in line with the recovered log: entries past the log end (written just before a crash
+   * lost the batches) or below its start go. A log without a checkpoint file (written before epochs were tracked)
+   * rebuilds it from the epochs stamped in its batches.
+   */
+  private void reconcileEpochCache() throws IOException {
+    inLock("epoch cache recovery of", () -> {
+      if (!epochs.fileExists() && logEndOffset > logStartOffset) {
+        long offset = logStartOffset;
+        while (offset < logEndOffset) {
+          LogReadInfo read = reader.read(offset, 1 << 20, Long.MAX_VALUE, true);
+          if (read.isEmpty()) {
+            break;
+          }
+          for (dev.tributary.log.record.RecordBatch batch : read.batches()) {
+            epochs.assignInMemory(batch.partitionLeaderEpoch(), batch.baseOffset());
+            offset = batch.nextOffset();
+          }
+        }
+        epochs.write();
+      }
+      epochs.truncateFromEnd(logEndOffset);
+      epochs.truncateFromStart(logStartOffset);
+    });
   }
 
   /**
@@ -144,6 +182,7 @@ public final class PartitionLog implements AutoCloseable {
       long nowMs = time.milliseconds();
       boolean logAppendTime = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME;
       long firstOffset = logEndOffset;
+      epochs.assign(leaderEpoch, firstOffset); // a no-op unless this is the epoch's first append
       long offset = OffsetAssigner.assign(records, firstOffset, leaderEpoch, logAppendTime, nowMs);
       long maxTimestampMs = logAppendTime ? nowMs : summary.maxTimestampMs();
       appendLocked(records, offset - 1, nowMs);
@@ -173,6 +212,15 @@ public final class PartitionLog implements AutoCloseable {
         throw new InvalidOffsetException(
             "follower append to " + topicPartition + " starts at " + summary.firstOffset()
                 + " but the log end offset is " + logEndOffset);
+      }
+      // The leader's epochs, recorded before the batches that carry them: a crash in between leaves an entry past
+      // the log end, which reconcileEpochCache removes at the next start.
+      boolean newEpoch = false;
+      for (dev.tributary.log.record.RecordBatch batch : dev.tributary.log.record.BatchIterator.strict(records.duplicate())) {
+        newEpoch |= epochs.assignInMemory(batch.partitionLeaderEpoch(), batch.baseOffset());
+      }
+      if (newEpoch) {
+        epochs.write();
       }
       appendLocked(records, summary.lastOffset(), time.milliseconds());
       return new LogAppendInfo(
@@ -299,6 +347,7 @@ public final class PartitionLog implements AutoCloseable {
     }
     inOpenLog("truncation of", () -> {
       if (offset >= logEndOffset) {
+        epochs.truncateFromEnd(offset); // epochs that wrote nothing before the end go too
         return;
       }
       if (offset < logStartOffset) {
@@ -313,6 +362,8 @@ public final class PartitionLog implements AutoCloseable {
       });
       if (logEndOffset < logStartOffset) {
         truncateFullyLocked(offset); // the batch holding logStartOffset straddled offset
+      } else {
+        epochs.truncateFromEnd(logEndOffset);
       }
     });
   }
@@ -325,13 +376,14 @@ public final class PartitionLog implements AutoCloseable {
     inOpenLog("full truncation of", () -> truncateFullyLocked(offset));
   }
 
-  private void truncateFullyLocked(long offset) {
+  private void truncateFullyLocked(long offset) throws IOException {
     truncations.truncate("full truncation of " + topicPartition, () -> {
       segments.deleteAll();
       segments.add(LogSegment.create(dir, offset, config));
       updateLogEndOffset(offset);
       updateLogStartOffset(offset); // raises the recovery point to offset too
     });
+    epochs.clear();
   }
 
 
@@ -357,6 +409,11 @@ public final class PartitionLog implements AutoCloseable {
       return false;
     }
     updateLogStartOffset(newLogStartOffset);
+    try {
+      epochs.truncateFromStart(newLogStartOffset);
+    } catch (IOException e) {
+      throw new LogStorageException("epoch checkpoint of " + topicPartition + " failed", e);
+    }
     return true;
   }
 
@@ -371,7 +428,8 @@ public final class PartitionLog implements AutoCloseable {
   public int deleteOldSegments() {
     return inOpenLog("retention of", () -> {
       long nowMs = time.milliseconds();
-      List<LogSegment> deletable = LogRetention.segmentsToDelete(segments, logStartOffset, config, nowMs);
+      List<LogSegment> deletable =
+          LogRetention.segmentsToDelete(segments, logStartOffset, retentionBoundOffset, config, nowMs);
       if (deletable.isEmpty()) {
         return 0;
       }
@@ -416,6 +474,36 @@ public final class PartitionLog implements AutoCloseable {
 
   public long logStartOffset() {
     return logStartOffset;
+  }
+
+  /** Bounds retention: only segments wholly below {@code offset} may be deleted (see the field's doc). */
+  public void setRetentionBoundOffset(long offset) {
+    retentionBoundOffset = offset;
+  }
+
+  /**
+   * Records that {@code leaderEpoch} starts at the log end offset: a new leader does this before its first append,
+   * so that it can tell followers where their older epochs end even if it writes nothing in its own.
+   */
+  public void assignEpochStartOffset(int leaderEpoch) {
+    inOpenLog("epoch checkpoint of", () -> {
+      epochs.assign(leaderEpoch, logEndOffset);
+    });
+  }
+
+  /** The latest leader epoch in this log's epoch cache, or -1 if none. */
+  public int latestEpoch() {
+    return inLock("epoch lookup in", () -> epochs.latestEpoch());
+  }
+
+  /** Where {@code leaderEpoch} ends in this log (Kafka's OffsetsForLeaderEpoch semantics; see {@link LeaderEpochCache#endOffsetFor}). */
+  public EpochEndOffset endOffsetForEpoch(int leaderEpoch) {
+    return inLock("epoch lookup in", () -> epochs.endOffsetFor(leaderEpoch, logEndOffset));
+  }
+
+  /** The epoch cache as epoch → start offset, oldest first. */
+  public java.util.Map<Integer, Long> epochEntries() {
+    return inLock("epoch lookup in", () -> epochs.entries());
   }
 
   public long logEndOffset() {

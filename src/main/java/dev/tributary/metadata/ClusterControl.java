@@ -4,6 +4,7 @@ import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.BrokerNotRegisteredException;
 import dev.tributary.common.errors.InvalidRequestException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.log.LogConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -47,9 +48,12 @@ import java.util.TreeSet;
  * <em>after</em> BrokerUnfenced, so the image satisfies "a fenced broker leads nothing" after every single record,
  * not only after the whole batch.
  *
- * <p>Until the replication issue lands, followers copy no data and so never join the ISR: a partition's ISR is its
- * leader alone, and fencing the leader takes the partition offline. The election below is written for the general
- * case (several ISR members) all the same.
+ * <p>Leader election (Kafka's, without KIP-966's ELR): the first replica in replica order that is in the ISR and on
+ * an unfenced broker; if there is none the partition goes offline, unless its topic sets {@code
+ * unclean.leader.election.enable}, when the first live replica leads even though it may lack acknowledged records.
+ * A controlled shutdown ({@link #controlledShutdown}) moves leadership and ISR membership away first, exactly as
+ * fencing does. {@link #preferredLeaderChanges} gives leadership back to each partition's first replica once it is
+ * in sync again ({@code auto.leader.rebalance.enable}).
  *
  * <p>Concurrency: not thread-safe; the {@link Controller} calls it under its lock.
  */
@@ -175,6 +179,45 @@ public final class ClusterControl {
     return records;
   }
 
+  /**
+   * Records that fence registration {@code brokerEpoch} of {@code brokerId} at once, moving what it led: for a
+   * broker shutting down cleanly (it stopped heartbeating first), or one found dead before its session expired.
+   * None if that registration is already fenced.
+   *
+   * @throws StaleBrokerEpochException if {@code brokerEpoch} is not the broker's current registration
+   */
+  public List<MetadataRecord> fenceBroker(MetadataImage image, int brokerId, long brokerEpoch) {
+    BrokerImage broker = image.brokers().get(brokerId);
+    if (broker == null || broker.brokerEpoch() != brokerEpoch) {
+      throw new StaleBrokerEpochException(
+          "Broker " + brokerId + " epoch " + brokerEpoch + " is not the current registration"
+              + (broker == null ? "" : " (" + broker.brokerEpoch() + ")"));
+    }
+    if (broker.fenced()) {
+      return List.of();
+    }
+    List<MetadataRecord> records = new ArrayList<>(partitionChangesWithout(image, Set.of(brokerId)));
+    records.add(new MetadataRecord.BrokerFenced(brokerId, brokerEpoch));
+    return records;
+  }
+
+  /**
+   * Partition changes that hand leadership back to each partition's preferred (first) replica where it is in the
+   * ISR, unfenced and not leading (Kafka's preferred replica election), so leaders stay spread after failovers.
+   */
+  public static List<MetadataRecord> preferredLeaderChanges(MetadataImage image) {
+    List<MetadataRecord> changes = new ArrayList<>();
+    for (TopicImage topic : image.topicsByName().values()) {
+      for (PartitionImage p : topic.partitions().values()) {
+        int preferred = p.replicas().get(0);
+        if (p.leader() != preferred && p.isr().contains(preferred) && image.isUnfenced(preferred)) {
+          changes.add(change(topic.topicId(), p, p.isr(), preferred));
+        }
+      }
+    }
+    return changes;
+  }
+
   /** The earliest session deadline of an unfenced broker in {@code image}, or {@link Long#MAX_VALUE} if none. */
   public long nextDeadlineMs(MetadataImage image) {
     return heartbeats.nextDeadlineMs(image.unfencedBrokerIds());
@@ -205,6 +248,12 @@ public final class ClusterControl {
         int leader = p.leader();
         if (leader != -1 && leaving.contains(leader)) {
           leader = electLeader(p.replicas(), isr, eligible);
+          if (leader == -1 && uncleanElection(topic)) {
+            leader = electLeader(p.replicas(), p.replicas(), eligible);
+            if (leader != -1) {
+              isr = List.of(leader); // it may lack acknowledged records: the topic chose availability
+            }
+          }
         }
         if (leader != p.leader() || !isr.equals(p.isr())) {
           changes.add(change(topic.topicId(), p, isr, leader));
@@ -223,10 +272,16 @@ public final class ClusterControl {
       for (PartitionImage p : topic.partitions().values()) {
         if (p.leader() == -1 && p.isr().contains(brokerId)) {
           changes.add(change(topic.topicId(), p, p.isr(), electLeader(p.replicas(), p.isr(), eligible)));
+        } else if (p.leader() == -1 && p.replicas().contains(brokerId) && uncleanElection(topic)) {
+          changes.add(change(topic.topicId(), p, List.of(brokerId), brokerId));
         }
       }
     }
     return changes;
+  }
+
+  private static boolean uncleanElection(TopicImage topic) {
+    return Boolean.parseBoolean(topic.configs().getOrDefault(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, "false"));
   }
 
   /** The first replica, in replica order, that is in {@code isr} and {@code eligible}; -1 if none (offline). */

@@ -87,6 +87,37 @@ public final class Controller {
     return next == Long.MAX_VALUE ? sessionTimeoutMs : Math.max(0, Math.min(next - nowMs, sessionTimeoutMs));
   }
 
+  /**
+   * A leader's ISR change (AlterPartition); see {@link IsrControl}. Returns the partition as committed.
+   *
+   * @throws dev.tributary.common.errors.ApiException the controller's refusal (fenced epoch, stale partition epoch,
+   *     ineligible replica, unknown partition)
+   */
+  public PartitionImage alterPartition(
+      Uuid topicId, int partition, int leaderId, int leaderEpoch, int partitionEpoch, List<Integer> newIsr,
+      Map<Integer, Long> brokerEpochs) {
+    return submit(image -> IsrControl.alterPartition(
+            image, topicId, partition, leaderId, leaderEpoch, partitionEpoch, newIsr, brokerEpochs))
+        .topic(topicId)
+        .orElseThrow()
+        .requirePartition(partition);
+  }
+
+  /**
+   * Fences registration {@code brokerEpoch} of {@code brokerId} now, moving its leaderships and ISR memberships to
+   * others first: a controlled shutdown, or a broker found dead before its session ran out.
+   */
+  public void fenceBroker(int brokerId, long brokerEpoch) {
+    submit(image -> cluster.fenceBroker(image, brokerId, brokerEpoch));
+  }
+
+  /** Preferred leader election over every partition (auto.leader.rebalance.enable); a no-op when balanced. */
+  public synchronized void maybeElectPreferredLeaders() {
+    if (quorum.isActiveController()) {
+      submit(ClusterControl::preferredLeaderChanges);
+    }
+  }
+
   /** This member became the active controller at {@code nowMs}: every registered broker gets a full session. */
   public synchronized void onBecomeActive(long nowMs) {
     cluster.onBecomeActive(quorum.image(), nowMs);

@@ -135,10 +135,9 @@ public final class TopicControl {
   }
 
   private static MetadataRecord.PartitionChange newPartition(Uuid topicId, int partition, List<Integer> replicas) {
-    // The preferred (first) replica leads. Only it is in sync: until the replication issue lands, followers copy
-    // no data, and claiming otherwise would let a fenced leader's partition move to a follower without its records.
-    return new MetadataRecord.PartitionChange(
-        topicId, partition, replicas, List.of(replicas.get(0)), replicas.get(0), 0, 0);
+    // The preferred (first) replica leads; every replica starts in sync, as in Kafka: the log is empty, so all of
+    // them have everything the leader has.
+    return new MetadataRecord.PartitionChange(topicId, partition, replicas, replicas, replicas.get(0), 0, 0);
   }
 
   private static void checkPartitionCount(int partitionCount) {

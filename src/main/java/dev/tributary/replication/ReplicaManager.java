@@ -1,6 +1,15 @@
 package dev.tributary.replication;
 
 import dev.tributary.common.Scheduler;
+import dev.tributary.common.Time;
+import dev.tributary.common.errors.FencedLeaderEpochException;
+import dev.tributary.common.errors.UnknownLeaderEpochException;
+import dev.tributary.log.LogStorageException;
+import dev.tributary.log.OffsetOutOfRangeException;
+import dev.tributary.metadata.BrokerImage;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.LeaderNotAvailableException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
@@ -25,10 +34,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The partitions this broker hosts, kept in step with the metadata image: a partition placed on this broker gets
- * a log and (if this broker is its leader) leadership; when the image names another leader, or none (the partition
- * is offline), leadership is resigned and the log kept (a follower replica; it copies nothing until the
- * replication issue lands); a deleted topic's partitions are resigned and their logs removed. It answers produce
- * and fetch for the partitions it leads.
+ * a log and either leadership (this broker leads it) or a place in the {@link ReplicaFetcherManager} (another broker
+ * leads it: this one copies from it); when the image names no leader (offline) the log is kept and nothing is
+ * fetched; a deleted topic's partitions are resigned and their logs removed. It answers produce and fetch for the
+ * partitions it leads, and the followers' replica fetches and epoch queries; it drives the ISR checks
+ * ({@code replica.lag.time.max.ms}).
  *
  * <p>Concurrency: {@link #onMetadataUpdate} runs on whichever thread commits metadata (under the quorum's lock,
  * so one image at a time, in order); produce and fetch run on request threads and see partitions through a
@@ -41,12 +51,16 @@ public final class ReplicaManager {
   private final LogManager logManager;
   private final Scheduler scheduler;
   private final Executor delayedCompletionExecutor;
+  private final Time time;
+  private final ReplicationConfig replicationConfig;
+  private final AlterPartitionSender alterPartitionSender;
+  private final ReplicaFetcherManager fetchers;
   private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
   private volatile MetadataImage image = MetadataImage.EMPTY;
   /** Set when the broker begins shutting down: long polls answer at once instead of waiting. */
   private volatile boolean draining;
   /** Set by {@link #shutdown}: later images are ignored. */
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * @param delayedCompletionExecutor runs what follows a delayed completion (the re-read of a long poll, the
@@ -54,11 +68,70 @@ public final class ReplicaManager {
    *     whose append released the waiter does that work
    */
   public ReplicaManager(
-      int localBrokerId, LogManager logManager, Scheduler scheduler, Executor delayedCompletionExecutor) {
+      int localBrokerId, LogManager logManager, Scheduler scheduler, Executor delayedCompletionExecutor, Time time,
+      ReplicationConfig replicationConfig, AlterPartitionSender alterPartitionSender,
+      ReplicaFetcherManager fetchers) {
     this.localBrokerId = localBrokerId;
     this.logManager = logManager;
     this.scheduler = scheduler;
     this.delayedCompletionExecutor = delayedCompletionExecutor;
+    this.time = time;
+    this.replicationConfig = replicationConfig;
+    this.alterPartitionSender = alterPartitionSender;
+    this.fetchers = fetchers;
+  }
+
+  /**
+   * A replica manager for a broker that is alone: it never follows anyone, and proposes ISR changes to nobody (a
+   * single-replica ISR never changes). For tests and tools.
+   */
+  public ReplicaManager(
+      int localBrokerId, LogManager logManager, Scheduler scheduler, Executor delayedCompletionExecutor) {
+    this(
+        localBrokerId, logManager, scheduler, delayedCompletionExecutor, Time.SYSTEM, ReplicationConfig.DEFAULTS,
+        request -> CompletableFuture.failedFuture(new IllegalStateException("no controller to send ISR changes to")),
+        new ReplicaFetcherManager(
+            localBrokerId, () -> -1, new LeaderEndpoint() {
+              @Override
+              public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request) throws IOException {
+                throw new IOException("a lone broker has no leader to fetch from");
+              }
+
+              @Override
+              public ReplicaFetch.EpochResponse epochEndOffsets(int leaderId, ReplicaFetch.EpochRequest request)
+                  throws IOException {
+                throw new IOException("a lone broker has no leader to fetch from");
+              }
+            }, ReplicationConfig.DEFAULTS, Time.SYSTEM, id -> {}));
+  }
+
+  /**
+   * Starts the ISR check: every half {@code replica.lag.time.max.ms} (as Kafka), each partition this broker leads
+   * drops followers that have not caught up within it.
+   */
+  public void startIsrExpiration() {
+    long intervalMs = Math.max(1, replicationConfig.replicaLagTimeMaxMs() / 2);
+    scheduler.schedule(
+        intervalMs,
+        () -> {
+          if (closed) {
+            return;
+          }
+          try {
+            maybeShrinkIsr();
+          } catch (RuntimeException e) {
+            logger.warn("ISR check failed; will retry", e);
+          }
+          startIsrExpiration();
+        });
+  }
+
+  /** One ISR check over every partition this broker leads. */
+  public void maybeShrinkIsr() {
+    long nowMs = time.milliseconds();
+    for (Partition partition : partitions.values()) {
+      partition.maybeShrinkIsr(nowMs, replicationConfig.replicaLagTimeMaxMs());
+    }
   }
 
   /**
@@ -110,24 +183,49 @@ public final class ReplicaManager {
       partition = null;
     }
     if (partition == null) {
-      partition = new Partition(tp, topicId, logManager.getOrCreateLog(tp, config, topicId), localBrokerId);
+      partition =
+          new Partition(
+              tp, topicId, logManager.getOrCreateLog(tp, config, topicId), localBrokerId, alterPartitionSender);
       partitions.put(tp, partition);
     }
     if (!partition.log().config().equals(config)) {
       partition.log().updateConfig(config);
     }
-    if (placement.leader() == localBrokerId
-        && (!partition.isLeader() || partition.leaderEpoch() != placement.leaderEpoch())) {
-      partition.becomeLeader(placement.leaderEpoch(), placement.replicas(), placement.isr());
-      logger.info("Became leader: {}", partition.statusLine());
-    } else if (placement.leader() != localBrokerId && partition.isLeader()) {
-      partition.resign();
-      logger.info("Resigned leadership of {} to broker {} in leader epoch {}", tp, placement.leader(),
-          placement.leaderEpoch());
+    if (partition.leaderEpoch() == placement.leaderEpoch() && partition.partitionEpoch() == placement.partitionEpoch()
+        && partition.leaderId() == placement.leader()) {
+      return; // nothing about this partition changed
+    }
+    List<Integer> isrBefore = partition.isr();
+    if (placement.leader() == localBrokerId) {
+      fetchers.removePartition(tp);
+      if (partition.becomeLeader(
+          placement.leaderEpoch(), placement.partitionEpoch(), placement.replicas(), placement.isr(),
+          time.milliseconds())) {
+        logger.info("Became leader: {}", partition.statusLine());
+      } else if (!isrBefore.equals(placement.isr())) {
+        logger.info("ISR of {} changed {} -> {} (partition epoch {}): {}", tp, isrBefore, placement.isr(),
+            placement.partitionEpoch(), partition.statusLine());
+      }
+      return;
+    }
+    boolean wasLeader = partition.isLeader();
+    boolean changed =
+        partition.becomeFollower(
+            placement.leader(), placement.leaderEpoch(), placement.partitionEpoch(), placement.replicas(),
+            placement.isr());
+    if (placement.leader() == -1) {
+      fetchers.removePartition(tp);
+    } else if (changed || fetchers.leaderFor(tp) != placement.leader()) {
+      fetchers.addPartition(placement.leader(), partition, placement.leaderEpoch());
+    }
+    if (changed) {
+      logger.info("{} {} in leader epoch {}: {}", wasLeader ? "Resigned leadership of" : "Following", tp,
+          placement.leaderEpoch(), partition.statusLine());
     }
   }
 
   private void removePartition(TopicPartition tp) {
+    fetchers.removePartition(tp);
     Partition removed = partitions.remove(tp);
     if (removed != null) {
       removed.resign();
@@ -152,7 +250,7 @@ public final class ReplicaManager {
     PartitionImage placement = topic.get().requirePartition(tp.partition());
     if (placement.leader() == -1) {
       throw new LeaderNotAvailableException(
-          tp + " has no leader: every in-sync replica " + placement.isr() + " is on a fenced broker");
+          tp + " has no leader: its last in-sync replica " + placement.isr() + " is on a fenced broker");
     }
     throw new NotLeaderOrFollowerException(
         "Broker " + localBrokerId + " is not the leader of " + tp + "; its leader is broker " + placement.leader(),
@@ -176,7 +274,8 @@ public final class ReplicaManager {
                 result.acked()
                     .completeExceptionally(
                         new java.util.concurrent.TimeoutException(
-                            "Timed out after " + timeoutMs + " ms waiting for in-sync replicas of " + tp)));
+                            "Timed out after " + timeoutMs + " ms waiting for in-sync replicas of " + tp
+                                + "; the records were appended and may still be committed (outcome unknown)")));
     return result
         .acked()
         .whenComplete((v, e) -> timeout.cancel())
@@ -219,6 +318,136 @@ public final class ReplicaManager {
       TopicPartition topicPartition, ByteBuffer records, long highWatermark, long logStartOffset,
       long logEndOffset) {}
 
+  // ------------------------------------------------------------------------------------------- replica fetch
+
+  /**
+   * Answers a follower's fetch: every partition's batches from its fetch offset, or, when none has any and none
+   * failed, waits up to the request's max wait for one to get some (a long poll that parks no thread). A sender
+   * that is not the current registration of its broker id is refused whole, so a stale incarnation or a stranger
+   * cannot move a high watermark or join an ISR.
+   */
+  public CompletableFuture<ReplicaFetch.Response> handleReplicaFetch(ReplicaFetch.Request request) {
+    if (!isCurrentRegistration(request.replicaId(), request.brokerEpoch())) {
+      return CompletableFuture.completedFuture(
+          new ReplicaFetch.Response(ReplicaFetchError.STALE_BROKER_EPOCH, List.of()));
+    }
+    ReplicaFetch.Response now = readForFollower(request);
+    boolean answerNow = request.maxWaitMs() <= 0 || draining;
+    for (ReplicaFetch.PartitionResponse partition : now.partitions()) {
+      answerNow |= partition.error() != ReplicaFetchError.NONE || partition.records().hasRemaining();
+    }
+    if (answerNow) {
+      return CompletableFuture.completedFuture(now);
+    }
+    List<CompletableFuture<Void>> waits = new ArrayList<>(request.partitions().size() + 1);
+    CompletableFuture<Void> expired = new CompletableFuture<>();
+    waits.add(expired);
+    for (ReplicaFetch.PartitionRequest wanted : request.partitions()) {
+      Partition partition = partitions.get(wanted.topicPartition());
+      if (partition != null) {
+        waits.add(partition.awaitLogEndOffsetAbove(wanted.fetchOffset()));
+      }
+    }
+    Scheduler.Cancellable timeout = scheduler.schedule(request.maxWaitMs(), () -> expired.complete(null));
+    return CompletableFuture.anyOf(waits.toArray(CompletableFuture[]::new))
+        .handleAsync(
+            (ignored, error) -> {
+              timeout.cancel();
+              waits.forEach(w -> w.complete(null)); // the others are done with too
+              return readForFollower(request);
+            },
+            delayedCompletionExecutor);
+  }
+
+  private ReplicaFetch.Response readForFollower(ReplicaFetch.Request request) {
+    long nowMs = time.milliseconds();
+    int budget = request.maxBytes();
+    List<ReplicaFetch.PartitionResponse> answers = new ArrayList<>(request.partitions().size());
+    for (ReplicaFetch.PartitionRequest wanted : request.partitions()) {
+      TopicPartition tp = wanted.topicPartition();
+      Partition partition = partitions.get(tp);
+      if (partition == null) {
+        answers.add(ReplicaFetch.PartitionResponse.error(tp, ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION));
+        continue;
+      }
+      try {
+        Partition.FollowerRead read =
+            partition.handleFollowerFetch(
+                request.replicaId(), request.brokerEpoch(), wanted.currentLeaderEpoch(), wanted.fetchOffset(),
+                Math.max(1, Math.min(wanted.maxBytes(), budget)), nowMs);
+        budget -= read.records().remaining();
+        answers.add(
+            new ReplicaFetch.PartitionResponse(
+                tp, ReplicaFetchError.NONE, read.highWatermark(), read.logStartOffset(), read.logEndOffset(),
+                read.leaderEpoch(), read.records()));
+      } catch (OffsetOutOfRangeException e) {
+        answers.add(
+            new ReplicaFetch.PartitionResponse(
+                tp, ReplicaFetchError.OFFSET_OUT_OF_RANGE, partition.highWatermark(), partition.logStartOffset(),
+                partition.logEndOffset(), partition.leaderEpoch(), java.nio.ByteBuffer.allocate(0)));
+      } catch (RuntimeException e) {
+        answers.add(ReplicaFetch.PartitionResponse.error(tp, errorFor(e)));
+      }
+    }
+    return new ReplicaFetch.Response(ReplicaFetchError.NONE, answers);
+  }
+
+  /** Answers a follower's OffsetsForLeaderEpoch: where each asked-for epoch ends in this leader's log. */
+  public ReplicaFetch.EpochResponse handleEpochEndOffsets(ReplicaFetch.EpochRequest request) {
+    if (!isCurrentRegistration(request.replicaId(), request.brokerEpoch())) {
+      return new ReplicaFetch.EpochResponse(ReplicaFetchError.STALE_BROKER_EPOCH, List.of());
+    }
+    List<ReplicaFetch.EpochPartitionResponse> answers = new ArrayList<>();
+    for (ReplicaFetch.EpochPartitionRequest wanted : request.partitions()) {
+      TopicPartition tp = wanted.topicPartition();
+      Partition partition = partitions.get(tp);
+      if (partition == null) {
+        answers.add(
+            new ReplicaFetch.EpochPartitionResponse(
+                tp, ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION, dev.tributary.log.EpochEndOffset.UNDEFINED, -1));
+        continue;
+      }
+      try {
+        answers.add(
+            new ReplicaFetch.EpochPartitionResponse(
+                tp, ReplicaFetchError.NONE, partition.endOffsetForEpoch(wanted.currentLeaderEpoch(), wanted.leaderEpoch()),
+                partition.logStartOffset()));
+      } catch (RuntimeException e) {
+        answers.add(
+            new ReplicaFetch.EpochPartitionResponse(tp, errorFor(e), dev.tributary.log.EpochEndOffset.UNDEFINED, -1));
+      }
+    }
+    return new ReplicaFetch.EpochResponse(ReplicaFetchError.NONE, answers);
+  }
+
+  private boolean isCurrentRegistration(int brokerId, long brokerEpoch) {
+    Optional<BrokerImage> broker = image.broker(brokerId);
+    return broker.isPresent() && broker.get().brokerEpoch() == brokerEpoch;
+  }
+
+  private static ReplicaFetchError errorFor(RuntimeException e) {
+    if (e instanceof FencedLeaderEpochException) {
+      return ReplicaFetchError.FENCED_LEADER_EPOCH;
+    } else if (e instanceof UnknownLeaderEpochException) {
+      return ReplicaFetchError.UNKNOWN_LEADER_EPOCH;
+    } else if (e instanceof NotLeaderOrFollowerException) {
+      return ReplicaFetchError.NOT_LEADER_OR_FOLLOWER;
+    } else if (e instanceof LogStorageException) {
+      logger.error("Storage error serving a replica fetch", e);
+      return ReplicaFetchError.KAFKA_STORAGE_ERROR;
+    }
+    throw e;
+  }
+
+  /** Pauses this broker's replica fetching (a fault for the demo: its replicas fall out of ISRs). */
+  public void pauseReplicaFetchers(long durationMs) {
+    fetchers.pauseFor(durationMs);
+  }
+
+  public ReplicaFetcherManager fetchers() {
+    return fetchers;
+  }
+
   /** Runs retention and flushes (via the log manager), then lets partitions see their new log start offsets. */
   public void runPeriodicLogTasks() {
     logManager.runPeriodicTasks();
@@ -256,6 +485,7 @@ public final class ReplicaManager {
   /** Resigns every partition so waiting requests fail fast; the log manager is shut down by its owner. */
   public synchronized void shutdown() {
     closed = true;
+    fetchers.close();
     partitions.values().forEach(Partition::resign);
   }
 }

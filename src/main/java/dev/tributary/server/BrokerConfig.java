@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import dev.tributary.replication.ReplicationConfig;
 import java.nio.file.Path;
 
 /**
@@ -26,13 +27,37 @@ import java.nio.file.Path;
  *     broker.heartbeat.interval.ms}; Kafka's default is 2000)
  * @param brokerSessionTimeoutMs how long the controller waits without a heartbeat before fencing a broker ({@code
  *     broker.session.timeout.ms}; Kafka's default is 9000)
+ * @param replication replica fetch and ISR settings ({@code replica.lag.time.max.ms}, ...)
+ * @param autoLeaderRebalanceEnable the controller gives leadership back to preferred replicas ({@code
+ *     auto.leader.rebalance.enable}; Kafka's default true)
+ * @param leaderImbalanceCheckIntervalMs how often it checks ({@code leader.imbalance.check.interval.seconds}, in ms;
+ *     Kafka's default 300 s)
+ * @param minInsyncReplicas {@code min.insync.replicas} for topics created without one (Kafka's broker default,
+ *     1); never more than the topic's replication factor
  */
 public record BrokerConfig(
     int brokerId, Path dataDir, String host, int port, boolean autoCreateTopicsEnable, int numPartitions,
     int defaultReplicationFactor, long requestTimeoutMs, long logPeriodicTaskIntervalMs, String clusterId,
     String clusterSecret, String quorumVoters, String quorumListeners, long brokerHeartbeatIntervalMs,
-    long brokerSessionTimeoutMs) {
+    long brokerSessionTimeoutMs, ReplicationConfig replication, boolean autoLeaderRebalanceEnable,
+    long leaderImbalanceCheckIntervalMs, int minInsyncReplicas) {
+
+  /** With Kafka's replication defaults. */
+  public BrokerConfig(
+      int brokerId, Path dataDir, String host, int port, boolean autoCreateTopicsEnable, int numPartitions,
+      int defaultReplicationFactor, long requestTimeoutMs, long logPeriodicTaskIntervalMs, String clusterId,
+      String clusterSecret, String quorumVoters, String quorumListeners, long brokerHeartbeatIntervalMs,
+      long brokerSessionTimeoutMs) {
+    this(
+        brokerId, dataDir, host, port, autoCreateTopicsEnable, numPartitions, defaultReplicationFactor,
+        requestTimeoutMs, logPeriodicTaskIntervalMs, clusterId, clusterSecret, quorumVoters, quorumListeners,
+        brokerHeartbeatIntervalMs, brokerSessionTimeoutMs, ReplicationConfig.DEFAULTS, true, 300_000, 1);
+  }
+
   public BrokerConfig {
+    if (replication == null || leaderImbalanceCheckIntervalMs <= 0 || minInsyncReplicas < 1) {
+      throw new IllegalArgumentException("replication settings and a positive leader imbalance interval are needed");
+    }
     if (brokerId < 0) {
       throw new IllegalArgumentException("broker id must be >= 0, got " + brokerId);
     }
@@ -60,7 +85,8 @@ public record BrokerConfig(
     return new BrokerConfig(
         brokerId, dataDir, host, boundPort, autoCreateTopicsEnable, numPartitions, defaultReplicationFactor,
         requestTimeoutMs, logPeriodicTaskIntervalMs, clusterId, clusterSecret, quorumVoters, quorumListeners,
-        brokerHeartbeatIntervalMs, brokerSessionTimeoutMs);
+        brokerHeartbeatIntervalMs, brokerSessionTimeoutMs, replication, autoLeaderRebalanceEnable,
+        leaderImbalanceCheckIntervalMs, minInsyncReplicas);
   }
 
   public Path logDir() {

@@ -50,7 +50,7 @@ public final class BrokerLifecycleManager {
   private volatile State state = State.UNREGISTERED;
   /** False until the broker has recovered its logs: until then it reports no metadata progress, so it stays fenced. */
   private volatile boolean readyToServe;
-  private long brokerEpoch = -1;
+  private volatile long brokerEpoch = -1;
   private long catchUpOffset = Long.MAX_VALUE;
 
   public BrokerLifecycleManager(

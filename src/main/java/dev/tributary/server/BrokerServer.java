@@ -14,7 +14,12 @@ import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataQuorum;
 import dev.tributary.metadata.TopicControl;
 import dev.tributary.metadata.TopicImage;
+import dev.tributary.replication.AlterPartitionRequest;
+import dev.tributary.replication.LeaderEndpoint;
+import dev.tributary.replication.ReplicaFetcherManager;
 import dev.tributary.replication.ReplicaManager;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -37,8 +42,10 @@ import org.slf4j.LoggerFactory;
  * <p>Startup order: identity ({@code meta.properties}) → metadata quorum (replays what it has; the controller
  * serves as soon as this broker leads the quorum) → register with the controller and heartbeat → wait until the
  * image has caught up to the controller's → log recovery (configs from the image; logs of topics no longer in it
- * are removed, which is why it must wait) → replica manager follows the image → ready. Shutdown: stop taking
- * requests, resign partitions, flush and checkpoint logs, write the clean-shutdown marker, leave the quorum.
+ * are removed, which is why it must wait) → replica manager follows the image (leads, or fetches from leaders) →
+ * ready. Shutdown: stop heartbeating, controlled shutdown (the controller moves this broker's leaderships and ISR
+ * memberships to others and fences it, so a planned stop loses nothing and barely stalls), stop fetching, resign
+ * partitions, flush and checkpoint logs, write the clean-shutdown marker, leave the quorum.
  */
 public final class BrokerServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(BrokerServer.class);
@@ -52,6 +59,18 @@ public final class BrokerServer implements AutoCloseable {
   private final Executor delayedCompletionExecutor;
   private final Function<BrokerConfig, MetadataQuorum> quorumFactory;
   private final ControllerChannel remoteChannel;
+  private final LeaderEndpoint leaderEndpoint;
+  /** Sends ISR changes and unreachable-broker reports to the controller, off the request and fetcher threads. */
+  private final java.util.concurrent.ExecutorService controllerRequests =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "tributary-controller-requests");
+            thread.setDaemon(true);
+            return thread;
+          });
+  /** When this broker last reported each broker unreachable (at most one report a second per broker). */
+  private final Map<Integer, Long> lastUnreachableReportMs = new ConcurrentHashMap<>();
+  private long lastPreferredLeaderCheckMs;
 
   private volatile MetaProperties meta;
   private volatile MetadataQuorum quorum;
@@ -83,7 +102,8 @@ public final class BrokerServer implements AutoCloseable {
    */
   public BrokerServer(
       BrokerConfig config, Time time, Random random, Scheduler scheduler, Executor delayedCompletionExecutor,
-      Function<BrokerConfig, MetadataQuorum> quorumFactory, ControllerChannel remoteChannel) {
+      Function<BrokerConfig, MetadataQuorum> quorumFactory, ControllerChannel remoteChannel,
+      LeaderEndpoint leaderEndpoint) {
     this.config = config;
     this.time = time;
     this.random = random;
@@ -91,6 +111,7 @@ public final class BrokerServer implements AutoCloseable {
     this.delayedCompletionExecutor = delayedCompletionExecutor;
     this.quorumFactory = quorumFactory;
     this.remoteChannel = remoteChannel;
+    this.leaderEndpoint = leaderEndpoint;
   }
 
   /**
@@ -103,7 +124,7 @@ public final class BrokerServer implements AutoCloseable {
     meta = MetaProperties.loadOrCreate(config.dataDir(), config.brokerId(), config.clusterId(), random);
     quorum = quorumFactory.apply(config);
     controller = new Controller(quorum, new TopicControl(random), config.brokerSessionTimeoutMs());
-    controllerService = new ControllerService(controller, quorum, time);
+    controllerService = new ControllerService(controller, quorum, time, BrokerProbe.tcp(300));
     locator = new ControllerLocator(() -> config, quorum);
     channel = config.clustered() ? remoteChannel : controllerService;
     scheduleControllerDuties();
@@ -125,8 +146,16 @@ public final class BrokerServer implements AutoCloseable {
             .filter(topic -> topic.partitions().containsKey(tp.partition()))
             .map(topic -> LogConfig.fromMap(topic.configs())),
         tp -> image.topic(tp.topic()).map(topic -> topic.topicId().toString()));
-    replicaManager = new ReplicaManager(config.brokerId(), logManager, scheduler, delayedCompletionExecutor);
+    ReplicaFetcherManager fetchers =
+        new ReplicaFetcherManager(
+            config.brokerId(), lifecycle::brokerEpoch, leaderEndpoint, config.replication(), time,
+            this::onLeaderUnreachable);
+    replicaManager =
+        new ReplicaManager(
+            config.brokerId(), logManager, scheduler, delayedCompletionExecutor, time, config.replication(),
+            this::sendAlterPartition, fetchers);
     quorum.subscribe(replicaManager::onMetadataUpdate);
+    replicaManager.startIsrExpiration();
     lifecycle.readyToServe(); // only now may the controller unfence this broker and give it leadership
     wakeHeartbeat();
     awaitStep(lifecycle.unfenced(), "to be unfenced by the controller");
@@ -204,6 +233,12 @@ public final class BrokerServer implements AutoCloseable {
             activeControllerEpoch = active ? epoch : -1;
             if (active) {
               controller.maybeFenceStaleBrokers(time.milliseconds());
+              long nowMs = time.milliseconds();
+              if (config.autoLeaderRebalanceEnable()
+                  && nowMs - lastPreferredLeaderCheckMs >= config.leaderImbalanceCheckIntervalMs()) {
+                lastPreferredLeaderCheckMs = nowMs;
+                controller.maybeElectPreferredLeaders();
+              }
             }
           } catch (RuntimeException e) {
             logger.warn("Controller duties failed; will retry", e);
@@ -274,6 +309,13 @@ public final class BrokerServer implements AutoCloseable {
 
   /** Creates a topic through the active controller (forwarded if it is elsewhere); returns it as this broker sees it. */
   public TopicImage createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+    if (config.minInsyncReplicas() > 1 && !configs.containsKey(LogConfig.MIN_IN_SYNC_REPLICAS)) {
+      // The broker default, written as the topic's own setting so every broker applies the same one.
+      configs = new java.util.LinkedHashMap<>(configs);
+      configs.put(
+          LogConfig.MIN_IN_SYNC_REPLICAS,
+          String.valueOf(Math.min(config.minInsyncReplicas(), Math.max(1, replicationFactor))));
+    }
     awaitOffset(toController().createTopic(controllerEndpoint(), name, partitions, replicationFactor, configs));
     return metadata().topic(name).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
   }
@@ -360,6 +402,92 @@ public final class BrokerServer implements AutoCloseable {
     }
   }
 
+  // ------------------------------------------------------------------------------------------- replication
+
+  /** Where broker {@code brokerId} serves HTTP, from the metadata image. */
+  public Optional<ControllerChannel.Endpoint> brokerEndpoint(int brokerId) {
+    MetadataQuorum q = quorum;
+    return q == null ? Optional.empty()
+        : q.image().broker(brokerId).map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port()));
+  }
+
+  /** A leader's ISR change, to the active controller (local or remote); see {@link ControllerChannel#alterPartition}. */
+  private CompletableFuture<Void> sendAlterPartition(AlterPartitionRequest request) {
+    return CompletableFuture.runAsync(
+        () -> {
+          ControllerChannel target = quorum.isActiveController() ? controllerService : channel;
+          target.alterPartition(
+              controllerEndpoint(),
+              new ControllerChannel.AlterPartition(
+                  request.topicId(), request.topicPartition().topic(), request.topicPartition().partition(),
+                  request.leaderId(), request.leaderEpoch(), request.partitionEpoch(), request.newIsr(),
+                  request.brokerEpochs()));
+        },
+        controllerRequests);
+  }
+
+  /**
+   * A fetcher could not connect to {@code brokerId}: tell the controller, which fences it at once if nothing
+   * listens on its port any more (faster than waiting out its session; docs/adr/0011-failure-detection.md).
+   */
+  private void onLeaderUnreachable(int brokerId) {
+    long nowMs = time.milliseconds();
+    Long last = lastUnreachableReportMs.get(brokerId);
+    if (shuttingDown || (last != null && nowMs - last < 1_000)) {
+      return;
+    }
+    lastUnreachableReportMs.put(brokerId, nowMs);
+    try {
+      controllerRequests.execute(
+          () -> {
+            try {
+              ControllerChannel target = quorum.isActiveController() ? controllerService : channel;
+              target.reportUnreachable(controllerEndpoint(), config.brokerId(), brokerId);
+            } catch (RuntimeException e) {
+              logger.debug("Could not report broker {} unreachable: {}", brokerId, e.toString());
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // shutting down
+    }
+  }
+
+  /**
+   * Controlled shutdown (Kafka's): with heartbeats stopped, asks the controller to move this broker's leaderships
+   * and ISR memberships to others and fence it, then waits (bounded) until this broker's image shows it leads
+   * nothing. A cluster of one has nobody to hand over to.
+   */
+  private void controlledShutdown() {
+    if (!config.clustered() || !ready || lifecycle.brokerEpoch() < 0) {
+      return;
+    }
+    long deadline = time.milliseconds() + 5_000;
+    while (time.milliseconds() < deadline) {
+      try {
+        ControllerChannel target = quorum.isActiveController() ? controllerService : channel;
+        ControllerChannel.AdminResult result =
+            target.fenceBroker(controllerEndpoint(), config.brokerId(), lifecycle.brokerEpoch());
+        while (replicaManager.metadataOffset() < result.metadataOffset() && time.milliseconds() < deadline) {
+          Thread.sleep(5);
+        }
+        logger.info("Broker {} handed over its leaderships (controlled shutdown)", config.brokerId());
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        logger.info("Controlled shutdown not done yet ({}); retrying", e.toString());
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+    logger.warn("Broker {} stops without a controlled shutdown: no controller answered in time", config.brokerId());
+  }
+
   // ------------------------------------------------------------------------------------------- housekeeping
 
   /** Periodic log housekeeping (retention, time-based flush, checkpoints); driven by the Spring scheduler. */
@@ -386,7 +514,16 @@ public final class BrokerServer implements AutoCloseable {
     Thread heartbeat = heartbeatThread;
     if (heartbeat != null) {
       heartbeat.interrupt();
+      try {
+        heartbeat.join(1_000); // no heartbeat may unfence this broker after the controlled shutdown fences it
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
+    if (replicaManager != null) {
+      controlledShutdown();
+    }
+    controllerRequests.shutdownNow();
     if (replicaManager != null) {
       replicaManager.shutdown();
     }

@@ -23,6 +23,26 @@ public interface ControllerChannel {
 
   AdminResult alterConfig(Endpoint controller, String name, String key, String value);
 
+  /** A leader's ISR change; fails with the controller's refusal as the core's exception. */
+  AdminResult alterPartition(Endpoint controller, AlterPartition request);
+
+  /**
+   * Fences a registration now, moving its leaderships away first: a broker's own controlled shutdown (after it
+   * stopped heartbeating).
+   */
+  AdminResult fenceBroker(Endpoint controller, int brokerId, long brokerEpoch);
+
+  /**
+   * {@code reporterId} could not connect to {@code brokerId}: the controller checks for itself and fences the broker
+   * at once if nothing listens on its port any more (see docs/adr/0011-failure-detection.md).
+   */
+  void reportUnreachable(Endpoint controller, int reporterId, int brokerId);
+
+  /** An ISR change for one partition; see {@link dev.tributary.metadata.IsrControl}. */
+  record AlterPartition(
+      String topicId, String topic, int partition, int leaderId, int leaderEpoch, int partitionEpoch,
+      java.util.List<Integer> newIsr, Map<Integer, Long> brokerEpochs) {}
+
   /** Where a broker serves HTTP. */
   record Endpoint(int brokerId, String host, int port) {}
 

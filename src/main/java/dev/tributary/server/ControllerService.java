@@ -17,11 +17,13 @@ public final class ControllerService implements ControllerChannel {
   private final Controller controller;
   private final MetadataQuorum quorum;
   private final Time time;
+  private final BrokerProbe probe;
 
-  ControllerService(Controller controller, MetadataQuorum quorum, Time time) {
+  ControllerService(Controller controller, MetadataQuorum quorum, Time time, BrokerProbe probe) {
     this.controller = controller;
     this.quorum = quorum;
     this.time = time;
+    this.probe = probe;
   }
 
   @Override
@@ -58,6 +60,43 @@ public final class ControllerService implements ControllerChannel {
   public AdminResult deleteTopic(Endpoint target, String name) {
     controller.deleteTopic(name);
     return new AdminResult(quorum.image().lastOffset());
+  }
+
+  @Override
+  public AdminResult alterPartition(Endpoint target, AlterPartition request) {
+    controller.alterPartition(
+        Uuid.parse(request.topicId()), request.partition(), request.leaderId(), request.leaderEpoch(),
+        request.partitionEpoch(), request.newIsr(), request.brokerEpochs());
+    return new AdminResult(quorum.image().lastOffset());
+  }
+
+  @Override
+  public AdminResult fenceBroker(Endpoint target, int brokerId, long brokerEpoch) {
+    controller.fenceBroker(brokerId, brokerEpoch);
+    return new AdminResult(quorum.image().lastOffset());
+  }
+
+  /**
+   * Probes the reported broker's HTTP port; if the connection is refused (no process listens there: it died or is
+   * stopping) its current registration is fenced now instead of after its session. A probe that times out proves
+   * nothing (a slow or partitioned broker), so the session timeout still decides then.
+   */
+  @Override
+  public void reportUnreachable(Endpoint target, int reporterId, int brokerId) {
+    var broker = quorum.image().broker(brokerId);
+    if (broker.isEmpty() || broker.get().fenced()) {
+      return;
+    }
+    if (probe.refusesConnections(broker.get().host(), broker.get().port())) {
+      org.slf4j.LoggerFactory.getLogger(ControllerService.class).info(
+          "Broker {} refuses connections (reported by broker {}); fencing broker epoch {} now", brokerId,
+          reporterId, broker.get().brokerEpoch());
+      try {
+        controller.fenceBroker(brokerId, broker.get().brokerEpoch());
+      } catch (dev.tributary.common.errors.StaleBrokerEpochException e) {
+        // it re-registered meanwhile: the new incarnation is alive
+      }
+    }
   }
 
   @Override

@@ -241,7 +241,8 @@ class LogRecoveryTest {
     try (var files = Files.list(dir())) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .containsExactlyInAnyOrder(
-              "00000000000000000000.log", "00000000000000000000.index", "00000000000000000000.timeindex");
+              "00000000000000000000.log", "00000000000000000000.index", "00000000000000000000.timeindex",
+              "leader-epoch-checkpoint");
     }
     assertThat(log.logEndOffset()).isEqualTo(6);
     log.close();

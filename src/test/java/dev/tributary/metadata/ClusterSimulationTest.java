@@ -201,7 +201,7 @@ class ClusterSimulationTest {
       topicCount++;
       for (PartitionImage p : topic.partitions().values()) {
         assertThat(p.replicas()).allSatisfy(id -> assertThat(h.image.isUnfenced(id)).isTrue());
-        assertThat(p.isr()).containsExactly(p.leader());
+        assertThat(p.isr()).containsExactlyElementsOf(p.replicas()); // an empty log: every replica is in sync
       }
       return "create " + name + " " + partitions + "x" + replicationFactor;
     }

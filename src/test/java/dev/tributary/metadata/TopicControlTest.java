@@ -124,13 +124,13 @@ class TopicControlTest {
   }
 
   @Test
-  void aNewPartitionHasAllItsReplicasButOnlyItsLeaderInSync() {
+  void aNewPartitionStartsWithEveryReplicaInSyncAndItsFirstReplicaLeading() {
     List<MetadataRecord> records = control.createTopic(MetadataImage.EMPTY, "t", 5, 3, Map.of(), List.of(1, 2, 3));
     MetadataImage image = replayAll(MetadataImage.EMPTY, records);
     assertThat(image.topic("t").orElseThrow().partitions().values())
         .allSatisfy(p -> {
           assertThat(p.replicas()).hasSize(3);
-          assertThat(p.isr()).containsExactly(p.replicas().get(0));
+          assertThat(p.isr()).containsExactlyElementsOf(p.replicas());
           assertThat(p.leader()).isEqualTo(p.replicas().get(0));
         });
   }

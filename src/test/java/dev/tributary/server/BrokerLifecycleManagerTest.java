@@ -141,5 +141,20 @@ class BrokerLifecycleManagerTest {
     public AdminResult alterConfig(Endpoint c, String n, String k, String v) {
       throw new UnsupportedOperationException();
     }
+
+    @Override
+    public AdminResult alterPartition(Endpoint c, AlterPartition request) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public AdminResult fenceBroker(Endpoint c, int brokerId, long brokerEpoch) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void reportUnreachable(Endpoint c, int reporterId, int brokerId) {
+      throw new UnsupportedOperationException();
+    }
   }
 }

@@ -5,6 +5,11 @@ import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.common.errors.TopicExistsException;
+import dev.tributary.common.errors.FencedLeaderEpochException;
+import dev.tributary.common.errors.IneligibleReplicaException;
+import dev.tributary.common.errors.InvalidUpdateVersionException;
+import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.server.ControllerUnreachableException;
 import java.io.IOException;
@@ -91,6 +96,38 @@ public final class HttpControllerChannel implements ControllerChannel {
         call(controller, "PUT", InternalApi.topic(encode(name)) + "/configs/" + encode(key), body));
   }
 
+  @Override
+  public AdminResult alterPartition(Endpoint controller, AlterPartition request) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("topic_id", request.topicId());
+    body.put("topic", request.topic());
+    body.put("partition", request.partition());
+    body.put("leader_id", request.leaderId());
+    body.put("leader_epoch", request.leaderEpoch());
+    body.put("partition_epoch", request.partitionEpoch());
+    body.put("new_isr", request.newIsr());
+    Map<String, Long> epochs = new LinkedHashMap<>();
+    request.brokerEpochs().forEach((id, epoch) -> epochs.put(String.valueOf(id), epoch));
+    body.put("broker_epochs", epochs);
+    return admin(call(controller, "POST", InternalApi.ALTER_PARTITION, body));
+  }
+
+  @Override
+  public AdminResult fenceBroker(Endpoint controller, int brokerId, long brokerEpoch) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("broker_id", brokerId);
+    body.put("broker_epoch", brokerEpoch);
+    return admin(call(controller, "POST", InternalApi.FENCE_BROKER, body));
+  }
+
+  @Override
+  public void reportUnreachable(Endpoint controller, int reporterId, int brokerId) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("reporter_id", reporterId);
+    body.put("broker_id", brokerId);
+    call(controller, "POST", InternalApi.BROKER_UNREACHABLE, body);
+  }
+
   private static AdminResult admin(JsonNode answer) {
     return new AdminResult(answer.path("metadata_offset").asLong());
   }
@@ -134,6 +171,11 @@ public final class HttpControllerChannel implements ControllerChannel {
       case InternalApi.STALE_BROKER_EPOCH -> new StaleBrokerEpochException(message);
       case InternalApi.BROKER_NOT_REGISTERED -> new BrokerNotRegisteredException(message);
       case InternalApi.TOPIC_EXISTS -> new TopicExistsException(message);
+      case InternalApi.FENCED_LEADER_EPOCH -> new FencedLeaderEpochException(message);
+      case InternalApi.INVALID_UPDATE_VERSION -> new InvalidUpdateVersionException(message);
+      case InternalApi.INELIGIBLE_REPLICA -> new IneligibleReplicaException(message);
+      case InternalApi.NOT_LEADER_OR_FOLLOWER -> new NotLeaderOrFollowerException(message);
+      case InternalApi.UNKNOWN_TOPIC -> UnknownTopicOrPartitionException.unknownTopic(message);
       default -> new RemoteApiException(response.statusCode(), errorCode, message);
     };
   }

@@ -5,12 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import dev.tributary.common.Uuid;
+import dev.tributary.e2e.TestPorts;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataRecord;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,24 +59,9 @@ final class QuorumFixture implements AutoCloseable {
     return new QuorumFixture(root, voters, listeners, options);
   }
 
+  /** Not port 0: see {@link TestPorts} for why ephemeral ports collide. */
   private static List<Integer> freePorts(int count) {
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      for (int i = 0; i < count; i++) {
-        sockets.add(new ServerSocket(0));
-      }
-      return sockets.stream().map(ServerSocket::getLocalPort).toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } finally {
-      sockets.forEach(socket -> {
-        try {
-          socket.close();
-        } catch (IOException ignored) {
-          // the port is free either way
-        }
-      });
-    }
+    return TestPorts.next(count);
   }
 
   Path dir(int brokerId) {

@@ -1,0 +1,195 @@
+package dev.tributary.log;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Which leader epoch wrote which part of a log: epoch → the first offset written in it (Kafka's
+ * LeaderEpochFileCache). A replica that becomes a follower, or restarts, compares its epochs with the leader's to
+ * find the offset where their logs agree and truncates to it, so that logs never diverge (KIP-101, KIP-279; see
+ * docs/adr/0009-replica-fetch-and-truncation.md).
+ *
+ * <p>File {@code leader-epoch-checkpoint} in the partition directory, Kafka's text format, written atomically on
+ * every change (changes are rare: a new epoch, a truncation):
+ *
+ * <pre>
+ * 0            version
+ * 2            number of entries
+ * 0 0          epoch startOffset
+ * 3 120
+ * </pre>
+ *
+ * <p>Invariants (enforced in {@link #assign}, the only method that adds entries): epochs strictly increase and so do
+ * start offsets; every start offset lies in [logStartOffset, logEndOffset] of the owning log (the log truncates this
+ * cache whenever it truncates itself or moves its start).
+ *
+ * <p>Concurrency: guarded by the owning {@link PartitionLog}'s lock; not thread-safe on its own.
+ */
+final class LeaderEpochCache {
+  static final String FILE_NAME = "leader-epoch-checkpoint";
+  private static final int VERSION = 0;
+
+  private final Path file;
+  private final TreeMap<Integer, Long> startOffsets = new TreeMap<>();
+
+  private LeaderEpochCache(Path file) {
+    this.file = file;
+  }
+
+  /** Reads the checkpoint in {@code dir}; an absent file is an empty cache. */
+  static LeaderEpochCache load(Path dir) throws IOException {
+    LeaderEpochCache cache = new LeaderEpochCache(dir.resolve(FILE_NAME));
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(cache.file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return cache;
+    }
+    if (lines.size() < 2 || Integer.parseInt(lines.get(0).trim()) != VERSION) {
+      throw new IOException("unreadable leader epoch checkpoint " + cache.file);
+    }
+    int count = Integer.parseInt(lines.get(1).trim());
+    if (lines.size() < 2 + count) {
+      throw new IOException("leader epoch checkpoint " + cache.file + " is missing entries");
+    }
+    for (int i = 0; i < count; i++) {
+      String[] parts = lines.get(2 + i).trim().split(" ");
+      cache.startOffsets.put(Integer.parseInt(parts[0]), Long.parseLong(parts[1]));
+    }
+    return cache;
+  }
+
+  boolean fileExists() {
+    return Files.exists(file);
+  }
+
+  /**
+   * Records that {@code epoch} starts at {@code startOffset}. An epoch no newer than the latest is ignored (it is
+   * already known, or it is stale); entries starting at or after {@code startOffset} are replaced, as Kafka does
+   * when an epoch wrote nothing before the next began. Returns whether anything changed.
+   */
+  boolean assign(int epoch, long startOffset) throws IOException {
+    if (!assignInMemory(epoch, startOffset)) {
+      return false;
+    }
+    write();
+    return true;
+  }
+
+  /** As {@link #assign}, without writing the file; the caller calls {@link #write} once it is done. */
+  boolean assignInMemory(int epoch, long startOffset) {
+    if (epoch < 0 || (!startOffsets.isEmpty() && epoch <= startOffsets.lastKey())) {
+      return false;
+    }
+    startOffsets.values().removeIf(offset -> offset >= startOffset);
+    startOffsets.put(epoch, startOffset);
+    return true;
+  }
+
+  /** The latest epoch, or -1 when the cache is empty. */
+  int latestEpoch() {
+    return startOffsets.isEmpty() ? -1 : startOffsets.lastKey();
+  }
+
+  /** The start offset of {@code epoch}, or -1 if it is not in the cache. */
+  long startOffsetOf(int epoch) {
+    Long offset = startOffsets.get(epoch);
+    return offset == null ? -1 : offset;
+  }
+
+  /**
+   * Where {@code requestedEpoch} ends in a log ending at {@code logEndOffset}, with Kafka's semantics: the latest
+   * epoch ends at the log end offset; an older one at the start of the next epoch the cache knows, reported with
+   * the largest known epoch at most {@code requestedEpoch} (or the requested one itself if it predates every entry);
+   * an epoch newer than any known, or an empty cache, is {@link EpochEndOffset#UNDEFINED}.
+   */
+  EpochEndOffset endOffsetFor(int requestedEpoch, long logEndOffset) {
+    if (requestedEpoch < 0 || startOffsets.isEmpty()) {
+      return EpochEndOffset.UNDEFINED;
+    }
+    if (requestedEpoch == startOffsets.lastKey()) {
+      return new EpochEndOffset(requestedEpoch, logEndOffset);
+    }
+    Map.Entry<Integer, Long> higher = startOffsets.higherEntry(requestedEpoch);
+    if (higher == null) {
+      return EpochEndOffset.UNDEFINED;
+    }
+    Map.Entry<Integer, Long> floor = startOffsets.floorEntry(requestedEpoch);
+    return new EpochEndOffset(floor == null ? requestedEpoch : floor.getKey(), higher.getValue());
+  }
+
+  /** Removes the entries of epochs that start at or after {@code endOffset} (the log was truncated there). */
+  void truncateFromEnd(long endOffset) throws IOException {
+    if (startOffsets.values().removeIf(offset -> offset >= endOffset)) {
+      write();
+    }
+  }
+
+  /**
+   * The log now starts at {@code startOffset}: entries wholly below it go, and the epoch that covers it is moved to
+   * start there.
+   */
+  void truncateFromStart(long startOffset) throws IOException {
+    Integer covering = null;
+    for (Map.Entry<Integer, Long> entry : List.copyOf(startOffsets.entrySet())) {
+      if (entry.getValue() < startOffset) {
+        covering = entry.getKey(); // the last one below the new start wins: epochs rise with offsets
+        startOffsets.remove(entry.getKey());
+      }
+    }
+    if (covering == null) {
+      return;
+    }
+    if (!startOffsets.containsValue(startOffset)) {
+      startOffsets.put(covering, startOffset);
+    }
+    write();
+  }
+
+  void clear() throws IOException {
+    if (!startOffsets.isEmpty()) {
+      startOffsets.clear();
+      write();
+    }
+  }
+
+  /** The entries, epoch → start offset, oldest first (tests, tools). */
+  Map<Integer, Long> entries() {
+    return new TreeMap<>(startOffsets);
+  }
+
+  /** Writes the file atomically: a fsynced temporary sibling renamed over it, then the directory fsynced. */
+  void write() throws IOException {
+    Path tmp = file.resolveSibling(FILE_NAME + ".tmp");
+    try (FileChannel channel =
+        FileChannel.open(
+            tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      BufferedWriter writer =
+          new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8.newEncoder(), -1));
+      writer.write(VERSION + "\n" + startOffsets.size() + "\n");
+      for (Map.Entry<Integer, Long> entry : startOffsets.entrySet()) {
+        writer.write(entry.getKey() + " " + entry.getValue() + "\n");
+      }
+      writer.flush();
+      channel.force(true);
+    }
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    FileIo.fsyncDirectory(file.getParent());
+  }
+
+  @Override
+  public String toString() {
+    return "LeaderEpochCache" + startOffsets;
+  }
+}

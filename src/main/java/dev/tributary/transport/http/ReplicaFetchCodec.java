@@ -1,0 +1,251 @@
+package dev.tributary.transport.http;
+
+import dev.tributary.common.TopicPartition;
+import dev.tributary.log.EpochEndOffset;
+import dev.tributary.replication.ReplicaFetch;
+import dev.tributary.replication.ReplicaFetchError;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The binary bodies of replica fetch and OffsetsForLeaderEpoch (big-endian, Kafka-like; version 0). Record batches
+ * travel exactly as stored, never re-encoded: the follower appends the very bytes the leader read from its segment.
+ * See docs/adr/0009-replica-fetch-and-truncation.md.
+ *
+ * <pre>
+ * FetchRequest      version:int16 replicaId:int32 brokerEpoch:int64 maxWaitMs:int32 maxBytes:int32
+ *                   count:int32 [topic:string partition:int32 currentLeaderEpoch:int32 fetchOffset:int64 maxBytes:int32]
+ * FetchResponse     version:int16 error:int16 count:int32 [topic:string partition:int32 error:int16
+ *                   highWatermark:int64 logStartOffset:int64 logEndOffset:int64 leaderEpoch:int32 size:int32 records]
+ * EpochRequest      version:int16 replicaId:int32 brokerEpoch:int64
+ *                   count:int32 [topic:string partition:int32 currentLeaderEpoch:int32 leaderEpoch:int32]
+ * EpochResponse     version:int16 error:int16 count:int32 [topic:string partition:int32 error:int16 leaderEpoch:int32
+ *                   endOffset:int64 logStartOffset:int64]
+ * string            length:int16 UTF-8 bytes
+ * </pre>
+ *
+ * A body that does not parse throws {@link IllegalArgumentException}; nothing is applied from it.
+ */
+public final class ReplicaFetchCodec {
+  private static final short VERSION = 0;
+  private static final int MAX_PARTITIONS = 100_000;
+
+  private ReplicaFetchCodec() {}
+
+  public static byte[] encode(ReplicaFetch.Request request) {
+    Writer out = new Writer(24 + request.partitions().size() * 48);
+    out.buffer.putShort(VERSION).putInt(request.replicaId()).putLong(request.brokerEpoch())
+        .putInt(request.maxWaitMs()).putInt(request.maxBytes()).putInt(request.partitions().size());
+    for (ReplicaFetch.PartitionRequest p : request.partitions()) {
+      out.topicPartition(p.topicPartition());
+      out.ensure(16);
+      out.buffer.putInt(p.currentLeaderEpoch()).putLong(p.fetchOffset()).putInt(p.maxBytes());
+    }
+    return out.toArray();
+  }
+
+  public static ReplicaFetch.Request decodeRequest(ByteBuffer body) {
+    return parse(body, in -> {
+      version(in);
+      int replicaId = in.getInt();
+      long brokerEpoch = in.getLong();
+      int maxWaitMs = in.getInt();
+      int maxBytes = in.getInt();
+      int count = count(in);
+      List<ReplicaFetch.PartitionRequest> partitions = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        TopicPartition tp = topicPartition(in);
+        partitions.add(new ReplicaFetch.PartitionRequest(tp, in.getInt(), in.getLong(), in.getInt()));
+      }
+      return new ReplicaFetch.Request(replicaId, brokerEpoch, maxWaitMs, maxBytes, partitions);
+    });
+  }
+
+  /** The response in one array: the header fields and every partition's batches, copied once. */
+  public static byte[] encode(ReplicaFetch.Response response) {
+    int size = 8;
+    for (ReplicaFetch.PartitionResponse p : response.partitions()) {
+      size += 2 + utf8Length(p.topicPartition().topic()) + 42 + p.records().remaining();
+    }
+    Writer out = new Writer(size);
+    out.buffer.putShort(VERSION).putShort(response.error().code()).putInt(response.partitions().size());
+    for (ReplicaFetch.PartitionResponse p : response.partitions()) {
+      out.topicPartition(p.topicPartition());
+      ByteBuffer records = p.records().duplicate();
+      out.ensure(38 + records.remaining());
+      out.buffer.putShort(p.error().code()).putLong(p.highWatermark()).putLong(p.logStartOffset())
+          .putLong(p.logEndOffset()).putInt(p.leaderEpoch()).putInt(records.remaining()).put(records);
+    }
+    return out.toArray();
+  }
+
+  /** Parses a response; each partition's records are a view of {@code body} (no copy). */
+  public static ReplicaFetch.Response decodeResponse(ByteBuffer body) {
+    return parse(body, in -> {
+      version(in);
+      ReplicaFetchError error = ReplicaFetchError.forCode(in.getShort());
+      int count = count(in);
+      List<ReplicaFetch.PartitionResponse> partitions = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        TopicPartition tp = topicPartition(in);
+        ReplicaFetchError partitionError = ReplicaFetchError.forCode(in.getShort());
+        long highWatermark = in.getLong();
+        long logStartOffset = in.getLong();
+        long logEndOffset = in.getLong();
+        int leaderEpoch = in.getInt();
+        int size = in.getInt();
+        if (size < 0 || size > in.remaining()) {
+          throw new IllegalArgumentException("records of " + tp + " claim " + size + " bytes; " + in.remaining() + " left");
+        }
+        ByteBuffer records = in.slice(in.position(), size);
+        in.position(in.position() + size);
+        partitions.add(
+            new ReplicaFetch.PartitionResponse(
+                tp, partitionError, highWatermark, logStartOffset, logEndOffset, leaderEpoch, records));
+      }
+      return new ReplicaFetch.Response(error, partitions);
+    });
+  }
+
+  public static byte[] encode(ReplicaFetch.EpochRequest request) {
+    Writer out = new Writer(18 + request.partitions().size() * 32);
+    out.buffer.putShort(VERSION).putInt(request.replicaId()).putLong(request.brokerEpoch())
+        .putInt(request.partitions().size());
+    for (ReplicaFetch.EpochPartitionRequest p : request.partitions()) {
+      out.topicPartition(p.topicPartition());
+      out.ensure(8);
+      out.buffer.putInt(p.currentLeaderEpoch()).putInt(p.leaderEpoch());
+    }
+    return out.toArray();
+  }
+
+  public static ReplicaFetch.EpochRequest decodeEpochRequest(ByteBuffer body) {
+    return parse(body, in -> {
+      version(in);
+      int replicaId = in.getInt();
+      long brokerEpoch = in.getLong();
+      int count = count(in);
+      List<ReplicaFetch.EpochPartitionRequest> partitions = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        partitions.add(new ReplicaFetch.EpochPartitionRequest(topicPartition(in), in.getInt(), in.getInt()));
+      }
+      return new ReplicaFetch.EpochRequest(replicaId, brokerEpoch, partitions);
+    });
+  }
+
+  public static byte[] encode(ReplicaFetch.EpochResponse response) {
+    Writer out = new Writer(8 + response.partitions().size() * 48);
+    out.buffer.putShort(VERSION).putShort(response.error().code()).putInt(response.partitions().size());
+    for (ReplicaFetch.EpochPartitionResponse p : response.partitions()) {
+      out.topicPartition(p.topicPartition());
+      out.ensure(22);
+      out.buffer.putShort(p.error().code()).putInt(p.endOffset().leaderEpoch()).putLong(p.endOffset().endOffset())
+          .putLong(p.logStartOffset());
+    }
+    return out.toArray();
+  }
+
+  public static ReplicaFetch.EpochResponse decodeEpochResponse(ByteBuffer body) {
+    return parse(body, in -> {
+      version(in);
+      ReplicaFetchError error = ReplicaFetchError.forCode(in.getShort());
+      int count = count(in);
+      List<ReplicaFetch.EpochPartitionResponse> partitions = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        TopicPartition tp = topicPartition(in);
+        ReplicaFetchError partitionError = ReplicaFetchError.forCode(in.getShort());
+        EpochEndOffset endOffset = new EpochEndOffset(in.getInt(), in.getLong());
+        partitions.add(new ReplicaFetch.EpochPartitionResponse(tp, partitionError, endOffset, in.getLong()));
+      }
+      return new ReplicaFetch.EpochResponse(error, partitions);
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------- helpers
+
+  private interface Parser<T> {
+    T parse(ByteBuffer in);
+  }
+
+  private static <T> T parse(ByteBuffer body, Parser<T> parser) {
+    ByteBuffer in = body.duplicate();
+    try {
+      T value = parser.parse(in);
+      if (in.hasRemaining()) {
+        throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");
+      }
+      return value;
+    } catch (BufferUnderflowException e) {
+      throw new IllegalArgumentException("truncated replica fetch body");
+    }
+  }
+
+  private static void version(ByteBuffer in) {
+    short version = in.getShort();
+    if (version != VERSION) {
+      throw new IllegalArgumentException("unsupported replica fetch version " + version);
+    }
+  }
+
+  private static int count(ByteBuffer in) {
+    int count = in.getInt();
+    if (count < 0 || count > MAX_PARTITIONS) {
+      throw new IllegalArgumentException("invalid partition count " + count);
+    }
+    return count;
+  }
+
+  private static TopicPartition topicPartition(ByteBuffer in) {
+    int length = in.getShort();
+    if (length < 0 || length > in.remaining()) {
+      throw new IllegalArgumentException("invalid topic name length " + length);
+    }
+    byte[] name = new byte[length];
+    in.get(name);
+    int partition = in.getInt();
+    if (partition < 0) {
+      throw new IllegalArgumentException("negative partition " + partition);
+    }
+    return new TopicPartition(new String(name, StandardCharsets.UTF_8), partition);
+  }
+
+  private static int utf8Length(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  /** A growable big-endian buffer. */
+  private static final class Writer {
+    ByteBuffer buffer;
+
+    Writer(int initialSize) {
+      buffer = ByteBuffer.allocate(Math.max(64, initialSize));
+    }
+
+    void ensure(int more) {
+      if (buffer.remaining() < more) {
+        ByteBuffer bigger = ByteBuffer.allocate(Math.max(buffer.capacity() * 2, buffer.position() + more));
+        buffer.flip();
+        bigger.put(buffer);
+        buffer = bigger;
+      }
+    }
+
+    void topicPartition(TopicPartition tp) {
+      byte[] name = tp.topic().getBytes(StandardCharsets.UTF_8);
+      ensure(6 + name.length);
+      buffer.putShort((short) name.length).put(name).putInt(tp.partition());
+    }
+
+    byte[] toArray() {
+      if (buffer.position() == buffer.capacity()) {
+        return buffer.array();
+      }
+      byte[] exact = new byte[buffer.position()];
+      System.arraycopy(buffer.array(), 0, exact, 0, exact.length);
+      return exact;
+    }
+  }
+}
