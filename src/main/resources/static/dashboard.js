@@ -79,6 +79,27 @@
     return tr;
   }
 
+  // Each replica with its log end offset (LEO) and lag as the leader reports them: "2 ★ 120 · 3 118 (−2)".
+  function replicasCell(p) {
+    const progress = (p.offsets && p.offsets.replicas) || [];
+    if (progress.length === 0) return cell(list(p.replicas));
+    const td = document.createElement('td');
+    progress.forEach((r, i) => {
+      if (i > 0) td.append(' · ');
+      const span = document.createElement('span');
+      span.className = 'replica' + (r.broker_id === p.leader ? ' leader' : '') + (r.in_sync ? '' : ' out-of-sync');
+      span.dataset.replica = r.broker_id;
+      const leo = r.log_end_offset < 0 ? '?' : r.log_end_offset;
+      span.textContent = r.broker_id + (r.broker_id === p.leader ? ' ★ ' : ' ') + leo
+        + (r.lag > 0 ? ' (−' + r.lag + ')' : '');
+      span.title = 'broker ' + r.broker_id + (r.broker_id === p.leader ? ' (leader)' : '')
+        + ': log end offset ' + leo + ', ' + (r.lag < 0 ? 'not fetched yet in this epoch' : r.lag + ' behind the leader')
+        + (r.in_sync ? ', in sync' : ', out of sync');
+      td.append(span);
+    });
+    return td;
+  }
+
   function partitionRow(p) {
     const tr = document.createElement('tr');
     tr.dataset.partition = p.topic + '-' + p.partition;
@@ -86,7 +107,7 @@
     const leader = p.leader < 0 ? cellWith(badge('offline', 'bad', 'No leader')) : cell(p.leader);
     const osr = p.osr.length === 0 ? cell(list(p.osr))
       : cellWith(badge(list(p.osr), 'warn', 'Under-replicated: these replicas are out of sync'));
-    tr.append(cell(p.topic), cell(p.partition), leader, cell(p.leader_epoch), cell(list(p.replicas)),
+    tr.append(cell(p.topic), cell(p.partition), leader, cell(p.leader_epoch), replicasCell(p),
       cell(list(p.isr)), osr);
     const o = p.offsets;
     if (o) {

@@ -80,7 +80,8 @@ public final class Bench {
     ExecutorService executor = Executors.newFixedThreadPool(2, daemon("bench-http"));
     try {
       HttpClient client = client(executor);
-      new TopicSetup(client, out).ensureTopic(o.url(), o.topic(), o.partitions());
+      new TopicSetup(client, out)
+          .ensureTopic(o.url(), o.topic(), o.partitions(), o.replicationFactor(), o.minInsyncReplicas());
       out.printf("produce: %s topic %s, %d partitions, %d-byte %s records in batches of %d, %d in flight, acks=%s%n",
           o.url(), o.topic(), o.partitions(), o.recordSizeBytes(), o.format().name().toLowerCase(Locale.ROOT),
           o.batchRecords(), o.concurrency(), o.acks());

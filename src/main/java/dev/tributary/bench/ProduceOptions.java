@@ -20,12 +20,14 @@ record ProduceOptions(
     String acks,
     PayloadFormat format,
     long warmupRecords,
-    long requestTimeoutMs) {
+    long requestTimeoutMs,
+    int replicationFactor,
+    int minInsyncReplicas) {
 
   static final Set<String> KNOWN =
       Set.of(
           "url", "topic", "partitions", "records", "record-size", "batch", "concurrency", "acks", "format",
-          "warmup-records", "request-timeout-ms");
+          "warmup-records", "request-timeout-ms", "replication-factor", "min-insync-replicas");
 
   static final String USAGE =
       """
@@ -43,6 +45,8 @@ record ProduceOptions(
         --format binary|json      binary: base64 values; json: a JSON string of record-size chars (default binary)
         --warmup-records N        records sent first and not measured  (default 100000)
         --request-timeout-ms MS   a request slower than this is an error (default 30000)
+        --replication-factor N    replicas, used when creating it      (default 1)
+        --min-insync-replicas N   min.insync.replicas when creating it (default 1)
       """;
 
   static ProduceOptions parse(Args args) {
@@ -58,7 +62,9 @@ record ProduceOptions(
             args.oneOf("acks", "all", Set.of("0", "1", "all")),
             PayloadFormat.of(args.oneOf("format", "binary", Set.of("binary", "json"))),
             args.longInRange("warmup-records", 100_000, 0, Long.MAX_VALUE / 2),
-            args.longInRange("request-timeout-ms", 30_000, 1, 3_600_000));
+            args.longInRange("request-timeout-ms", 30_000, 1, 3_600_000),
+            args.intInRange("replication-factor", 1, 1, 100),
+            args.intInRange("min-insync-replicas", 1, 1, 100));
     if ((long) o.recordSizeBytes * o.batchRecords > 512L * 1024 * 1024) {
       throw new Args.UsageException("--batch x --record-size must stay under 512 MiB per request");
     }

@@ -23,6 +23,12 @@ final class TopicSetup {
   }
 
   void ensureTopic(URI base, String topic, int partitions) throws IOException, InterruptedException {
+    ensureTopic(base, topic, partitions, 1, 1);
+  }
+
+  /** Creates {@code topic} with these settings unless it exists (an existing topic is used as it is). */
+  void ensureTopic(URI base, String topic, int partitions, int replicationFactor, int minInsyncReplicas)
+      throws IOException, InterruptedException {
     HttpResponse<String> clusters = get(BenchUrls.clusters(base));
     if (clusters.statusCode() != 200) {
       throw new BenchException("GET /v3/clusters answered HTTP " + clusters.statusCode() + ": "
@@ -33,7 +39,10 @@ final class TopicSetup {
       throw new BenchException("no cluster_id in GET /v3/clusters: " + Responses.abbreviate(clusters.body()));
     }
     ObjectNode request = Responses.JSON.createObjectNode();
-    request.put("topic_name", topic).put("partitions_count", partitions).put("replication_factor", 1);
+    request.put("topic_name", topic).put("partitions_count", partitions)
+        .put("replication_factor", replicationFactor);
+    request.putArray("configs").addObject().put("name", "min.insync.replicas")
+        .put("value", String.valueOf(minInsyncReplicas));
     HttpResponse<String> created =
         client.send(
             HttpRequest.newBuilder(BenchUrls.topics(base, clusterId))
@@ -44,7 +53,8 @@ final class TopicSetup {
             HttpResponse.BodyHandlers.ofString());
     int status = created.statusCode();
     if (status / 100 == 2) {
-      out.printf("created topic %s with %d partitions%n", topic, partitions);
+      out.printf("created topic %s with %d partitions, replication factor %d, min.insync.replicas %d%n", topic,
+          partitions, replicationFactor, minInsyncReplicas);
     } else if (status == 409 || created.body().toLowerCase().contains("exist")) {
       out.printf("topic %s exists%n", topic);
     } else {

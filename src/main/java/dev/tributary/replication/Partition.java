@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One partition on this broker: its log, and its replication state. While this broker leads it: the leader epoch,
  * the ISR, each follower's log end offset and fetch times, and the high watermark (HW). While it follows: the
- * leader it copies from and the HW the leader last reported. See docs/adr/0010-isr-and-high-watermark.md.
+ * leader it copies from and the HW the leader last reported. See docs/adr/0009-isr-and-high-watermark.md.
  *
  * <p>Invariants (the HW is written only by {@link #setHighWatermark}; the ISR only from committed metadata):
  *
@@ -80,7 +80,16 @@ public final class Partition {
   /** Leader only: the ISR change sent to the controller and not yet seen committed or refused; null if none. */
   private PendingIsrChange pendingIsrChange;
 
-  private record PendingIsrChange(List<Integer> newIsr, int basePartitionEpoch, String reason, boolean failed) {}
+  /**
+   * @param brokerEpochs the broker epochs of the replicas it adds, as they fetched (sent again on a resend)
+   * @param failed the outcome is unknown (no controller answered): resend on the next check
+   */
+  private record PendingIsrChange(
+      List<Integer> newIsr, Map<Integer, Long> brokerEpochs, int basePartitionEpoch, String reason, boolean failed) {
+    PendingIsrChange withFailed(boolean nowFailed) {
+      return new PendingIsrChange(newIsr, brokerEpochs, basePartitionEpoch, reason, nowFailed);
+    }
+  }
 
   public Partition(
       TopicPartition topicPartition, String topicId, PartitionLog log, int localBrokerId,
@@ -396,10 +405,8 @@ public final class Partition {
       }
       if (pendingIsrChange != null) {
         if (pendingIsrChange.failed) {
-          pendingIsrChange =
-              new PendingIsrChange(
-                  pendingIsrChange.newIsr, pendingIsrChange.basePartitionEpoch, pendingIsrChange.reason, false);
-          request = requestFor(pendingIsrChange.newIsr, Map.of());
+          pendingIsrChange = pendingIsrChange.withFailed(false);
+          request = requestFor(pendingIsrChange.newIsr, pendingIsrChange.brokerEpochs);
         }
       } else {
         List<Integer> laggards = new ArrayList<>();
@@ -429,7 +436,7 @@ public final class Partition {
   }
 
   private AlterPartitionRequest propose(List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {
-    pendingIsrChange = new PendingIsrChange(newIsr, partitionEpoch, reason, false);
+    pendingIsrChange = new PendingIsrChange(newIsr, brokerEpochs, partitionEpoch, reason, false);
     logger.info("Proposing ISR {} -> {} for {} in leader epoch {}: {}", isr, newIsr, topicPartition, leaderEpoch,
         reason);
     return requestFor(newIsr, brokerEpochs);
@@ -463,8 +470,7 @@ public final class Partition {
                     || !pendingIsrChange.newIsr.equals(request.newIsr())) {
                   return;
                 }
-                pendingIsrChange = refused ? null
-                    : new PendingIsrChange(request.newIsr(), request.partitionEpoch(), pendingIsrChange.reason, true);
+                pendingIsrChange = refused ? null : pendingIsrChange.withFailed(true);
               }
               logger.info("ISR change {} for {} {}: {}", request.newIsr(), topicPartition,
                   refused ? "refused" : "not confirmed, will resend", cause.toString());
@@ -579,10 +585,11 @@ public final class Partition {
       if (startAt) {
         highWatermark = offset; // the log restarts at offset: HW = start = end
         log.truncateFullyAndStartAt(offset);
-      } else if (offset < log.logEndOffset()) {
+      } else {
         if (highWatermark > offset) {
           setHighWatermark(Math.max(log.logStartOffset(), offset));
         }
+        // Even at the log end: an epoch this replica led without writing starts there, and must go too.
         log.truncateTo(offset);
         if (highWatermark > log.logEndOffset()) {
           highWatermark = log.logEndOffset(); // truncation is by whole batches and may end below offset
@@ -677,7 +684,7 @@ public final class Partition {
       List<ReplicaStatus> statuses = new ArrayList<>();
       for (int replica : replicas) {
         if (replica == localBrokerId) {
-          statuses.add(new ReplicaStatus(replica, true, true, leo, 0, nowMs, nowMs));
+          statuses.add(new ReplicaStatus(replica, true, true, leo, 0, -1, nowMs)); // a leader fetches from nobody
         } else {
           ReplicaState f = followers.get(replica);
           long fleo = f == null ? -1 : f.logEndOffset;

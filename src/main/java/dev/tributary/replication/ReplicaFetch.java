@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The messages of replica fetch (Kafka's Fetch from a follower, and OffsetsForLeaderEpoch), as plain values; their
- * binary encoding is the transport's (see docs/adr/0009-replica-fetch-and-truncation.md).
+ * binary encoding is the transport's (see docs/adr/0008-replica-fetch-and-truncation.md).
  */
 public final class ReplicaFetch {
   private ReplicaFetch() {}

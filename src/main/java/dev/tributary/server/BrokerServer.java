@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
 public final class BrokerServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(BrokerServer.class);
   private static final long ADMIN_PROPAGATION_TIMEOUT_MS = 10_000;
+  /** How long a stopping broker tries to hand over (the last broker of a cluster has nobody to ask). */
+  private static final long CONTROLLED_SHUTDOWN_TIMEOUT_MS = 3_000;
 
   /** Set again at startup with the port the listener really bound; read-only after that. */
   private volatile BrokerConfig config;
@@ -428,7 +430,7 @@ public final class BrokerServer implements AutoCloseable {
 
   /**
    * A fetcher could not connect to {@code brokerId}: tell the controller, which fences it at once if nothing
-   * listens on its port any more (faster than waiting out its session; docs/adr/0011-failure-detection.md).
+   * listens on its port any more (faster than waiting out its session; docs/adr/0010-failure-detection.md).
    */
   private void onLeaderUnreachable(int brokerId) {
     long nowMs = time.milliseconds();
@@ -461,7 +463,7 @@ public final class BrokerServer implements AutoCloseable {
     if (!config.clustered() || !ready || lifecycle.brokerEpoch() < 0) {
       return;
     }
-    long deadline = time.milliseconds() + 5_000;
+    long deadline = time.milliseconds() + CONTROLLED_SHUTDOWN_TIMEOUT_MS;
     while (time.milliseconds() < deadline) {
       try {
         ControllerChannel target = quorum.isActiveController() ? controllerService : channel;

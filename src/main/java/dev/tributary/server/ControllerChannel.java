@@ -34,7 +34,7 @@ public interface ControllerChannel {
 
   /**
    * {@code reporterId} could not connect to {@code brokerId}: the controller checks for itself and fences the broker
-   * at once if nothing listens on its port any more (see docs/adr/0011-failure-detection.md).
+   * at once if nothing listens on its port any more (see docs/adr/0010-failure-detection.md).
    */
   void reportUnreachable(Endpoint controller, int reporterId, int brokerId);
 

@@ -40,7 +40,10 @@ record LocalSnapshot(
         p.topicPartition().topic(), p.topicPartition().partition(), p.isLeader(), p.leaderEpoch(),
         new Offsets(
             p.logStartOffset(), p.highWatermark(), p.logEndOffset(), p.log().size(), p.log().numberOfSegments(),
-            p.statusLine()));
+            p.statusLine(),
+            p.replicaStatuses(System.currentTimeMillis()).stream()
+                .map(r -> new ReplicaProgress(r.brokerId(), r.isInSync(), r.logEndOffset(), r.lag(), r.lastFetchMs()))
+                .toList()));
   }
 
   /** One hosted replica; {@code leader} says whether this broker leads it (a follower's offsets lag the leader's). */
@@ -56,6 +59,7 @@ record LocalSnapshot(
    * A replica's log offsets, read without a common lock, so only roughly consistent with each other.
    *
    * @param statusLine the replica's one-line status ({@link Partition#statusLine()}), shared with logs and tests
+   * @param replicas every replica's progress as this leader sees it (empty from a follower, which does not know)
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   record Offsets(
@@ -64,5 +68,19 @@ record LocalSnapshot(
       @JsonProperty("log_end_offset") long logEndOffset,
       @JsonProperty("size_bytes") long sizeBytes,
       @JsonProperty("segments") int segments,
-      @JsonProperty("status_line") String statusLine) {}
+      @JsonProperty("status_line") String statusLine,
+      @JsonProperty("replicas") List<ReplicaProgress> replicas) {
+    Offsets {
+      replicas = replicas == null ? List.of() : List.copyOf(replicas);
+    }
+  }
+
+  /** One replica's log end offset and lag behind the leader's (-1 when the leader has not heard from it yet). */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record ReplicaProgress(
+      @JsonProperty("broker_id") int brokerId,
+      @JsonProperty("in_sync") boolean inSync,
+      @JsonProperty("log_end_offset") long logEndOffset,
+      @JsonProperty("lag") long lag,
+      @JsonProperty("last_fetch_ms") long lastFetchMs) {}
 }

@@ -39,7 +39,7 @@ class ClusterSnapshotsTest {
   }
 
   private static LocalSnapshot.Offsets offsets(long hw, long leo) {
-    return new LocalSnapshot.Offsets(0, hw, leo, 100 * leo, 1, "hw=" + hw + " leo=" + leo);
+    return new LocalSnapshot.Offsets(0, hw, leo, 100 * leo, 1, "hw=" + hw + " leo=" + leo, List.of());
   }
 
   /** Broker 1 leads orders-0 and follows orders-1 (its follower offsets must never be shown). */
@@ -145,7 +145,7 @@ class ClusterSnapshotsTest {
     assertThat(fieldNames(online)).containsExactlyInAnyOrder(
         "topic", "partition", "state", "leader", "leader_epoch", "replicas", "isr", "osr", "offsets");
     assertThat(fieldNames(online.get("offsets"))).containsExactlyInAnyOrder(
-        "log_start_offset", "high_watermark", "log_end_offset", "size_bytes", "segments", "status_line");
+        "log_start_offset", "high_watermark", "log_end_offset", "size_bytes", "segments", "status_line", "replicas");
     assertThat(online.get("offsets").get("high_watermark").asLong()).isEqualTo(120);
     assertThat(online.get("osr").toString()).isEqualTo("[3]");
 

@@ -88,13 +88,15 @@ class DashboardBrowserTest {
     driver.get("http://127.0.0.1:" + port + "/");
     String row = "tr[data-partition='browser-0']";
     await().atMost(Duration.ofSeconds(20)).until(() -> cells(row).length > 0);
-    assertThat(cells(row)).startsWith("browser", "0", "1", "0", "[1]", "[1]", "[]", "0", "3", "3");
+    // The replicas cell gives each replica's log end offset, the leader starred.
+    assertThat(cells(row)).startsWith("browser", "0", "1", "0", "1 ★ 3", "[1]", "[]", "0", "3", "3");
     assertThat(driver.findElement(By.id("connection")).getText()).isEqualTo("live");
     assertThat(String.join(" ", cells("#brokers tbody tr"))).contains("(this page)", "alive", "controller");
 
     produce("{\"records\":[{\"value\":4},{\"value\":5}]}");
     await().atMost(Duration.ofSeconds(20)).until(() -> cells(row)[8].equals("5"));
     assertThat(cells(row)[9]).isEqualTo("5");
+    assertThat(cells(row)[4]).isEqualTo("1 ★ 5");
 
     Path screenshot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE).toPath();
     Files.createDirectories(Path.of("target"));

@@ -42,7 +42,7 @@ class LeaderSnapshotFetcherTest {
     return new LocalSnapshot(
         "local", brokerId,
         List.of(new LocalSnapshot.LocalPartition(
-            "orders", brokerId, true, 3, new LocalSnapshot.Offsets(0, 7, 9, 900, 1, "b" + brokerId))));
+            "orders", brokerId, true, 3, new LocalSnapshot.Offsets(0, 7, 9, 900, 1, "b" + brokerId, List.of()))));
   }
 
   private BrokerImage serve(int brokerId, int status, String body, boolean hang) throws IOException {
