@@ -11,8 +11,8 @@ import java.util.function.ToDoubleFunction;
 import org.springframework.stereotype.Component;
 
 /**
- * Per-partition gauges for Prometheus: log size and segment count, log start/end offsets and high watermark,
- * tagged by topic and partition. The set of partitions changes with the metadata, so the rows are re-registered
+ * Per-partition gauges for Prometheus: log size and segment count, log start/end offsets and high watermark, ISR
+ * size, leadership and under-replication, tagged by topic and partition. The set of partitions changes with the metadata, so the rows are re-registered
  * on each housekeeping pass; values are read live at scrape time.
  */
 @Component
@@ -23,6 +23,9 @@ class PartitionMetrics {
   private final MultiGauge logStartOffset;
   private final MultiGauge logEndOffset;
   private final MultiGauge highWatermark;
+  private final MultiGauge isrSize;
+  private final MultiGauge underReplicated;
+  private final MultiGauge leader;
 
   PartitionMetrics(BrokerServer broker, MeterRegistry registry) {
     this.broker = broker;
@@ -31,6 +34,11 @@ class PartitionMetrics {
     this.logStartOffset = gauge(registry, "tributary.log.start.offset", null, "First offset still in the log");
     this.logEndOffset = gauge(registry, "tributary.log.end.offset", null, "Offset the next record will get");
     this.highWatermark = gauge(registry, "tributary.partition.high.watermark", null, "Committed offset bound");
+    this.isrSize = gauge(registry, "tributary.partition.isr.size", null, "In-sync replicas (committed ISR)");
+    this.underReplicated =
+        gauge(registry, "tributary.partition.under.replicated", null,
+            "1 if this broker leads the partition and its ISR is smaller than its replica set (Kafka's UnderReplicatedPartitions)");
+    this.leader = gauge(registry, "tributary.partition.leader", null, "1 if this broker leads the partition");
   }
 
   private static MultiGauge gauge(MeterRegistry registry, String name, String unit, String description) {
@@ -52,6 +60,9 @@ class PartitionMetrics {
     register(logStartOffset, partitions, Partition::logStartOffset);
     register(logEndOffset, partitions, Partition::logEndOffset);
     register(highWatermark, partitions, Partition::highWatermark);
+    register(isrSize, partitions, p -> p.isr().size());
+    register(underReplicated, partitions, p -> p.isLeader() && p.isr().size() < p.replicas().size() ? 1 : 0);
+    register(leader, partitions, p -> p.isLeader() ? 1 : 0);
   }
 
   /**

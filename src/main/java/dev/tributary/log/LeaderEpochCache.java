@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * Which leader epoch wrote which part of a log: epoch → the first offset written in it (Kafka's
  * LeaderEpochFileCache). A replica that becomes a follower, or restarts, compares its epochs with the leader's to
  * find the offset where their logs agree and truncates to it, so that logs never diverge (KIP-101, KIP-279; see
- * docs/adr/0009-replica-fetch-and-truncation.md).
+ * docs/adr/0008-replica-fetch-and-truncation.md).
  *
  * <p>File {@code leader-epoch-checkpoint} in the partition directory, Kafka's text format, written atomically on
  * every change (changes are rare: a new epoch, a truncation):
@@ -42,36 +42,53 @@ final class LeaderEpochCache {
 
   private final Path file;
   private final TreeMap<Integer, Long> startOffsets = new TreeMap<>();
+  /** True when the file was absent or unreadable: the owning log rebuilds the cache from its batches. */
+  private boolean needsRebuild;
 
   private LeaderEpochCache(Path file) {
     this.file = file;
   }
 
-  /** Reads the checkpoint in {@code dir}; an absent file is an empty cache. */
+  /**
+   * Reads the checkpoint in {@code dir}. An absent or unreadable file (a torn write cannot happen: writes are atomic,
+   * but a disk can corrupt it) gives an empty cache marked {@link #needsRebuild}: the epochs are stamped in every
+   * batch, so the log can always rebuild it.
+   */
   static LeaderEpochCache load(Path dir) throws IOException {
     LeaderEpochCache cache = new LeaderEpochCache(dir.resolve(FILE_NAME));
     List<String> lines;
     try {
       lines = Files.readAllLines(cache.file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
+      cache.needsRebuild = true;
       return cache;
     }
-    if (lines.size() < 2 || Integer.parseInt(lines.get(0).trim()) != VERSION) {
-      throw new IOException("unreadable leader epoch checkpoint " + cache.file);
-    }
-    int count = Integer.parseInt(lines.get(1).trim());
-    if (lines.size() < 2 + count) {
-      throw new IOException("leader epoch checkpoint " + cache.file + " is missing entries");
-    }
-    for (int i = 0; i < count; i++) {
-      String[] parts = lines.get(2 + i).trim().split(" ");
-      cache.startOffsets.put(Integer.parseInt(parts[0]), Long.parseLong(parts[1]));
+    try {
+      if (lines.size() < 2 || Integer.parseInt(lines.get(0).trim()) != VERSION) {
+        throw new IllegalArgumentException("unknown version");
+      }
+      int count = Integer.parseInt(lines.get(1).trim());
+      if (count < 0 || lines.size() < 2 + count) {
+        throw new IllegalArgumentException("missing entries");
+      }
+      for (int i = 0; i < count; i++) {
+        String[] parts = lines.get(2 + i).trim().split(" ");
+        if (parts.length != 2 || !cache.assignInMemory(Integer.parseInt(parts[0]), Long.parseLong(parts[1]))) {
+          throw new IllegalArgumentException("bad entry '" + lines.get(2 + i) + "'");
+        }
+      }
+    } catch (IllegalArgumentException e) { // NumberFormatException included
+      System.getLogger(LeaderEpochCache.class.getName()).log(
+          System.Logger.Level.WARNING, "rebuilding unreadable leader epoch checkpoint {0}: {1}", cache.file,
+          e.getMessage());
+      cache.startOffsets.clear();
+      cache.needsRebuild = true;
     }
     return cache;
   }
 
-  boolean fileExists() {
-    return Files.exists(file);
+  boolean needsRebuild() {
+    return needsRebuild;
   }
 
   /**
@@ -171,6 +188,7 @@ final class LeaderEpochCache {
 
   /** Writes the file atomically: a fsynced temporary sibling renamed over it, then the directory fsynced. */
   void write() throws IOException {
+    needsRebuild = false;
     Path tmp = file.resolveSibling(FILE_NAME + ".tmp");
     try (FileChannel channel =
         FileChannel.open(

@@ -142,12 +142,12 @@ public final class PartitionLog implements AutoCloseable {
 
   /**
    * Brings the epoch cache in line with the recovered log: entries past the log end (written just before a crash
-   * lost the batches) or below its start go. A log without a checkpoint file (written before epochs were tracked)
-   * rebuilds it from the epochs stamped in its batches.
+   * lost the batches) or below its start go. A log without a readable checkpoint file (written before epochs were
+   * tracked, or corrupted) rebuilds it from the epochs stamped in its batches.
    */
   private void reconcileEpochCache() throws IOException {
     inLock("epoch cache recovery of", () -> {
-      if (!epochs.fileExists() && logEndOffset > logStartOffset) {
+      if (epochs.needsRebuild() && logEndOffset > logStartOffset) {
         long offset = logStartOffset;
         while (offset < logEndOffset) {
           LogReadInfo read = reader.read(offset, 1 << 20, Long.MAX_VALUE, true);

@@ -19,7 +19,7 @@ import java.util.Map;
  * the leader has not seen the last change yet); the new ISR must hold the leader and only assigned replicas, and
  * every replica it adds must be an unfenced broker in the registration the leader saw fetch (KIP-841, KIP-903), so a
  * dead or restarted broker cannot be added on the strength of an old incarnation's fetches. See
- * docs/adr/0010-isr-and-high-watermark.md.
+ * docs/adr/0009-isr-and-high-watermark.md.
  */
 public final class IsrControl {
   private IsrControl() {}

@@ -309,10 +309,13 @@ public final class Partition {
    * @throws FencedLeaderEpochException the follower's epoch is older than this leader's (its metadata is stale)
    * @throws UnknownLeaderEpochException the follower's epoch is newer (this broker's metadata is behind)
    * @throws NotLeaderOrFollowerException this broker does not lead, or {@code replicaId} holds no replica
+   * @param followerEligible whether the follower's broker may join the ISR now (unfenced in this broker's metadata;
+   *     KIP-841): a fenced one keeps fetching, but is not proposed
    * @throws OffsetOutOfRangeException {@code fetchOffset} is outside [logStartOffset, logEndOffset]
    */
   public FollowerRead handleFollowerFetch(
-      int replicaId, long brokerEpoch, int followerLeaderEpoch, long fetchOffset, int maxBytes, long nowMs) {
+      int replicaId, long brokerEpoch, boolean followerEligible, int followerLeaderEpoch, long fetchOffset,
+      int maxBytes, long nowMs) {
     List<Runnable> completions;
     AlterPartitionRequest expansion;
     long hw;
@@ -341,7 +344,7 @@ public final class Partition {
                 + log.logStartOffset() + ", " + logEndOffset + "]");
       }
       follower.onFetch(fetchOffset, logEndOffset, brokerEpoch, nowMs);
-      expansion = maybeExpandIsr(follower);
+      expansion = followerEligible ? maybeExpandIsr(follower) : null;
       completions = maybeIncrementHighWatermark();
       hw = highWatermark;
       epoch = leaderEpoch;
@@ -382,6 +385,7 @@ public final class Partition {
     if (pendingIsrChange != null || isr.contains(follower.brokerId)) {
       return null;
     }
+
     if (follower.logEndOffset < highWatermark || follower.logEndOffset < leaderEpochStartOffset) {
       return null;
     }
@@ -412,7 +416,9 @@ public final class Partition {
         List<Integer> laggards = new ArrayList<>();
         for (int member : isr) {
           ReplicaState follower = followers.get(member);
-          if (follower != null && nowMs - follower.lastCaughtUpTimeMs > replicaLagTimeMaxMs) {
+          // Kafka's rule: a follower that has everything the leader has stays, even if it has not fetched lately.
+          if (follower != null && follower.logEndOffset < log.logEndOffset()
+              && nowMs - follower.lastCaughtUpTimeMs > replicaLagTimeMaxMs) {
             laggards.add(member);
           }
         }

@@ -373,8 +373,9 @@ public final class ReplicaManager {
       try {
         Partition.FollowerRead read =
             partition.handleFollowerFetch(
-                request.replicaId(), request.brokerEpoch(), wanted.currentLeaderEpoch(), wanted.fetchOffset(),
-                Math.max(1, Math.min(wanted.maxBytes(), budget)), nowMs);
+                request.replicaId(), request.brokerEpoch(), image.isUnfenced(request.replicaId()),
+                wanted.currentLeaderEpoch(), wanted.fetchOffset(), Math.max(1, Math.min(wanted.maxBytes(), budget)),
+                nowMs);
         budget -= read.records().remaining();
         answers.add(
             new ReplicaFetch.PartitionResponse(

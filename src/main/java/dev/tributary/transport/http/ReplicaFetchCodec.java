@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * The binary bodies of replica fetch and OffsetsForLeaderEpoch (big-endian, Kafka-like; version 0). Record batches
  * travel exactly as stored, never re-encoded: the follower appends the very bytes the leader read from its segment.
- * See docs/adr/0009-replica-fetch-and-truncation.md.
+ * See docs/adr/0008-replica-fetch-and-truncation.md.
  *
  * <pre>
  * FetchRequest      version:int16 replicaId:int32 brokerEpoch:int64 maxWaitMs:int32 maxBytes:int32
