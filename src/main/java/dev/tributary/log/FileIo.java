@@ -15,6 +15,25 @@ import java.nio.file.attribute.BasicFileAttributes;
 final class FileIo {
   private FileIo() {}
 
+  /**
+   * Replaces {@code file} with {@code text} atomically: a fsynced {@code .tmp} sibling renamed over it with
+   * ATOMIC_MOVE, then the directory fsynced, so a crash leaves the old or the new file, never a torn one.
+   */
+  static void writeAtomically(Path file, String text) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try (FileChannel channel =
+        FileChannel.open(
+            tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      while (bytes.hasRemaining()) {
+        channel.write(bytes);
+      }
+      channel.force(true);
+    }
+    Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    fsyncDirectory(file.getParent());
+  }
+
   /** Reads {@code length} bytes at {@code position}; fewer only if the file ends first (the buffer is then short). */
   static ByteBuffer read(FileChannel channel, long position, int length) throws IOException {
     ByteBuffer buffer = ByteBuffer.allocate(length);

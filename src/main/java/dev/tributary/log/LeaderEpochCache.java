@@ -1,15 +1,10 @@
 package dev.tributary.log;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -186,24 +181,12 @@ final class LeaderEpochCache {
     return new TreeMap<>(startOffsets);
   }
 
-  /** Writes the file atomically: a fsynced temporary sibling renamed over it, then the directory fsynced. */
+  /** Writes the file atomically ({@link FileIo#writeAtomically}). */
   void write() throws IOException {
     needsRebuild = false;
-    Path tmp = file.resolveSibling(FILE_NAME + ".tmp");
-    try (FileChannel channel =
-        FileChannel.open(
-            tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-      BufferedWriter writer =
-          new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8.newEncoder(), -1));
-      writer.write(VERSION + "\n" + startOffsets.size() + "\n");
-      for (Map.Entry<Integer, Long> entry : startOffsets.entrySet()) {
-        writer.write(entry.getKey() + " " + entry.getValue() + "\n");
-      }
-      writer.flush();
-      channel.force(true);
-    }
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    FileIo.fsyncDirectory(file.getParent());
+    StringBuilder text = new StringBuilder().append(VERSION).append('\n').append(startOffsets.size()).append('\n');
+    startOffsets.forEach((epoch, offset) -> text.append(epoch).append(' ').append(offset).append('\n'));
+    FileIo.writeAtomically(file, text.toString());
   }
 
   @Override

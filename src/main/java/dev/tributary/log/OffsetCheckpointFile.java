@@ -1,16 +1,11 @@
 package dev.tributary.log;
 
 import dev.tributary.common.TopicPartition;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,22 +37,12 @@ final class OffsetCheckpointFile {
   }
 
   void write(Map<TopicPartition, Long> offsets) throws IOException {
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    try (FileChannel channel =
-        FileChannel.open(
-            tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-      BufferedWriter writer =
-          new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8.newEncoder(), -1));
-      writer.write(VERSION + "\n" + offsets.size() + "\n");
-      for (Map.Entry<TopicPartition, Long> entry : offsets.entrySet()) {
-        TopicPartition tp = entry.getKey();
-        writer.write(tp.topic() + " " + tp.partition() + " " + entry.getValue() + "\n");
-      }
-      writer.flush();
-      channel.force(true);
+    StringBuilder text = new StringBuilder().append(VERSION).append('\n').append(offsets.size()).append('\n');
+    for (Map.Entry<TopicPartition, Long> entry : offsets.entrySet()) {
+      TopicPartition tp = entry.getKey();
+      text.append(tp.topic()).append(' ').append(tp.partition()).append(' ').append(entry.getValue()).append('\n');
     }
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    FileIo.fsyncDirectory(file.getParent());
+    FileIo.writeAtomically(file, text.toString());
   }
 
   /**
