@@ -18,6 +18,7 @@ import java.util.function.Function;
  * <p>Concurrency: every public method is serialized on this object.
  */
 public final class Controller {
+  private static final org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(Controller.class);
   private static final int MAX_ATTEMPTS = 5;
   private final MetadataQuorum quorum;
   private final TopicControl topics;
@@ -52,7 +53,9 @@ public final class Controller {
    * returns its broker epoch, which its heartbeats must carry. The registration starts fenced.
    */
   public long registerBroker(int brokerId, Uuid incarnationId, String host, int port, long nowMs) {
-    return submit(image -> cluster.register(image, brokerId, incarnationId, host, port, nowMs))
+    return submit(
+            "broker " + brokerId + " registered a new incarnation (the old process is gone)",
+            image -> cluster.register(image, brokerId, incarnationId, host, port, nowMs))
         .broker(brokerId)
         .orElseThrow()
         .brokerEpoch();
@@ -66,7 +69,9 @@ public final class Controller {
    * @throws dev.tributary.common.errors.StaleBrokerEpochException for another registration's epoch
    */
   public boolean heartbeat(int brokerId, long brokerEpoch, long brokerMetadataOffset, long nowMs) {
-    return submit(image -> cluster.heartbeat(image, brokerId, brokerEpoch, brokerMetadataOffset, nowMs).records())
+    return submit(
+            "broker " + brokerId + " unfenced",
+            image -> cluster.heartbeat(image, brokerId, brokerEpoch, brokerMetadataOffset, nowMs).records())
         .broker(brokerId)
         .map(BrokerImage::fenced)
         .orElse(true);
@@ -82,7 +87,9 @@ public final class Controller {
     if (!quorum.isActiveController()) {
       return sessionTimeoutMs;
     }
-    MetadataImage image = submit(current -> cluster.fenceStaleBrokers(current, nowMs));
+    MetadataImage image =
+        submit("session expired (no heartbeat for " + sessionTimeoutMs + " ms)",
+            current -> cluster.fenceStaleBrokers(current, nowMs));
     long next = cluster.nextDeadlineMs(image);
     return next == Long.MAX_VALUE ? sessionTimeoutMs : Math.max(0, Math.min(next - nowMs, sessionTimeoutMs));
   }
@@ -96,8 +103,10 @@ public final class Controller {
   public PartitionImage alterPartition(
       Uuid topicId, int partition, int leaderId, int leaderEpoch, int partitionEpoch, List<Integer> newIsr,
       Map<Integer, Long> brokerEpochs) {
-    return submit(image -> IsrControl.alterPartition(
-            image, topicId, partition, leaderId, leaderEpoch, partitionEpoch, newIsr, brokerEpochs))
+    return submit(
+            "ISR change proposed by leader " + leaderId,
+            image -> IsrControl.alterPartition(
+                image, topicId, partition, leaderId, leaderEpoch, partitionEpoch, newIsr, brokerEpochs))
         .topic(topicId)
         .orElseThrow()
         .requirePartition(partition);
@@ -107,14 +116,35 @@ public final class Controller {
    * Fences registration {@code brokerEpoch} of {@code brokerId} now, moving its leaderships and ISR memberships to
    * others first: a controlled shutdown, or a broker found dead before its session ran out.
    */
-  public void fenceBroker(int brokerId, long brokerEpoch) {
-    submit(image -> cluster.fenceBroker(image, brokerId, brokerEpoch));
+  public void fenceBroker(int brokerId, long brokerEpoch, String reason) {
+    submit("broker " + brokerId + " fenced: " + reason, image -> cluster.fenceBroker(image, brokerId, brokerEpoch));
   }
 
   /** Preferred leader election over every partition (auto.leader.rebalance.enable); a no-op when balanced. */
   public synchronized void maybeElectPreferredLeaders() {
     if (quorum.isActiveController()) {
-      submit(ClusterControl::preferredLeaderChanges);
+      submit("preferred leader election", ClusterControl::preferredLeaderChanges);
+    }
+  }
+
+  private static void logPartitionChanges(String reason, MetadataImage before, List<MetadataRecord> records) {
+    for (MetadataRecord record : records) {
+      if (!(record instanceof MetadataRecord.PartitionChange change)) {
+        continue;
+      }
+      TopicImage topic = before.topic(change.topicId()).orElse(null);
+      PartitionImage old = topic == null ? null : topic.partitions().get(change.partition());
+      if (old == null) {
+        continue;
+      }
+      String tp = topic.name() + "-" + change.partition();
+      if (old.leader() != change.leader()) {
+        logger.info("Leader of {} moves {} -> {} (leader epoch {}), isr {} -> {}: {}", tp, old.leader(),
+            change.leader(), change.leaderEpoch(), old.isr(), change.isr(), reason);
+      } else if (!old.isr().equals(change.isr())) {
+        logger.info("ISR of {} {} -> {} (partition epoch {}): {}", tp, old.isr(), change.isr(),
+            change.partitionEpoch(), reason);
+      }
     }
   }
 
@@ -127,7 +157,15 @@ public final class Controller {
    * Computes records from the current image and commits them, recomputing if another batch got in first (possible
    * only around a change of controller, since this method is the only writer here).
    */
-  private synchronized MetadataImage submit(Function<MetadataImage, List<MetadataRecord>> compute) {
+  private MetadataImage submit(Function<MetadataImage, List<MetadataRecord>> compute) {
+    return submit(null, compute);
+  }
+
+  /**
+   * As {@link #submit(Function)}; once committed, each leader or ISR change is logged with {@code reason} (null:
+   * not logged), so that every leadership move can be traced to why it happened.
+   */
+  private synchronized MetadataImage submit(String reason, Function<MetadataImage, List<MetadataRecord>> compute) {
     for (int attempt = 1; ; attempt++) {
       MetadataImage image = quorum.image();
       List<MetadataRecord> records = compute.apply(image);
@@ -135,7 +173,11 @@ public final class Controller {
         return image;
       }
       try {
-        return quorum.append(image.lastOffset(), records);
+        MetadataImage committed = quorum.append(image.lastOffset(), records);
+        if (reason != null) {
+          logPartitionChanges(reason, image, records);
+        }
+        return committed;
       } catch (StaleMetadataException e) {
         if (attempt == MAX_ATTEMPTS) {
           throw e;

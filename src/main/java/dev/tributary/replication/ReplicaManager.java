@@ -46,6 +46,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicaManager {
   private static final Logger logger = LoggerFactory.getLogger(ReplicaManager.class);
+  private static final long ISR_CHECK_MAX_INTERVAL_MS = 500;
 
   private final int localBrokerId;
   private final LogManager logManager;
@@ -106,11 +107,13 @@ public final class ReplicaManager {
   }
 
   /**
-   * Starts the ISR check: every half {@code replica.lag.time.max.ms} (as Kafka), each partition this broker leads
-   * drops followers that have not caught up within it.
+   * Starts the ISR check: each partition this broker leads drops followers that have not caught up within {@code
+   * replica.lag.time.max.ms}, and resends an ISR change whose outcome is unknown. Kafka checks every half lag time;
+   * this checks at least every {@value #ISR_CHECK_MAX_INTERVAL_MS} ms too, so that a resend after a controller
+   * failover is not held up for 15 s (the check compares times, so running it more often changes no decision).
    */
   public void startIsrExpiration() {
-    long intervalMs = Math.max(1, replicationConfig.replicaLagTimeMaxMs() / 2);
+    long intervalMs = Math.max(1, Math.min(ISR_CHECK_MAX_INTERVAL_MS, replicationConfig.replicaLagTimeMaxMs() / 2));
     scheduler.schedule(
         intervalMs,
         () -> {

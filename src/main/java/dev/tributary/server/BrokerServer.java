@@ -70,7 +70,12 @@ public final class BrokerServer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
           });
-  /** When this broker last reported each broker unreachable (at most one report a second per broker). */
+  /**
+   * At most one unreachable report per broker this often: often enough that a report lost to a controller that
+   * was itself dying is soon sent again to its successor.
+   */
+  private static final long UNREACHABLE_REPORT_INTERVAL_MS = 250;
+  /** When this broker last reported each broker unreachable. */
   private final Map<Integer, Long> lastUnreachableReportMs = new ConcurrentHashMap<>();
   private long lastPreferredLeaderCheckMs;
 
@@ -435,7 +440,7 @@ public final class BrokerServer implements AutoCloseable {
   private void onLeaderUnreachable(int brokerId) {
     long nowMs = time.milliseconds();
     Long last = lastUnreachableReportMs.get(brokerId);
-    if (shuttingDown || (last != null && nowMs - last < 1_000)) {
+    if (shuttingDown || (last != null && nowMs - last < UNREACHABLE_REPORT_INTERVAL_MS)) {
       return;
     }
     lastUnreachableReportMs.put(brokerId, nowMs);

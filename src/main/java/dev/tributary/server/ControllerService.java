@@ -72,7 +72,7 @@ public final class ControllerService implements ControllerChannel {
 
   @Override
   public AdminResult fenceBroker(Endpoint target, int brokerId, long brokerEpoch) {
-    controller.fenceBroker(brokerId, brokerEpoch);
+    controller.fenceBroker(brokerId, brokerEpoch, "controlled shutdown");
     return new AdminResult(quorum.image().lastOffset());
   }
 
@@ -92,7 +92,9 @@ public final class ControllerService implements ControllerChannel {
           "Broker {} refuses connections (reported by broker {}); fencing broker epoch {} now", brokerId,
           reporterId, broker.get().brokerEpoch());
       try {
-        controller.fenceBroker(brokerId, broker.get().brokerEpoch());
+        controller.fenceBroker(
+            brokerId, broker.get().brokerEpoch(),
+            "its port refuses connections (reported by broker " + reporterId + ", confirmed by the controller)");
       } catch (dev.tributary.common.errors.StaleBrokerEpochException e) {
         // it re-registered meanwhile: the new incarnation is alive
       }

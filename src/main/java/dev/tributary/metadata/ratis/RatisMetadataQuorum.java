@@ -10,6 +10,7 @@ import dev.tributary.metadata.StaleMetadataException;
 import dev.tributary.metadata.ratis.MetadataBatchCodec.ApplyResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -47,6 +48,7 @@ import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.ExitUtils;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
@@ -119,7 +121,8 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
    * @param listeners broker id → Raft address of every non-voting member; identical on every broker; may be empty
    * @param storageDir this broker's quorum directory (created if absent)
    * @throws IllegalArgumentException if the membership is inconsistent or {@code localBrokerId} is in neither map
-   * @throws UncheckedIOException if storage cannot be opened or the port cannot be bound
+   * @throws UncheckedIOException if storage cannot be opened or the port cannot be bound (the message names the
+   *     port; Ratis' own {@code System.exit(1)} for the latter is disabled: {@code ExitUtils.disableSystemExit()})
    */
   public static RatisMetadataQuorum start(
       int localBrokerId, Map<Integer, InetSocketAddress> voters, Map<Integer, InetSocketAddress> listeners,
@@ -154,6 +157,9 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
             });
     MetadataStateMachine stateMachine =
         new MetadataStateMachine(() -> events.execute(() -> runLeadershipListeners(leadershipListeners)));
+    // Make Ratis throw, not System.exit(1), when its gRPC port cannot be bound (TributaryApplication does this too,
+    // first thing; here for every other caller). Idempotent.
+    ExitUtils.disableSystemExit();
     RaftServer server = null;
     try {
       server =
@@ -171,6 +177,14 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
       // A failed start leaves non-daemon Ratis threads behind unless the server is closed.
       closeQuietly(server);
       events.shutdownNow();
+      BindException bind = bindFailure(e);
+      if (bind != null) {
+        // Ratis reports it as ExitUtils.terminate(1, "Failed to start Grpc server"): with exits disabled, an
+        // ExitException thrown on this thread.
+        throw new UncheckedIOException(
+            "cannot bind the metadata quorum (Raft) port " + localAddress.getHostString() + ":" + localAddress.getPort()
+                + " of broker " + localBrokerId + ": " + bind.getMessage(), bind);
+      }
       if (e instanceof IOException io) {
         throw new UncheckedIOException(
             "cannot start metadata quorum member " + localBrokerId + " at " + localAddress + " in " + storageDir, io);
@@ -205,6 +219,10 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, options.snapshotThresholdEntries());
     RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, options.snapshotRetentionFiles());
+    // Ratis closes a peer whose JVM was paused longer than this (default 60 s). A broker frozen with SIGSTOP, or
+    // a VM suspended, must come back as a follower that catches up and learns it was replaced, never as a zombie
+    // whose quorum peer is gone while it still believes it leads its partitions.
+    RaftServerConfigKeys.setCloseThreshold(properties, TimeDuration.valueOf(365, TimeUnit.DAYS));
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
     RaftServerConfigKeys.Log.setPurgeGap(properties, (int) Math.min(options.snapshotThresholdEntries(), 1024));
     SizeInBytes segmentSize = SizeInBytes.valueOf(options.logSegmentSizeMaxBytes());
@@ -380,6 +398,25 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
     } finally {
       events.shutdownNow();
     }
+  }
+
+  /**
+   * The {@link BindException} among the causes of a failed start, if any. With Netty's epoll transport there is none:
+   * gRPC's {@code IOException("Failed to bind to address ...")} wraps a {@code NativeIoException("bind(..) failed
+   * ...: Address already in use")}, so those are recognised by their messages.
+   */
+  private static BindException bindFailure(Throwable failure) {
+    BindException found = null;
+    for (Throwable t = failure; t != null; t = t.getCause()) { // the innermost wins: it says why
+      if (t instanceof BindException bind) {
+        found = bind;
+      } else if (t.getMessage() != null
+          && (t.getMessage().contains("Address already in use") || t.getMessage().startsWith("Failed to bind"))) {
+        found = new BindException(t.getMessage());
+        found.initCause(t);
+      }
+    }
+    return found;
   }
 
   private static void closeQuietly(RaftServer server) {
