@@ -85,7 +85,13 @@ public final class Bench {
       out.printf("produce: %s topic %s, %d partitions, %d-byte %s records in batches of %d, %d in flight, acks=%s%n",
           o.url(), o.topic(), o.partitions(), o.recordSizeBytes(), o.format().name().toLowerCase(Locale.ROOT),
           o.batchRecords(), o.concurrency(), o.acks());
-      ProduceRun run = new ProduceRun(o, client, out);
+      java.net.URI[] targets = null;
+      if (o.toLeaders()) {
+        targets = new TopicSetup(client, out).leaderUrls(o.url(), o.topic(), o.partitions());
+        out.printf("sending each partition straight to its leader, as a Kafka client does: %s%n",
+            java.util.Arrays.toString(targets));
+      }
+      ProduceRun run = new ProduceRun(o, client, out, targets);
       if (o.warmupRecords() > 0) {
         ProduceRun.PhaseResult warm = run.warmUp();
         out.printf("warm-up: %d records in %.1f s (%.0f records/s), %d errors (not counted below)%n",

@@ -22,12 +22,13 @@ record ProduceOptions(
     long warmupRecords,
     long requestTimeoutMs,
     int replicationFactor,
-    int minInsyncReplicas) {
+    int minInsyncReplicas,
+    boolean toLeaders) {
 
   static final Set<String> KNOWN =
       Set.of(
           "url", "topic", "partitions", "records", "record-size", "batch", "concurrency", "acks", "format",
-          "warmup-records", "request-timeout-ms", "replication-factor", "min-insync-replicas");
+          "warmup-records", "request-timeout-ms", "replication-factor", "min-insync-replicas", "via-url");
 
   static final String USAGE =
       """
@@ -47,6 +48,8 @@ record ProduceOptions(
         --request-timeout-ms MS   a request slower than this is an error (default 30000)
         --replication-factor N    replicas, used when creating it      (default 1)
         --min-insync-replicas N   min.insync.replicas when creating it (default 1)
+        --via-url true|false      send every batch to --url, which forwards it to the partition's leader
+                                  (default false: each batch goes straight to its leader, as Kafka clients do)
       """;
 
   static ProduceOptions parse(Args args) {
@@ -64,7 +67,8 @@ record ProduceOptions(
             args.longInRange("warmup-records", 100_000, 0, Long.MAX_VALUE / 2),
             args.longInRange("request-timeout-ms", 30_000, 1, 3_600_000),
             args.intInRange("replication-factor", 1, 1, 100),
-            args.intInRange("min-insync-replicas", 1, 1, 100));
+            args.intInRange("min-insync-replicas", 1, 1, 100),
+            !Boolean.parseBoolean(args.oneOf("via-url", "false", Set.of("true", "false"))));
     if ((long) o.recordSizeBytes * o.batchRecords > 512L * 1024 * 1024) {
       throw new Args.UsageException("--batch x --record-size must stay under 512 MiB per request");
     }

@@ -31,11 +31,18 @@ final class ProduceRun {
   private final ProduceOptions options;
   private final HttpClient client;
   private final PrintStream out;
+  /** Where each partition's batches go: its leader, or the one {@code --url} broker. */
+  private final java.net.URI[] targets;
 
   ProduceRun(ProduceOptions options, HttpClient client, PrintStream out) {
+    this(options, client, out, null);
+  }
+
+  ProduceRun(ProduceOptions options, HttpClient client, PrintStream out, java.net.URI[] targets) {
     this.options = options;
     this.client = client;
     this.out = out;
+    this.targets = targets;
   }
 
   /** Figures of one phase. {@code records} counts acknowledged records only. */
@@ -69,7 +76,9 @@ final class ProduceRun {
     HttpRequest.Builder[] perPartition = new HttpRequest.Builder[options.partitions()];
     for (int p = 0; p < perPartition.length; p++) {
       perPartition[p] =
-          HttpRequest.newBuilder(BenchUrls.partitionRecords(options.url(), options.topic(), p, options.acks()))
+          HttpRequest.newBuilder(
+                  BenchUrls.partitionRecords(
+                      targets == null ? options.url() : targets[p], options.topic(), p, options.acks()))
               .timeout(Duration.ofMillis(options.requestTimeoutMs()))
               .header("Content-Type", options.format().contentType)
               .header("Accept", "application/vnd.kafka.v2+json, application/json");

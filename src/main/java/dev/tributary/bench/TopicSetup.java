@@ -71,6 +71,32 @@ final class TopicSetup {
     }
   }
 
+  /**
+   * Each partition's leader as a base URL, as a Kafka client sends each batch straight to its partition's leader
+   * (from its metadata) rather than through one broker that forwards it. A partition without a leader, or a
+   * broker whose address is unknown, keeps {@code base} (that broker forwards or refuses).
+   */
+  URI[] leaderUrls(URI base, String topic, int partitions) throws IOException, InterruptedException {
+    URI[] targets = new URI[partitions];
+    java.util.Arrays.fill(targets, base);
+    HttpResponse<String> clusters = get(BenchUrls.clusters(base));
+    String clusterId = Responses.JSON.readTree(clusters.body()).path("data").path(0).path("cluster_id").asString();
+    String cluster = BenchUrls.clusters(base) + "/" + java.net.URLEncoder.encode(clusterId, java.nio.charset.StandardCharsets.UTF_8);
+    java.util.Map<Integer, URI> brokers = new java.util.HashMap<>();
+    for (JsonNode b : Responses.JSON.readTree(get(URI.create(cluster + "/brokers")).body()).path("data")) {
+      brokers.put(b.path("broker_id").asInt(), URI.create("http://" + b.path("host").asString() + ":" + b.path("port").asInt()));
+    }
+    JsonNode parts = Responses.JSON.readTree(get(URI.create(cluster + "/topics/" + topic + "/partitions")).body());
+    for (JsonNode p : parts.path("data")) {
+      int partition = p.path("partition_id").asInt(-1);
+      URI leader = brokers.get(p.path("leader_id").asInt(-1));
+      if (partition >= 0 && partition < partitions && leader != null) {
+        targets[partition] = leader;
+      }
+    }
+    return targets;
+  }
+
   /** Beginning and end offsets of one partition. */
   record Offsets(long beginningOffset, long endOffset) {}
 
