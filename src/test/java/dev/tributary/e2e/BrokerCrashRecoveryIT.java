@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * read back, in order, after a restart on the same data directory.
  */
 class BrokerCrashRecoveryIT {
+  @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   private static final int RECORDS = 10_000;
   private static final int BATCH = 500;
   private static final Pattern OFFSET = Pattern.compile("\"offset\":(\\d+)");
@@ -30,7 +32,8 @@ class BrokerCrashRecoveryIT {
   @Test
   void acknowledgedRecordsSurviveSigkillAndReadBackInOrder() throws Exception {
     Path data = tmp.resolve("broker-1");
-    try (BrokerProcess broker = new BrokerProcess(data, 1).start()) {
+    Path log = e2e.logDir().resolve("broker-1.log");
+    try (BrokerProcess broker = new BrokerProcess(data, 1, log).start()) {
       for (int start = 0; start < RECORDS; start += BATCH) {
         StringBuilder body = new StringBuilder("{\"records\":[");
         for (int i = start; i < start + BATCH; i++) {
@@ -52,7 +55,7 @@ class BrokerCrashRecoveryIT {
       broker.kill();
     }
 
-    try (BrokerProcess restarted = new BrokerProcess(data, 1).start()) {
+    try (BrokerProcess restarted = new BrokerProcess(data, 1, log).start()) {
       List<String> values = new ArrayList<>();
       long offset = 0;
       while (values.size() < RECORDS) {

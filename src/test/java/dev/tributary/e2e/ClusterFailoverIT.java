@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -28,6 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * no new partitions; a full restart forgets nothing.
  */
 class ClusterFailoverIT {
+  @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   private static final String CLUSTER_ID = TestCluster.CLUSTER_ID;
   private final HttpClient http = HttpClient.newHttpClient();
   private final JsonMapper json = JsonMapper.builder().build();
@@ -43,7 +45,8 @@ class ClusterFailoverIT {
 
   @Test
   void theClusterSurvivesLosingItsControllerAndAFullRestart() throws Exception {
-    cluster = new TestCluster(tmp, 3).startAll();
+    cluster = new TestCluster(tmp, e2e.logDir(), 3);
+    cluster.startAll();
     Map<Integer, BrokerProcess> brokers = Map.of(1, cluster.get(1), 2, cluster.get(2), 3, cluster.get(3));
 
     // One cluster: every broker names the same controller and sees three live brokers.

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,6 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * printed and {@code -Dtributary.seed} replays the same chaos schedule.
  */
 class CrashSoakIT {
+  @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   private static final String CLUSTER_ID = TestCluster.CLUSTER_ID;
   private static final int PARTITIONS = 6;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -53,7 +55,8 @@ class CrashSoakIT {
     long seed = Long.getLong("tributary.seed", System.nanoTime());
     System.out.println("soak: " + seconds + " s, seed " + seed + " (replay with -Dtributary.seed=" + seed + ")");
     Random random = new Random(seed);
-    brokers = new TestCluster(tmp, 3).startAll();
+    brokers = new TestCluster(tmp, e2e.logDir(), 3);
+    brokers.startAll();
     HttpResponse<String> created =
         send("POST", brokers.get(1), "/v3/clusters/" + CLUSTER_ID + "/topics",
             "{\"topic_name\":\"soak\",\"partitions_count\":" + PARTITIONS + ",\"replication_factor\":3}");

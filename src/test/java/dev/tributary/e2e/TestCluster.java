@@ -1,54 +1,73 @@
 package dev.tributary.e2e;
 
-import java.io.IOException;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A cluster of real broker processes on loopback for the end-to-end tests: free HTTP and Raft ports, one quorum
- * of voters, a shared cluster id and secret, each broker's data under {@code dir/broker-N}. Restarting a broker
- * starts a new process on the same ports and data.
+ * A cluster of real broker processes on loopback for the end-to-end tests: HTTP and Raft ports from {@link
+ * TestPorts}, one quorum of voters, a shared cluster id and secret, each broker's data under {@code dataDir/broker-N}
+ * and its log at {@code logDir/broker-N.log}. Restarting a broker starts a new process on the same ports, data and
+ * log file.
  */
 final class TestCluster implements AutoCloseable {
   static final String CLUSTER_ID = "aXQtY2x1c3Rlci1pZDAx";
   static final String SECRET = "it-secret-0123456789";
 
-  private final Path dir;
-  private final Map<Integer, Integer> httpPorts = new TreeMap<>();
-  private final String voters;
-  private final Map<Integer, BrokerProcess> brokers = new ConcurrentHashMap<>();
+  private final Map<Integer, BrokerProcess> brokers = new TreeMap<>();
 
-  TestCluster(Path dir, int size) throws IOException {
-    this.dir = dir;
-    StringBuilder quorum = new StringBuilder();
-    for (int id = 1; id <= size; id++) {
-      httpPorts.put(id, BrokerProcess.freePort());
-      quorum.append(id == 1 ? "" : ",").append(id).append("@127.0.0.1:").append(BrokerProcess.freePort());
-    }
-    this.voters = quorum.toString();
+  TestCluster(Path dataDir, Path logDir, int size) {
+    this(dataDir, logDir, size, List.of());
   }
 
-  /** Starts every broker at once and waits until all are ready (they need each other to elect a controller). */
-  TestCluster startAll() throws IOException {
-    for (int id : httpPorts.keySet()) {
-      brokers.put(id, process(id).launch());
+  /** @param extraArgs {@code --name=value} settings given to every broker */
+  TestCluster(Path dataDir, Path logDir, int size, List<String> extraArgs) {
+    Map<Integer, Integer> httpPorts = new TreeMap<>();
+    StringBuilder voters = new StringBuilder();
+    for (int id = 1; id <= size; id++) {
+      httpPorts.put(id, TestPorts.next());
+      voters.append(id == 1 ? "" : ",").append(id).append("@127.0.0.1:").append(TestPorts.next());
+    }
+    List<String> args = new ArrayList<>(List.of(
+        "--tributary.cluster-id=" + CLUSTER_ID, "--tributary.cluster-secret=" + SECRET,
+        "--tributary.controller.quorum-voters=" + voters));
+    args.addAll(extraArgs);
+    httpPorts.forEach(
+        (id, port) -> brokers.put(
+            id, new BrokerProcess(dataDir.resolve("broker-" + id), id, port, logDir.resolve("broker-" + id + ".log"),
+                args)));
+  }
+
+  /**
+   * Starts every broker that is not running, all at once, and waits until all are ready (they need each other to
+   * elect a controller).
+   */
+  TestCluster startAll() {
+    for (BrokerProcess broker : brokers.values()) {
+      if (!broker.isAlive()) {
+        broker.launch();
+      }
     }
     brokers.values().forEach(BrokerProcess::awaitReady);
     return this;
   }
 
   /** Starts broker {@code id} again on its data and waits until it is ready. */
-  BrokerProcess restart(int id) throws IOException {
-    BrokerProcess broker = process(id).start();
-    brokers.put(id, broker);
-    return broker;
+  BrokerProcess restart(int id) {
+    return brokers.get(id).start();
   }
 
   BrokerProcess get(int id) {
     return brokers.get(id);
+  }
+
+  Collection<BrokerProcess> all() {
+    return brokers.values();
   }
 
   void killAll() throws InterruptedException {
@@ -57,18 +76,18 @@ final class TestCluster implements AutoCloseable {
     }
   }
 
+  /** SIGTERMs the running brokers one by one; each must exit cleanly (0, or 143 for "ended by SIGTERM"). */
   void stopAll() throws InterruptedException {
     for (BrokerProcess broker : brokers.values()) {
-      broker.stop();
+      if (broker.isAlive()) {
+        assertThat(broker.stop()).as("exit code of broker %d after SIGTERM", broker.brokerId()).isIn(0, 143);
+      }
     }
   }
 
-  private BrokerProcess process(int id) {
-    return new BrokerProcess(
-        dir.resolve("broker-" + id), id, httpPorts.get(id),
-        List.of(
-            "--tributary.cluster-id=" + CLUSTER_ID, "--tributary.cluster-secret=" + SECRET,
-            "--tributary.controller.quorum-voters=" + voters));
+  /** Writes a {@code ====} line into every broker's log. */
+  void mark(String what) {
+    brokers.values().forEach(broker -> broker.mark(what));
   }
 
   @Override
