@@ -45,6 +45,7 @@ class LeaderProxy {
                 URI.create("http://" + leader.host() + ":" + leader.port() + request.getRequestURI() + query))
             .timeout(Duration.ofSeconds(90))
             .header(Forwarding.FORWARDED_HEADER, Integer.toString(broker.config().brokerId()))
+            .header(Forwarding.METADATA_OFFSET_HEADER, Long.toString(broker.replicaManager().metadataOffset()))
             .GET();
     String accept = request.getHeader(HttpHeaders.ACCEPT);
     if (accept != null) {

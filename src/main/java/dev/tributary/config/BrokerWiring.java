@@ -99,7 +99,8 @@ class BrokerWiring {
         tributaryHttpClient, json,
         id -> Optional.ofNullable(broker.metadata().brokers().get(id))
             .map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port())),
-        config.brokerId(), Duration.ofMillis(config.requestTimeoutMs() + 5_000));
+        config.brokerId(), Duration.ofMillis(config.requestTimeoutMs() + 5_000),
+        () -> broker.replicaManager().metadataOffset());
   }
 
   @Bean

@@ -393,6 +393,17 @@ public final class BrokerServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits, at most {@code timeoutMs}, until this broker has applied metadata up to {@code offset} (a forwarded
+   * request from a broker that is ahead). Returns at once in the common case; proceeds anyway on timeout.
+   */
+  public void awaitMetadataOffset(long offset, long timeoutMs) {
+    long deadline = time.milliseconds() + timeoutMs;
+    while (replicaManager.metadataOffset() < offset && time.milliseconds() < deadline) {
+      sleepBriefly();
+    }
+  }
+
   private void awaitTopic(String name) {
     long deadline = time.milliseconds() + ADMIN_PROPAGATION_TIMEOUT_MS;
     while (!replicaManager.partitionsKnown(name) && time.milliseconds() < deadline) {

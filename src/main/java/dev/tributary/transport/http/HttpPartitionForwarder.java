@@ -38,10 +38,13 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
   private final IntFunction<Optional<Endpoint>> endpoints;
   private final int localBrokerId;
   private final Duration timeout;
+  private final java.util.function.LongSupplier metadataOffset;
 
+  /** @param metadataOffset this broker's applied metadata offset, sent along (see {@link Forwarding}) */
   public HttpPartitionForwarder(
       HttpClient http, JsonMapper json, IntFunction<Optional<Endpoint>> endpoints, int localBrokerId,
-      Duration timeout) {
+      Duration timeout, java.util.function.LongSupplier metadataOffset) {
+    this.metadataOffset = metadataOffset;
     this.http = http;
     this.json = json;
     this.endpoints = endpoints;
@@ -67,6 +70,7 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
             .timeout(timeout)
             .header("Content-Type", "application/vnd.kafka.binary.v2+json")
             .header(Forwarding.FORWARDED_HEADER, Integer.toString(localBrokerId))
+            .header(Forwarding.METADATA_OFFSET_HEADER, Long.toString(metadataOffset.getAsLong()))
             .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body(records))))
             .build();
     return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
