@@ -79,6 +79,22 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
   }
 
   @Test
+  void replicasReportTheirLogEndOffsetLagAndThePartitionsHighWatermark() {
+    String topic = newTopicName();
+    createTopic(topic, 1);
+    post("/topics/" + topic + "/partitions/0?acks=all", "application/json",
+        "{\"records\":[{\"value\":1},{\"value\":2},{\"value\":3}]}");
+
+    JsonNode replica = expectOk(get(v3("/topics/" + topic + "/partitions/0/replicas"))).get("data").get(0);
+
+    assertThat(replica.get("log_end_offset").asLong()).isEqualTo(3);
+    assertThat(replica.get("high_watermark").asLong()).isEqualTo(3);
+    assertThat(replica.get("lag").asLong()).isZero();
+    assertThat(replica.get("last_fetch_ms").isNull()).as("a leader fetches from nobody").isTrue();
+    assertThat(replica.get("last_caught_up_ms").asLong()).isPositive();
+  }
+
+  @Test
   void aReplicaOnABrokerThatHoldsNoneIsNotFound() {
     String topic = newTopicName();
     createTopic(topic, 1);
