@@ -70,7 +70,7 @@ class BrokerWiring {
     ControllerChannel remote =
         new HttpControllerChannel(
             tributaryHttpClient, json, config.clusterSecret() == null ? "" : config.clusterSecret(),
-            Duration.ofSeconds(5));
+            Duration.ofSeconds(5), Duration.ofMillis(Math.max(500, config.brokerSessionTimeoutMs() / 2)));
     BrokerServer[] self = new BrokerServer[1]; // the leader endpoint looks brokers up in the server's metadata
     LeaderEndpoint leaders =
         new HttpLeaderEndpoint(

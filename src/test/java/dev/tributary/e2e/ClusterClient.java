@@ -80,17 +80,26 @@ final class ClusterClient {
   }
 
   List<PartitionState> partitions(String topic) throws IOException, InterruptedException {
+    return partitions(anyLive(), topic);
+  }
+
+  PartitionState partition(String topic, int partition) throws IOException, InterruptedException {
+    return partitions(topic).stream().filter(p -> p.partition() == partition).findFirst().orElseThrow();
+  }
+
+  /** One partition as {@code via}'s own metadata image shows it (answered locally; not forwarded). */
+  PartitionState partition(BrokerProcess via, String topic, int partition) throws IOException, InterruptedException {
+    return partitions(via, topic).stream().filter(p -> p.partition() == partition).findFirst().orElseThrow();
+  }
+
+  private List<PartitionState> partitions(BrokerProcess via, String topic) throws IOException, InterruptedException {
     List<PartitionState> states = new ArrayList<>();
-    for (JsonNode p : getJson(anyLive(), V3 + "/topics/" + topic + "/partitions").path("data")) {
+    for (JsonNode p : getJson(via, V3 + "/topics/" + topic + "/partitions").path("data")) {
       states.add(new PartitionState(
           p.path("partition_id").asInt(), p.path("leader_id").asInt(), p.path("leader_epoch").asInt(),
           ints(p.path("replica_ids")), ints(p.path("isr_ids"))));
     }
     return states;
-  }
-
-  PartitionState partition(String topic, int partition) throws IOException, InterruptedException {
-    return partitions(topic).stream().filter(p -> p.partition() == partition).findFirst().orElseThrow();
   }
 
   int controllerId() throws IOException, InterruptedException {

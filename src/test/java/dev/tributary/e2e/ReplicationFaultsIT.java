@@ -11,16 +11,19 @@ import dev.tributary.e2e.HistoryChecker.View;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Partition replication under faults, end to end: three broker processes, topics with replication factor 3 and
  * {@code min.insync.replicas=2}, an {@code acks=all} load ({@link ProducerLoad}) throughout each fault, then, once
  * healed, every produce checked by {@link HistoryChecker} against the leaders (through the API) and every replica's
- * own files ({@link ReplicaLogs}). Last, a negative control: with {@code min.insync.replicas=1} and unclean leader
+ * own files ({@link ReplicaLogs}). The faults: SIGKILL and SIGTERM of a leader, five leader bounces in a row, SIGKILL
+ * of the controller's broker, SIGSTOP of a follower and of a leader, two of three brokers down, and a torn segment
+ * tail on a crashed follower. Last, a negative control: with {@code min.insync.replicas=1} and unclean leader
  * election, the checker must find acknowledged records lost.
  *
  * <p>One cluster for the class (its logs under {@code e2e-logs/ReplicationFaultsIT/}); every test uses its own topic
@@ -42,6 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplicationFaultsIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   static final long REPLICA_LAG_TIME_MAX_MS = 2_000;
+  static final long BROKER_SESSION_TIMEOUT_MS = 3_000; // the broker defaults
+  static final long BROKER_HEARTBEAT_INTERVAL_MS = 500;
   static final Duration FAILOVER = Duration.ofSeconds(30);
   static final Duration HEAL = Duration.ofSeconds(60);
 
@@ -197,6 +204,160 @@ class ReplicationFaultsIT {
   }
 
   /**
+   * Partition 0's leader bounced five times, alternating SIGKILL and SIGTERM, each followed by a restart and a wait
+   * until the ISR is full again. Preferred leader election is minutes away, so each bounce hits the broker that
+   * took over from the previous one.
+   */
+  @Test
+  void aLeaderBouncedFiveTimesHardAndCleanLosesNothing() throws Exception {
+    Run run = Run.start("bounce-leader", 3);
+    run.awaitAcknowledged(0, System.nanoTime(), 10);
+    for (int bounce = 1; bounce <= 5; bounce++) {
+      PartitionState before = client.partition(run.topic, 0);
+      int leader = before.leader();
+      boolean hard = bounce % 2 == 1;
+      long faultNanos = System.nanoTime();
+      if (hard) {
+        cluster.get(leader).kill();
+      } else {
+        assertThat(cluster.get(leader).stop()).as("exit code of broker %d after SIGTERM", leader).isIn(0, 143);
+      }
+      awaitLeader(run.topic, 0, id -> id >= 0 && id != leader);
+      run.awaitAcknowledged(0, faultNanos, 5);
+      PartitionState after = client.partition(run.topic, 0);
+      cluster.restart(leader);
+      awaitFullIsr(run.topic, run.partitions);
+      System.out.printf("bounce-leader: bounce %d (%s) of broker %d: leader %d e%d -> %d e%d; full ISR again %d ms "
+              + "after the fault%n", bounce, hard ? "SIGKILL" : "SIGTERM", leader, leader, before.leaderEpoch(),
+          after.leader(), after.leaderEpoch(), (System.nanoTime() - faultNanos) / 1_000_000);
+      assertThat(after.leaderEpoch()).as("leader epoch after bounce %d", bounce).isGreaterThan(before.leaderEpoch());
+    }
+    run.finish().assertNoViolations();
+  }
+
+  /**
+   * A SIGSTOPped leader is fenced after its broker session and replaced in the next leader epoch; the load goes
+   * through the other brokers meanwhile (a request to the frozen one would hang). Resumed, the old leader learns the
+   * new epoch, steps down, truncates what only it had, and rejoins the ISR. Whatever it answered once resumed is in
+   * the history too: an acknowledgement it gave for a record it then truncated would be reported as lost.
+   */
+  @Test
+  void aPausedLeaderIsReplacedAndStepsDownWhenResumed() throws Exception {
+    Run run = Run.start("pause-leader", 3);
+    run.awaitAcknowledged(-1, System.nanoTime(), 10);
+    int controller = client.controllerId();
+    // A leader that is not also the controller: this is about the partition leader, not a controller failover.
+    List<PartitionState> states = client.partitions(run.topic);
+    PartitionState before = states.stream().filter(p -> p.leader() != controller).findFirst().orElse(states.get(0));
+    int partition = before.partition();
+    int leader = before.leader();
+    String tp = run.topic + "-" + partition;
+
+    cluster.get(leader).pause();
+    long pausedNanos = System.nanoTime();
+    await("a new leader for " + tp).atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
+        .until(() -> { int now = client.partition(run.topic, partition).leader(); return now >= 0 && now != leader; });
+    long electedNanos = System.nanoTime();
+    PartitionState elected = client.partition(run.topic, partition);
+    System.out.printf("pause-leader: %s led by broker %d e%d -> broker %d e%d %d ms after SIGSTOP (session %d ms)%n",
+        tp, leader, before.leaderEpoch(), elected.leader(), elected.leaderEpoch(),
+        (electedNanos - pausedNanos) / 1_000_000, BROKER_SESSION_TIMEOUT_MS);
+    assertThat(elected.leaderEpoch()).as("leader epoch of " + tp).isEqualTo(before.leaderEpoch() + 1);
+    // Not before the session can have expired: it runs from the last heartbeat, at most one interval before SIGSTOP
+    // (plus slack for polling and scheduling).
+    assertThat((electedNanos - pausedNanos) / 1_000_000).as("ms until a new leader")
+        .isGreaterThanOrEqualTo(BROKER_SESSION_TIMEOUT_MS - BROKER_HEARTBEAT_INTERVAL_MS - 250);
+    run.awaitAcknowledged(partition, electedNanos, 10);
+
+    long logBeforeResume = Files.size(cluster.get(leader).logFile());
+    cluster.get(leader).resume();
+    await("broker " + leader + " steps down as leader of " + tp).atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
+        .until(() -> {
+          PartitionState seen = client.partition(cluster.get(leader), run.topic, partition);
+          Optional<LocalReplica> local = client.localReplica(cluster.get(leader), run.topic, partition);
+          return seen.leader() >= 0 && seen.leader() != leader && local.isPresent() && !local.get().leader();
+        });
+    Result result = run.finish();
+    // For the report: what the old leader did on resuming (appends of requests it had taken in before SIGSTOP are
+    // truncated away here), as it logged it.
+    String logSinceResume = logSince(cluster.get(leader), logBeforeResume);
+    logSinceResume.lines().filter(line -> line.contains(" " + tp + " ") || line.contains(" " + tp + ":"))
+        .filter(line -> line.contains("Resigned") || line.contains("Truncated"))
+        .forEach(line -> System.out.println(
+            "pause-leader: broker " + leader + " logged: " + line.replaceFirst("^.*? : ", "")));
+    result.assertNoViolations();
+  }
+
+  /**
+   * A follower crashes, and its active segment for partition 0 is then torn: the last batch cut in half and garbage
+   * appended, as a crash mid-write would leave it. Restarted, its recovery truncates the file at the first bad byte,
+   * and it fetches the rest from the leader again; its files end up identical to the others'.
+   */
+  @Test
+  void aTornTailOnACrashedFollowerIsTruncatedAndFetchedAgain() throws Exception {
+    Run run = Run.start("torn-tail", 3);
+    run.awaitAcknowledged(0, System.nanoTime(), 20);
+    PartitionState p0 = client.partition(run.topic, 0);
+    int controller = client.controllerId();
+    int follower = p0.replicas().stream().filter(id -> id != p0.leader() && id != controller).findFirst()
+        .orElseGet(() -> p0.replicas().stream().filter(id -> id != p0.leader()).findFirst().orElseThrow());
+    BrokerProcess broker = cluster.get(follower);
+
+    broker.kill();
+    Path segment = ReplicationChecks.activeSegment(broker.dataDir(), run.topic, 0);
+    int recordsBefore = ReplicaLogs.read(broker.dataDir(), run.topic, 0).size();
+    Tear tear = Tear.lastBatchInHalfPlusGarbage(segment, run.topic.hashCode());
+    System.out.printf("torn-tail: broker %d's %s held %d records in %d bytes; its last batch (at %d, %d bytes) cut "
+            + "in half and %d garbage bytes appended: now %d bytes%n", follower, segment.getFileName(), recordsBefore,
+        tear.sizeBefore(), tear.lastBatchPosition(), tear.lastBatchSize(), tear.garbageBytes(), tear.sizeAfter());
+
+    long logStart = Files.size(broker.logFile());
+    cluster.restart(follower);
+    String logSinceRestart = logSince(broker, logStart);
+    assertThat(logSinceRestart).as("broker %d's log after its restart (%s)", follower, broker.logFile())
+        .contains("recovery truncated").contains(segment.getFileName().toString());
+    run.finish().assertNoViolations();
+  }
+
+  /** What {@code broker} logged after the first {@code fromByte} bytes of its log file. */
+  private static String logSince(BrokerProcess broker, long fromByte) throws Exception {
+    byte[] log = Files.readAllBytes(broker.logFile());
+    return new String(log, (int) fromByte, log.length - (int) fromByte, StandardCharsets.UTF_8);
+  }
+
+  /** How {@link #aTornTailOnACrashedFollowerIsTruncatedAndFetchedAgain} tore a segment file. */
+  private record Tear(long sizeBefore, long sizeAfter, long lastBatchPosition, int lastBatchSize, int garbageBytes) {
+    /** Record batch framing: base offset (8 bytes), then the batch length (4) counting the bytes after it. */
+    static Tear lastBatchInHalfPlusGarbage(Path segment, long seed) throws Exception {
+      try (FileChannel file = FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        long size = file.size();
+        long position = 0;
+        long last = -1;
+        int lastSize = 0;
+        ByteBuffer header = ByteBuffer.allocate(12);
+        while (position + 12 <= size) {
+          header.clear();
+          file.read(header, position);
+          int batchSize = 12 + header.getInt(8);
+          if (position + batchSize > size) {
+            break;
+          }
+          last = position;
+          lastSize = batchSize;
+          position += batchSize;
+        }
+        assertThat(last).as("a complete batch in " + segment).isGreaterThanOrEqualTo(0);
+        file.truncate(last + lastSize / 2);
+        byte[] garbage = new byte[97];
+        new Random(seed).nextBytes(garbage);
+        file.write(ByteBuffer.wrap(garbage), file.size());
+        file.force(true);
+        return new Tear(size, file.size(), last, lastSize, garbage.length);
+      }
+    }
+  }
+
+  /**
    * The negative control: the checker must report loss when the cluster is configured to allow it. Replicas on two
    * brokers A (leader) and B, the third broker C only keeps the metadata quorum's majority. B dies; A alone takes
    * acknowledged writes ({@code min.insync.replicas=1}); A dies; B comes back, is elected uncleanly
@@ -273,34 +434,8 @@ class ReplicationFaultsIT {
     }
   }
 
-  /**
-   * Waits until every partition of {@code topic} has a leader, an ISR of all its replicas, and every replica at the
-   * leader's log end offset with its high watermark there too (nothing in flight), as each broker reports itself.
-   */
   static void awaitFullIsr(String topic, int partitions) {
-    await(topic + " fully replicated").atMost(HEAL).pollInterval(Duration.ofMillis(200))
-        .until(() -> {
-          List<PartitionState> states = client.partitions(topic);
-          if (states.size() != partitions) {
-            return false;
-          }
-          for (PartitionState p : states) {
-            if (p.leader() < 0 || !new HashSet<>(p.isr()).equals(new HashSet<>(p.replicas()))) {
-              return false;
-            }
-            Optional<LocalReplica> leader = client.localReplica(cluster.get(p.leader()), topic, p.partition());
-            if (leader.isEmpty() || !leader.get().leader() || leader.get().highWatermark() != leader.get().logEndOffset()) {
-              return false;
-            }
-            for (int id : p.replicas()) {
-              Optional<LocalReplica> replica = client.localReplica(cluster.get(id), topic, p.partition());
-              if (replica.isEmpty() || replica.get().logEndOffset() != leader.get().logEndOffset()) {
-                return false;
-              }
-            }
-          }
-          return true;
-        });
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, partitions, HEAL);
   }
 
   static void awaitLeader(String topic, int partition, java.util.function.IntPredicate wanted) {
@@ -308,28 +443,8 @@ class ReplicationFaultsIT {
         .until(() -> wanted.test(client.partition(topic, partition).leader()));
   }
 
-  /**
-   * The views to check: the leaders' copy through the API, then each broker's own files for the partitions it
-   * hosts. Call only after {@link #awaitFullIsr}.
-   */
   static List<View> views(String topic, int partitions) throws Exception {
-    List<PartitionState> states = client.partitions(topic);
-    Map<Integer, List<HistoryChecker.Entry>> api = new TreeMap<>();
-    for (PartitionState p : states) {
-      api.put(p.partition(), client.readPartition(cluster.get(p.leader()), topic, p.partition()));
-    }
-    List<View> views = new ArrayList<>(List.of(new View("leader via API", api)));
-    for (BrokerProcess broker : cluster.all()) {
-      Map<Integer, List<HistoryChecker.Entry>> disk = new LinkedHashMap<>();
-      for (PartitionState p : states) {
-        if (p.replicas().contains(broker.brokerId())) {
-          disk.put(p.partition(), ReplicaLogs.read(broker.dataDir(), topic, p.partition()));
-        }
-      }
-      views.add(new View("broker " + broker.brokerId() + " files", disk));
-    }
-    assertThat(views).hasSize(1 + cluster.all().size());
-    return views;
+    return ReplicationChecks.views(cluster, client, topic, partitions);
   }
 
   /** One batch of keyed records to partition 0 through {@code via}, recorded in {@code history}; the acknowledged values. */

@@ -38,8 +38,22 @@ public final class HttpControllerChannel implements ControllerChannel {
   private final JsonMapper json;
   private final String secret;
   private final Duration timeout;
+  /** For registration and heartbeats: shorter than the broker session, see the constructor. */
+  private final Duration heartbeatTimeout;
 
   public HttpControllerChannel(HttpClient http, JsonMapper json, String secret, Duration timeout) {
+    this(http, json, secret, timeout, timeout);
+  }
+
+  /**
+   * @param heartbeatTimeout for registration and heartbeats. It must be well under the broker session timeout:
+   *     heartbeats are sent one at a time, so one stuck on a controller that froze (SIGSTOP) would otherwise keep
+   *     this broker from reaching the new controller until its session there ran out, and the new controller would
+   *     fence every broker at once.
+   */
+  public HttpControllerChannel(
+      HttpClient http, JsonMapper json, String secret, Duration timeout, Duration heartbeatTimeout) {
+    this.heartbeatTimeout = heartbeatTimeout;
     this.http = http;
     this.json = json;
     this.secret = secret;
@@ -53,7 +67,7 @@ public final class HttpControllerChannel implements ControllerChannel {
     body.put("incarnation_id", registration.incarnationId());
     body.put("host", registration.host());
     body.put("port", registration.port());
-    JsonNode answer = call(controller, "POST", InternalApi.REGISTER, body);
+    JsonNode answer = call(controller, "POST", InternalApi.REGISTER, body, heartbeatTimeout);
     return new RegistrationResult(answer.path("broker_epoch").asLong(), answer.path("metadata_offset").asLong());
   }
 
@@ -63,7 +77,7 @@ public final class HttpControllerChannel implements ControllerChannel {
     body.put("broker_id", heartbeat.brokerId());
     body.put("broker_epoch", heartbeat.brokerEpoch());
     body.put("metadata_offset", heartbeat.metadataOffset());
-    JsonNode answer = call(controller, "POST", InternalApi.HEARTBEAT, body);
+    JsonNode answer = call(controller, "POST", InternalApi.HEARTBEAT, body, heartbeatTimeout);
     return new HeartbeatResult(answer.path("fenced").asBoolean(), answer.path("metadata_offset").asLong());
   }
 
@@ -109,7 +123,7 @@ public final class HttpControllerChannel implements ControllerChannel {
     Map<String, Long> epochs = new LinkedHashMap<>();
     request.brokerEpochs().forEach((id, epoch) -> epochs.put(String.valueOf(id), epoch));
     body.put("broker_epochs", epochs);
-    return admin(call(controller, "POST", InternalApi.ALTER_PARTITION, body));
+    return admin(call(controller, "POST", InternalApi.ALTER_PARTITION, body, heartbeatTimeout));
   }
 
   @Override
@@ -117,7 +131,7 @@ public final class HttpControllerChannel implements ControllerChannel {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("broker_id", brokerId);
     body.put("broker_epoch", brokerEpoch);
-    return admin(call(controller, "POST", InternalApi.FENCE_BROKER, body));
+    return admin(call(controller, "POST", InternalApi.FENCE_BROKER, body, heartbeatTimeout));
   }
 
   @Override
@@ -125,7 +139,7 @@ public final class HttpControllerChannel implements ControllerChannel {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("reporter_id", reporterId);
     body.put("broker_id", brokerId);
-    call(controller, "POST", InternalApi.BROKER_UNREACHABLE, body);
+    call(controller, "POST", InternalApi.BROKER_UNREACHABLE, body, heartbeatTimeout);
   }
 
   private static AdminResult admin(JsonNode answer) {
@@ -133,10 +147,14 @@ public final class HttpControllerChannel implements ControllerChannel {
   }
 
   private JsonNode call(Endpoint controller, String method, String path, Object body) {
+    return call(controller, method, path, body, timeout);
+  }
+
+  private JsonNode call(Endpoint controller, String method, String path, Object body, Duration callTimeout) {
     URI uri = URI.create("http://" + controller.host() + ":" + controller.port() + path);
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
-            .timeout(timeout)
+            .timeout(callTimeout)
             .header(SECRET_HEADER, secret)
             .header("Content-Type", "application/json");
     request.method(
