@@ -7,7 +7,6 @@ import dev.tributary.common.errors.UnknownLeaderEpochException;
 import dev.tributary.log.LogStorageException;
 import dev.tributary.log.OffsetOutOfRangeException;
 import dev.tributary.metadata.BrokerImage;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import dev.tributary.common.TopicPartition;
@@ -92,18 +91,7 @@ public final class ReplicaManager {
         localBrokerId, logManager, scheduler, delayedCompletionExecutor, Time.SYSTEM, ReplicationConfig.DEFAULTS,
         request -> CompletableFuture.failedFuture(new IllegalStateException("no controller to send ISR changes to")),
         new ReplicaFetcherManager(
-            localBrokerId, () -> -1, new LeaderEndpoint() {
-              @Override
-              public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request) throws IOException {
-                throw new IOException("a lone broker has no leader to fetch from");
-              }
-
-              @Override
-              public ReplicaFetch.EpochResponse epochEndOffsets(int leaderId, ReplicaFetch.EpochRequest request)
-                  throws IOException {
-                throw new IOException("a lone broker has no leader to fetch from");
-              }
-            }, ReplicationConfig.DEFAULTS, Time.SYSTEM, id -> {}));
+            localBrokerId, () -> -1, LeaderEndpoint.NONE, ReplicationConfig.DEFAULTS, Time.SYSTEM, id -> {}));
   }
 
   /**
@@ -429,7 +417,8 @@ public final class ReplicaManager {
     return broker.isPresent() && broker.get().brokerEpoch() == brokerEpoch;
   }
 
-  private static ReplicaFetchError errorFor(RuntimeException e) {
+  /** The replica-fetch error for what a partition threw; anything else is a bug and propagates. */
+  static ReplicaFetchError errorFor(RuntimeException e) {
     if (e instanceof FencedLeaderEpochException) {
       return ReplicaFetchError.FENCED_LEADER_EPOCH;
     } else if (e instanceof UnknownLeaderEpochException) {

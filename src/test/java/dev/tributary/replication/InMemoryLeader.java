@@ -1,9 +1,6 @@
 package dev.tributary.replication;
 
 import dev.tributary.common.Time;
-import dev.tributary.common.errors.FencedLeaderEpochException;
-import dev.tributary.common.errors.NotLeaderOrFollowerException;
-import dev.tributary.common.errors.UnknownLeaderEpochException;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.log.OffsetOutOfRangeException;
 import java.io.IOException;
@@ -50,7 +47,7 @@ final class InMemoryLeader implements LeaderEndpoint {
             leader.highWatermark(), leader.logStartOffset(), leader.logEndOffset(), leader.leaderEpoch(),
             ByteBuffer.allocate(0)));
       } catch (RuntimeException e) {
-        answers.add(ReplicaFetch.PartitionResponse.error(p.topicPartition(), errorFor(e)));
+        answers.add(ReplicaFetch.PartitionResponse.error(p.topicPartition(), ReplicaManager.errorFor(e)));
       }
     }
     reply();
@@ -68,7 +65,7 @@ final class InMemoryLeader implements LeaderEndpoint {
         answers.add(new ReplicaFetch.EpochPartitionResponse(p.topicPartition(), ReplicaFetchError.NONE,
             leader.endOffsetForEpoch(p.currentLeaderEpoch(), p.leaderEpoch()), leader.logStartOffset()));
       } catch (RuntimeException e) {
-        answers.add(new ReplicaFetch.EpochPartitionResponse(p.topicPartition(), errorFor(e),
+        answers.add(new ReplicaFetch.EpochPartitionResponse(p.topicPartition(), ReplicaManager.errorFor(e),
             EpochEndOffset.UNDEFINED, -1));
       }
     }
@@ -86,16 +83,5 @@ final class InMemoryLeader implements LeaderEndpoint {
     Runnable hook = beforeReply;
     beforeReply = () -> {};
     hook.run();
-  }
-
-  private static ReplicaFetchError errorFor(RuntimeException e) {
-    if (e instanceof FencedLeaderEpochException) {
-      return ReplicaFetchError.FENCED_LEADER_EPOCH;
-    } else if (e instanceof UnknownLeaderEpochException) {
-      return ReplicaFetchError.UNKNOWN_LEADER_EPOCH;
-    } else if (e instanceof NotLeaderOrFollowerException) {
-      return ReplicaFetchError.NOT_LEADER_OR_FOLLOWER;
-    }
-    throw e;
   }
 }

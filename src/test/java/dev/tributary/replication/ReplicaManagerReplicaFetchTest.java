@@ -13,7 +13,6 @@ import dev.tributary.log.record.RecordBatchBuilder;
 import dev.tributary.log.record.SimpleRecord;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataRecord;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -47,18 +46,7 @@ class ReplicaManagerReplicaFetchTest {
     logManager = new LogManager(dir, scheduler);
     logManager.loadLogs(tp -> Optional.empty());
     ReplicationConfig config = new ReplicationConfig(10_000, MAX_WAIT_MS, 1 << 20, 1 << 20, 100);
-    LeaderEndpoint nowhere = new LeaderEndpoint() {
-      @Override
-      public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request) throws IOException {
-        throw new IOException("broker 1 follows nobody here");
-      }
-
-      @Override
-      public ReplicaFetch.EpochResponse epochEndOffsets(int leaderId, ReplicaFetch.EpochRequest request)
-          throws IOException {
-        throw new IOException("broker 1 follows nobody here");
-      }
-    };
+    LeaderEndpoint nowhere = LeaderEndpoint.NONE;
     replicaManager = new ReplicaManager(
         1, logManager, scheduler, Runnable::run, scheduler, config, request -> new CompletableFuture<>(),
         ReplicaFetcherManager.manual(1, () -> 0, nowhere, config, scheduler));
