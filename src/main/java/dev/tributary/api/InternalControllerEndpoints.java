@@ -108,7 +108,7 @@ class InternalControllerEndpoints {
                     request.path("topic_id").asString(), request.path("topic").asString(),
                     request.path("partition").asInt(), request.path("leader_id").asInt(),
                     request.path("leader_epoch").asInt(), request.path("partition_epoch").asInt(), newIsr,
-                    brokerEpochs)));
+                    brokerEpochs, request.path("reason").asString(null))));
   }
 
   @PostMapping(InternalApi.FENCE_BROKER)

@@ -1,6 +1,8 @@
 package dev.tributary.metadata;
 
+import dev.tributary.common.Time;
 import dev.tributary.common.Uuid;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -15,6 +17,9 @@ import java.util.function.Function;
  * returns, and {@link #onBecomeActive} when this member becomes the active controller. Appends on a member that is
  * not the active controller fail with {@link dev.tributary.common.errors.NotControllerException} (from the quorum).
  *
+ * <p>Every batch it commits ends with a {@link MetadataRecord.EventsRecorded} describing it for the cluster's
+ * timeline ({@link ClusterEvents}): timestamped by this controller's clock, with the reason the caller gave.
+ *
  * <p>Concurrency: every public method is serialized on this object.
  */
 public final class Controller {
@@ -23,29 +28,35 @@ public final class Controller {
   private final MetadataQuorum quorum;
   private final TopicControl topics;
   private final ClusterControl cluster;
+  private final Time time;
 
-  public Controller(MetadataQuorum quorum, TopicControl topics, long brokerSessionTimeoutMs) {
+  public Controller(MetadataQuorum quorum, TopicControl topics, long brokerSessionTimeoutMs, Time time) {
     this.quorum = quorum;
     this.topics = topics;
     this.cluster = new ClusterControl(new BrokerHeartbeatManager(brokerSessionTimeoutMs));
+    this.time = time;
   }
 
   public TopicImage createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
-    return submit(image -> topics.createTopic(image, name, partitions, replicationFactor, configs))
+    return submit(
+            "requested: " + partitions + " partition(s), replication factor " + replicationFactor,
+            image -> topics.createTopic(image, name, partitions, replicationFactor, configs))
         .topic(name)
         .orElseThrow();
   }
 
   public TopicImage createPartitions(String name, int newTotal) {
-    return submit(image -> topics.createPartitions(image, name, newTotal)).topic(name).orElseThrow();
+    return submit("requested: " + newTotal + " partitions in all", image -> topics.createPartitions(image, name, newTotal))
+        .topic(name)
+        .orElseThrow();
   }
 
   public void deleteTopic(String name) {
-    submit(image -> topics.deleteTopic(image, name));
+    submit("requested", image -> topics.deleteTopic(image, name));
   }
 
   public TopicImage alterConfig(String name, String key, String value) {
-    return submit(image -> topics.alterConfig(image, name, key, value)).topic(name).orElseThrow();
+    return submit("requested", image -> topics.alterConfig(image, name, key, value)).topic(name).orElseThrow();
   }
 
   /**
@@ -102,9 +113,9 @@ public final class Controller {
    */
   public PartitionImage alterPartition(
       Uuid topicId, int partition, int leaderId, int leaderEpoch, int partitionEpoch, List<Integer> newIsr,
-      Map<Integer, Long> brokerEpochs) {
+      Map<Integer, Long> brokerEpochs, String reason) {
     return submit(
-            "ISR change proposed by leader " + leaderId,
+            "proposed by leader " + leaderId + (reason == null || reason.isBlank() ? "" : ": " + reason),
             image -> IsrControl.alterPartition(
                 image, topicId, partition, leaderId, leaderEpoch, partitionEpoch, newIsr, brokerEpochs))
         .topic(topicId)
@@ -148,9 +159,17 @@ public final class Controller {
     }
   }
 
-  /** This member became the active controller at {@code nowMs}: every registered broker gets a full session. */
-  public synchronized void onBecomeActive(long nowMs) {
+  /**
+   * This member became the active controller (Raft term {@code controllerEpoch}) at {@code nowMs}: every registered
+   * broker gets a full session, and the timeline records the election.
+   */
+  public synchronized void onBecomeActive(int controllerId, long controllerEpoch, long nowMs) {
     cluster.onBecomeActive(quorum.image(), nowMs);
+    MetadataImage image = quorum.image();
+    quorum.append(
+        image.lastOffset(),
+        List.of(new MetadataRecord.EventsRecorded(
+            List.of(ClusterEvents.controllerElected(controllerId, controllerEpoch, nowMs)))));
   }
 
   /**
@@ -163,7 +182,8 @@ public final class Controller {
 
   /**
    * As {@link #submit(Function)}; once committed, each leader or ISR change is logged with {@code reason} (null:
-   * not logged), so that every leadership move can be traced to why it happened.
+   * not logged), so that every leadership move can be traced to why it happened. The batch carries its timeline
+   * events, which give the same reason.
    */
   private synchronized MetadataImage submit(String reason, Function<MetadataImage, List<MetadataRecord>> compute) {
     for (int attempt = 1; ; attempt++) {
@@ -172,8 +192,14 @@ public final class Controller {
       if (records.isEmpty()) {
         return image;
       }
+      List<ClusterEvent> events = ClusterEvents.describe(image, records, reason, time.milliseconds());
+      List<MetadataRecord> batch = records;
+      if (!events.isEmpty()) {
+        batch = new ArrayList<>(records);
+        batch.add(new MetadataRecord.EventsRecorded(events));
+      }
       try {
-        MetadataImage committed = quorum.append(image.lastOffset(), records);
+        MetadataImage committed = quorum.append(image.lastOffset(), batch);
         if (reason != null) {
           logPartitionChanges(reason, image, records);
         }

@@ -21,15 +21,26 @@ import java.util.TreeMap;
  */
 public record MetadataImage(
     long lastOffset, SortedMap<String, TopicImage> topicsByName, Map<Uuid, String> topicNamesById,
-    SortedMap<Integer, BrokerImage> brokers) {
+    SortedMap<Integer, BrokerImage> brokers, List<ClusterEvent> events) {
 
   public static final MetadataImage EMPTY =
-      new MetadataImage(-1, new TreeMap<>(), new HashMap<>(), new TreeMap<>());
+      new MetadataImage(-1, new TreeMap<>(), new HashMap<>(), new TreeMap<>(), List.of());
 
+  /**
+   * @param events the timeline: the last {@link ClusterEvents#MAX_RETAINED} events, in metadata-log order
+   */
   public MetadataImage {
     topicsByName = Collections.unmodifiableSortedMap(new TreeMap<>(topicsByName));
     topicNamesById = Map.copyOf(topicNamesById);
     brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
+    events = List.copyOf(events);
+  }
+
+  /** An image with no timeline (tests). */
+  public MetadataImage(
+      long lastOffset, SortedMap<String, TopicImage> topicsByName, Map<Uuid, String> topicNamesById,
+      SortedMap<Integer, BrokerImage> brokers) {
+    this(lastOffset, topicsByName, topicNamesById, brokers, List.of());
   }
 
   public Optional<TopicImage> topic(String name) {
@@ -58,6 +69,11 @@ public record MetadataImage(
 
   /** Applies one committed record at metadata-log offset {@code offset} and returns the next image. */
   public MetadataImage replay(long offset, MetadataRecord record) {
+    if (record instanceof MetadataRecord.EventsRecorded r) {
+      // Only the timeline changes: skip copying the maps (this follows every batch the controller commits).
+      return new MetadataImage(
+          offset, topicsByName, topicNamesById, brokers, ClusterEvents.append(events, r.events(), offset));
+    }
     TreeMap<String, TopicImage> topics = new TreeMap<>(topicsByName);
     HashMap<Uuid, String> names = new HashMap<>(topicNamesById);
     TreeMap<Integer, BrokerImage> nextBrokers = new TreeMap<>(brokers);
@@ -92,7 +108,7 @@ public record MetadataImage(
     } else {
       throw new IllegalArgumentException("unknown metadata record " + record);
     }
-    return new MetadataImage(offset, topics, names, nextBrokers);
+    return new MetadataImage(offset, topics, names, nextBrokers, events);
   }
 
   /**
@@ -118,12 +134,15 @@ public record MetadataImage(
                 p.partitionEpoch()));
       }
     }
+    if (!events.isEmpty()) {
+      records.add(new MetadataRecord.EventsRecorded(events));
+    }
     return records;
   }
 
   /** The same state at another offset: used when an image is rebuilt from a snapshot's records. */
   public MetadataImage withLastOffset(long offset) {
-    return new MetadataImage(offset, topicsByName, topicNamesById, brokers);
+    return new MetadataImage(offset, topicsByName, topicNamesById, brokers, events);
   }
 
   /**

@@ -72,4 +72,15 @@ public sealed interface MetadataRecord {
 
   /** The topic and all its partitions are gone; brokers delete their data for it. */
   record TopicDeleted(Uuid topicId) implements MetadataRecord {}
+
+  /**
+   * Timeline entries describing the batch this record ends ({@link ClusterEvents#describe}), or, in a snapshot, the
+   * retained history. Replay changes no cluster state: it appends {@code events} to the image's bounded history,
+   * stamping each unstamped one with this record's offset.
+   */
+  record EventsRecorded(List<ClusterEvent> events) implements MetadataRecord {
+    public EventsRecorded {
+      events = List.copyOf(events);
+    }
+  }
 }

@@ -24,6 +24,7 @@ public final class MetadataRecordSerde {
   private static final byte BROKER_FENCED = 6;
   private static final byte BROKER_UNFENCED = 7;
   private static final byte BROKER_REGISTRATION = 8;
+  private static final byte EVENTS_RECORDED = 9;
   private static final byte VERSION_0 = 0;
 
   private MetadataRecordSerde() {}
@@ -74,6 +75,12 @@ public final class MetadataRecordSerde {
         out.writeInt(r.port());
         out.writeLong(r.brokerEpoch());
         out.writeBoolean(r.fenced());
+      } else if (record instanceof MetadataRecord.EventsRecorded r) {
+        header(out, EVENTS_RECORDED);
+        out.writeInt(r.events().size());
+        for (ClusterEvent event : r.events()) {
+          event(out, event);
+        }
       } else {
         throw new IllegalArgumentException("unknown metadata record " + record);
       }
@@ -106,6 +113,7 @@ public final class MetadataRecordSerde {
         case BROKER_REGISTRATION ->
             new MetadataRecord.BrokerRegistration(
                 in.readInt(), uuid(in), in.readUTF(), in.readInt(), in.readLong(), in.readBoolean());
+        case EVENTS_RECORDED -> new MetadataRecord.EventsRecorded(events(in));
         default -> throw new IllegalArgumentException("unknown metadata record type " + type);
       };
     } catch (IOException e) {
@@ -144,6 +152,38 @@ public final class MetadataRecordSerde {
       values.add(in.readInt());
     }
     return values;
+  }
+
+  private static void event(DataOutputStream out, ClusterEvent event) throws IOException {
+    out.writeLong(event.offset());
+    out.writeLong(event.timestampMs());
+    out.writeUTF(event.type().name()); // by name: reordering the enum must not change old records' meaning
+    nullableString(out, event.topic());
+    out.writeInt(event.partition());
+    out.writeInt(event.brokerId());
+    out.writeUTF(event.text());
+    nullableString(out, event.reason());
+  }
+
+  private static List<ClusterEvent> events(DataInputStream in) throws IOException {
+    int count = in.readInt();
+    if (count < 0 || count > 10_000) {
+      throw new IllegalArgumentException("implausible event count " + count);
+    }
+    List<ClusterEvent> events = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      long offset = in.readLong();
+      long timestampMs = in.readLong();
+      ClusterEvent.Type type;
+      try {
+        type = ClusterEvent.Type.valueOf(in.readUTF());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("unknown cluster event type", e);
+      }
+      events.add(new ClusterEvent(offset, timestampMs, type, nullableString(in), in.readInt(), in.readInt(),
+          in.readUTF(), nullableString(in)));
+    }
+    return events;
   }
 
   private static void nullableString(DataOutputStream out, String value) throws IOException {

@@ -12,10 +12,11 @@ import java.util.Map;
  * @param newIsr the proposed ISR, leader included
  * @param brokerEpochs the broker epoch of each replica that the proposal adds, as the leader saw it fetch (KIP-903:
  *     a new incarnation of that broker must catch up again before it joins)
+ * @param reason why the leader proposes it, for the controller's log and the cluster timeline
  */
 public record AlterPartitionRequest(
     String topicId, TopicPartition topicPartition, int leaderId, int leaderEpoch, int partitionEpoch,
-    List<Integer> newIsr, Map<Integer, Long> brokerEpochs) {
+    List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {
   public AlterPartitionRequest {
     newIsr = List.copyOf(newIsr);
     brokerEpochs = Map.copyOf(brokerEpochs);

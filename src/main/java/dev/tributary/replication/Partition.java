@@ -410,7 +410,7 @@ public final class Partition {
       if (pendingIsrChange != null) {
         if (pendingIsrChange.failed) {
           pendingIsrChange = pendingIsrChange.withFailed(false);
-          request = requestFor(pendingIsrChange.newIsr, pendingIsrChange.brokerEpochs);
+          request = requestFor(pendingIsrChange.newIsr, pendingIsrChange.brokerEpochs, pendingIsrChange.reason);
         }
       } else {
         List<Integer> laggards = new ArrayList<>();
@@ -445,12 +445,12 @@ public final class Partition {
     pendingIsrChange = new PendingIsrChange(newIsr, brokerEpochs, partitionEpoch, reason, false);
     logger.info("Proposing ISR {} -> {} for {} in leader epoch {}: {}", isr, newIsr, topicPartition, leaderEpoch,
         reason);
-    return requestFor(newIsr, brokerEpochs);
+    return requestFor(newIsr, brokerEpochs, reason);
   }
 
-  private AlterPartitionRequest requestFor(List<Integer> newIsr, Map<Integer, Long> brokerEpochs) {
+  private AlterPartitionRequest requestFor(List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {
     return new AlterPartitionRequest(
-        topicId, topicPartition, localBrokerId, leaderEpoch, partitionEpoch, newIsr, brokerEpochs);
+        topicId, topicPartition, localBrokerId, leaderEpoch, partitionEpoch, newIsr, brokerEpochs, reason);
   }
 
   /**

@@ -130,7 +130,7 @@ public final class BrokerServer implements AutoCloseable {
     long startMs = time.milliseconds();
     meta = MetaProperties.loadOrCreate(config.dataDir(), config.brokerId(), config.clusterId(), random);
     quorum = quorumFactory.apply(config);
-    controller = new Controller(quorum, new TopicControl(random), config.brokerSessionTimeoutMs());
+    controller = new Controller(quorum, new TopicControl(random), config.brokerSessionTimeoutMs(), time);
     controllerService = new ControllerService(controller, quorum, time, BrokerProbe.tcp(300));
     locator = new ControllerLocator(() -> config, quorum);
     channel = config.clustered() ? remoteChannel : controllerService;
@@ -235,7 +235,7 @@ public final class BrokerServer implements AutoCloseable {
             // brokers that could not heartbeat in the gap need a fresh session again.
             if (active && epoch != activeControllerEpoch) {
               logger.info("Broker {} is now the active controller (epoch {})", config.brokerId(), epoch);
-              controller.onBecomeActive(time.milliseconds());
+              controller.onBecomeActive(config.brokerId(), epoch, time.milliseconds());
             }
             activeControllerEpoch = active ? epoch : -1;
             if (active) {
@@ -439,7 +439,7 @@ public final class BrokerServer implements AutoCloseable {
               new ControllerChannel.AlterPartition(
                   request.topicId(), request.topicPartition().topic(), request.topicPartition().partition(),
                   request.leaderId(), request.leaderEpoch(), request.partitionEpoch(), request.newIsr(),
-                  request.brokerEpochs()));
+                  request.brokerEpochs(), request.reason()));
         },
         controllerRequests);
   }

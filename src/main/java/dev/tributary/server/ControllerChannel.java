@@ -41,7 +41,7 @@ public interface ControllerChannel {
   /** An ISR change for one partition; see {@link dev.tributary.metadata.IsrControl}. */
   record AlterPartition(
       String topicId, String topic, int partition, int leaderId, int leaderEpoch, int partitionEpoch,
-      java.util.List<Integer> newIsr, Map<Integer, Long> brokerEpochs) {}
+      java.util.List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {}
 
   /** Where a broker serves HTTP. */
   record Endpoint(int brokerId, String host, int port) {}

@@ -66,7 +66,7 @@ public final class ControllerService implements ControllerChannel {
   public AdminResult alterPartition(Endpoint target, AlterPartition request) {
     controller.alterPartition(
         Uuid.parse(request.topicId()), request.partition(), request.leaderId(), request.leaderEpoch(),
-        request.partitionEpoch(), request.newIsr(), request.brokerEpochs());
+        request.partitionEpoch(), request.newIsr(), request.brokerEpochs(), request.reason());
     return new AdminResult(quorum.image().lastOffset());
   }
 

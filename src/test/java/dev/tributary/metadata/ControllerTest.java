@@ -18,7 +18,7 @@ class ControllerTest {
   @TempDir Path dir;
 
   private static Controller controller(LocalMetadataLog log) {
-    return new Controller(log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS);
+    return new Controller(log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS, dev.tributary.common.Time.SYSTEM);
   }
 
   @Test
@@ -56,13 +56,54 @@ class ControllerTest {
   }
 
   @Test
+  void everyCommittedChangeLandsOnTheTimelineWithTheControllersClockAndItsReason() {
+    long[] nowMs = {1_000};
+    dev.tributary.common.Time clock = new dev.tributary.common.Time() {
+      @Override
+      public long milliseconds() {
+        return nowMs[0];
+      }
+
+      @Override
+      public long nanoseconds() {
+        return nowMs[0] * 1_000_000;
+      }
+    };
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      Controller controller = new Controller(log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS, clock);
+      controller.onBecomeActive(1, 4, 0);
+      long epoch = controller.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
+      nowMs[0] = 2_000;
+      controller.heartbeat(1, epoch, log.image().lastOffset(), 0);
+      controller.heartbeat(1, epoch, log.image().lastOffset(), 0); // changes nothing: no event
+      nowMs[0] = 3_000;
+      controller.createTopic("t", 2, 1, Map.of());
+      nowMs[0] = 4_000;
+      controller.fenceBroker(1, epoch, "controlled shutdown");
+
+      assertThat(log.image().events()).extracting(ClusterEvent::type).containsExactly(
+          ClusterEvent.Type.CONTROLLER_ELECTED, ClusterEvent.Type.BROKER_REGISTERED,
+          ClusterEvent.Type.BROKER_UNFENCED, ClusterEvent.Type.TOPIC_CREATED, ClusterEvent.Type.LEADER_CHANGED,
+          ClusterEvent.Type.LEADER_CHANGED, ClusterEvent.Type.BROKER_FENCED);
+      assertThat(log.image().events()).extracting(ClusterEvent::timestampMs)
+          .containsExactly(0L, 1_000L, 2_000L, 3_000L, 4_000L, 4_000L, 4_000L);
+      assertThat(log.image().events().get(0).text()).contains("broker 1", "Raft term 4");
+      // A controlled shutdown moves leadership away first, then fences: both in one batch, with one reason.
+      assertThat(log.image().events().get(4).text()).isEqualTo("t-0 offline: leader 1 → none (leader epoch 1)");
+      assertThat(log.image().events().get(6).reason()).isEqualTo("broker 1 fenced: controlled shutdown");
+      assertThat(log.image().events().get(4).reason()).isEqualTo("broker 1 fenced: controlled shutdown");
+      assertThat(log.image().events()).extracting(ClusterEvent::offset).isSorted().doesNotContain(-1L);
+    }
+  }
+
+  @Test
   void aControllerThatBecomesActiveGivesEveryBrokerAFullSession() {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       Controller first = controller(log);
       long epoch = first.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
       first.heartbeat(1, epoch, log.image().lastOffset(), 0);
       Controller successor = controller(log);
-      successor.onBecomeActive(60_000);
+      successor.onBecomeActive(1, 2, 60_000);
       assertThat(successor.maybeFenceStaleBrokers(60_000)).isEqualTo(SESSION_TIMEOUT_MS);
       assertThat(successor.maybeFenceStaleBrokers(60_000 + SESSION_TIMEOUT_MS - 1)).isEqualTo(1);
       assertThat(log.image().unfencedBrokerIds()).containsExactly(1);

@@ -123,6 +123,7 @@ public final class HttpControllerChannel implements ControllerChannel {
     Map<String, Long> epochs = new LinkedHashMap<>();
     request.brokerEpochs().forEach((id, epoch) -> epochs.put(String.valueOf(id), epoch));
     body.put("broker_epochs", epochs);
+    body.put("reason", request.reason());
     return admin(call(controller, "POST", InternalApi.ALTER_PARTITION, body, heartbeatTimeout));
   }
 
