@@ -1,16 +1,21 @@
 package dev.tributary.web;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.metadata.ClusterEvent;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The body of {@code GET /dashboard/state} (scope {@code cluster}): the whole cluster as one broker sees it. Brokers
- * and partitions come from that broker's metadata image; each partition's offsets come from its leader (see
- * {@link ClusterSnapshots#merge}). The WebSocket issue will push the same shape (snapshot on subscribe, then deltas).
+ * The whole cluster as one broker sees it: the body of {@code GET /dashboard/state} (scope {@code cluster}) and the
+ * {@code state} of the live view's snapshot message ({@link DashboardMessages}). Brokers, partitions and events come
+ * from that broker's metadata image; each partition's offsets come from its leader (see {@link
+ * ClusterSnapshots#merge}). Immutable records with value equality: the live view diffs two snapshots row by row.
  *
  * @param brokerId the broker that answered (the one serving the page)
  * @param metadataOffset the metadata-log offset of the image the answer was built from
+ * @param serverTimeMs this broker's clock when it built the snapshot (not compared when diffing)
+ * @param faultActions whether this broker accepts the dashboard's fault buttons ({@code tributary.dashboard.fault-actions})
+ * @param events the cluster timeline, oldest first (the last {@link dev.tributary.metadata.ClusterEvents#MAX_RETAINED})
  */
 record ClusterSnapshot(
     @JsonProperty("scope") String scope,
@@ -19,10 +24,21 @@ record ClusterSnapshot(
     @JsonProperty("controller_id") int controllerId,
     @JsonProperty("controller_epoch") long controllerEpoch,
     @JsonProperty("metadata_offset") long metadataOffset,
+    @JsonProperty("server_time_ms") long serverTimeMs,
+    @JsonProperty("fault_actions") boolean faultActions,
     @JsonProperty("brokers") List<BrokerRow> brokers,
-    @JsonProperty("partitions") List<PartitionRow> partitions) {
+    @JsonProperty("partitions") List<PartitionRow> partitions,
+    @JsonProperty("topics") List<TopicRow> topics,
+    @JsonProperty("events") List<EventRow> events) {
 
   static final String SCOPE = "cluster";
+
+  ClusterSnapshot {
+    brokers = List.copyOf(brokers);
+    partitions = List.copyOf(partitions);
+    topics = List.copyOf(topics);
+    events = List.copyOf(events);
+  }
 
   /**
    * One registered broker.
@@ -31,25 +47,31 @@ record ClusterSnapshot(
    *     heartbeating gets fenced after the session timeout, so a just-killed broker is still {@code alive} for a while)
    * @param reachable whether it answered this snapshot's offsets request: {@code true} for the answering broker
    *     itself, {@code null} when it was not asked (it leads no partition)
+   * @param fetchPausedUntilMs until when its replica fetching is paused (0: not paused, or unknown)
    */
   record BrokerRow(
       @JsonProperty("broker_id") int brokerId,
       @JsonProperty("host") String host,
       @JsonProperty("port") int port,
+      @JsonProperty("url") String url,
       @JsonProperty("state") String state,
       @JsonProperty("broker_epoch") long brokerEpoch,
+      @JsonProperty("incarnation_id") String incarnationId,
       @JsonProperty("controller") boolean controller,
-      @JsonProperty("reachable") Boolean reachable) {}
+      @JsonProperty("reachable") Boolean reachable,
+      @JsonProperty("fetch_paused_until_ms") long fetchPausedUntilMs) {}
 
   /**
    * One partition of one topic.
    *
+   * @param key {@code topic-partition}, unique: the live view's row key
    * @param leader the leader's broker id, -1 when the partition is offline
    * @param osr the out-of-sync replicas: replicas not in the ISR, in replica order
    * @param state see {@link PartitionState}
    * @param offsets the leader's offsets, {@code null} unless {@code state} is {@code online}
    */
   record PartitionRow(
+      @JsonProperty("key") String key,
       @JsonProperty("topic") String topic,
       @JsonProperty("partition") int partition,
       @JsonProperty("state") String state,
@@ -58,7 +80,58 @@ record ClusterSnapshot(
       @JsonProperty("replicas") List<Integer> replicas,
       @JsonProperty("isr") List<Integer> isr,
       @JsonProperty("osr") List<Integer> osr,
-      @JsonProperty("offsets") LocalSnapshot.Offsets offsets) {}
+      @JsonProperty("offsets") OffsetsRow offsets) {}
+
+  /** The leader's offsets of one partition, and each replica's progress as the leader sees it. */
+  record OffsetsRow(
+      @JsonProperty("log_start_offset") long logStartOffset,
+      @JsonProperty("high_watermark") long highWatermark,
+      @JsonProperty("log_end_offset") long logEndOffset,
+      @JsonProperty("size_bytes") long sizeBytes,
+      @JsonProperty("segments") int segments,
+      @JsonProperty("status_line") String statusLine,
+      @JsonProperty("replicas") List<ReplicaRow> replicas) {}
+
+  /**
+   * One replica's progress: log end offset and lag (-1: the leader has not heard from it in this epoch), and time
+   * since its last fetch in whole seconds ({@link LocalSnapshot#fetchAgeMs}).
+   */
+  record ReplicaRow(
+      @JsonProperty("broker_id") int brokerId,
+      @JsonProperty("in_sync") boolean inSync,
+      @JsonProperty("log_end_offset") long logEndOffset,
+      @JsonProperty("lag") long lag,
+      @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs) {}
+
+  /**
+   * One topic with its records-per-second in (appended by its leaders) and out (served to consumers), over about
+   * the last second ({@link Throughput}).
+   */
+  record TopicRow(
+      @JsonProperty("name") String name,
+      @JsonProperty("partitions") int partitions,
+      @JsonProperty("replication_factor") int replicationFactor,
+      @JsonProperty("min_insync_replicas") int minInsyncReplicas,
+      @JsonProperty("records_in_per_sec") double recordsInPerSec,
+      @JsonProperty("records_out_per_sec") double recordsOutPerSec) {}
+
+  /** One timeline entry; see {@link ClusterEvent}. */
+  record EventRow(
+      @JsonProperty("offset") long offset,
+      @JsonProperty("timestamp_ms") long timestampMs,
+      @JsonProperty("type") String type,
+      @JsonProperty("topic") String topic,
+      @JsonProperty("partition") int partition,
+      @JsonProperty("broker_id") int brokerId,
+      @JsonProperty("text") String text,
+      @JsonProperty("reason") String reason) {
+
+    static EventRow of(ClusterEvent e) {
+      return new EventRow(
+          e.offset(), e.timestampMs(), e.type().jsonName(), e.topic(), e.partition(), e.brokerId(), e.text(),
+          e.reason());
+    }
+  }
 
   /** Where a partition's offsets stand; the JSON carries the lower-case name. */
   enum PartitionState {

@@ -23,6 +23,11 @@ import java.util.TreeSet;
 final class ClusterSnapshots {
   private ClusterSnapshots() {}
 
+  /** Who is asking, and what the answer's header carries besides the image. */
+  record Context(
+      String clusterId, int localBrokerId, int controllerId, long controllerEpoch, long nowMs,
+      boolean faultActions, int defaultMinInsyncReplicas) {}
+
   /** The brokers whose local snapshots a cluster snapshot needs: every leader other than {@code localBrokerId}. */
   static Set<Integer> leadersToAsk(MetadataImage image, int localBrokerId) {
     Set<Integer> leaders = new TreeSet<>();
@@ -39,36 +44,56 @@ final class ClusterSnapshots {
   /**
    * Merges the image with the leaders' answers.
    *
-   * @param localBrokerId the broker building the snapshot; its own answer must be in {@code answers}
    * @param answers the local snapshots that arrived, by broker id (the local one included)
    * @param unreachable brokers that were asked and did not answer (error, timeout, bad body)
+   * @param rates each topic's throughput ({@link Throughput}); topics missing show 0
    */
   static ClusterSnapshot merge(
-      String clusterId, int localBrokerId, int controllerId, long controllerEpoch, MetadataImage image,
-      Map<Integer, LocalSnapshot> answers, Set<Integer> unreachable) {
+      Context context, MetadataImage image, Map<Integer, LocalSnapshot> answers, Set<Integer> unreachable,
+      Map<String, Throughput.Rates> rates) {
     List<ClusterSnapshot.BrokerRow> brokers = new ArrayList<>();
     for (BrokerImage b : image.brokers().values()) {
+      LocalSnapshot answer = answers.get(b.brokerId());
       Boolean reachable =
-          answers.containsKey(b.brokerId()) ? Boolean.TRUE
-              : unreachable.contains(b.brokerId()) ? Boolean.FALSE
-              : null;
+          answer != null ? Boolean.TRUE : unreachable.contains(b.brokerId()) ? Boolean.FALSE : null;
       brokers.add(
           new ClusterSnapshot.BrokerRow(
-              b.brokerId(), b.host(), b.port(), b.fenced() ? "fenced" : "alive", b.brokerEpoch(),
-              b.brokerId() == controllerId, reachable));
+              b.brokerId(), b.host(), b.port(), "http://" + b.host() + ":" + b.port(),
+              b.fenced() ? "fenced" : "alive", b.brokerEpoch(), b.incarnationId().toString(),
+              b.brokerId() == context.controllerId(), reachable,
+              answer == null ? 0 : answer.fetchPausedUntilMs()));
     }
     Map<Integer, Map<TopicPartition, LocalSnapshot.LocalPartition>> ledByBroker = new HashMap<>();
     answers.forEach((brokerId, answer) -> ledByBroker.put(brokerId, ledPartitions(answer)));
 
     List<ClusterSnapshot.PartitionRow> partitions = new ArrayList<>();
+    List<ClusterSnapshot.TopicRow> topics = new ArrayList<>();
     for (TopicImage topic : image.topicsByName().values()) {
       for (PartitionImage p : topic.partitions().values()) {
         partitions.add(partitionRow(topic.name(), p, ledByBroker));
       }
+      Throughput.Rates r = rates.getOrDefault(topic.name(), Throughput.Rates.ZERO);
+      topics.add(new ClusterSnapshot.TopicRow(
+          topic.name(), topic.partitions().size(), replicationFactor(topic),
+          minInsyncReplicas(topic, context.defaultMinInsyncReplicas()),
+          r.recordsInPerSec(), r.recordsOutPerSec()));
     }
     return new ClusterSnapshot(
-        ClusterSnapshot.SCOPE, clusterId, localBrokerId, controllerId, controllerEpoch, image.lastOffset(), brokers,
-        partitions);
+        ClusterSnapshot.SCOPE, context.clusterId(), context.localBrokerId(), context.controllerId(),
+        context.controllerEpoch(), image.lastOffset(), context.nowMs(), context.faultActions(), brokers, partitions,
+        topics, image.events().stream().map(ClusterSnapshot.EventRow::of).toList());
+  }
+
+  /** The partitions a local snapshot says its broker leads. */
+  static Map<TopicPartition, LocalSnapshot.LocalPartition> ledPartitions(LocalSnapshot answer) {
+    Map<TopicPartition, LocalSnapshot.LocalPartition> led = new HashMap<>();
+    for (LocalSnapshot.LocalPartition p : answer.partitions()) {
+      // Another process's JSON: skip a row we could not key rather than fail the whole page.
+      if (p.leader() && p.offsets() != null && p.topic() != null && p.partition() >= 0) {
+        led.put(new TopicPartition(p.topic(), p.partition()), p);
+      }
+    }
+    return led;
   }
 
   /** Placement from the image; offsets from the leader's answer, if it answered and says it leads the partition. */
@@ -86,19 +111,30 @@ final class ClusterSnapshots {
     }
     List<Integer> osr = p.replicas().stream().filter(r -> !p.isr().contains(r)).toList();
     return new ClusterSnapshot.PartitionRow(
-        topic, p.partition(), state.jsonName(), p.leader(), p.leaderEpoch(), p.replicas(), p.isr(), osr,
-        led == null ? null : led.offsets());
+        topic + "-" + p.partition(), topic, p.partition(), state.jsonName(), p.leader(), p.leaderEpoch(),
+        p.replicas(), p.isr(), osr, led == null ? null : offsetsRow(led.offsets()));
   }
 
-  /** The partitions a local snapshot says its broker leads. */
-  private static Map<TopicPartition, LocalSnapshot.LocalPartition> ledPartitions(LocalSnapshot answer) {
-    Map<TopicPartition, LocalSnapshot.LocalPartition> led = new HashMap<>();
-    for (LocalSnapshot.LocalPartition p : answer.partitions()) {
-      // Another process's JSON: skip a row we could not key rather than fail the whole page.
-      if (p.leader() && p.offsets() != null && p.topic() != null && p.partition() >= 0) {
-        led.put(new TopicPartition(p.topic(), p.partition()), p);
-      }
+  private static ClusterSnapshot.OffsetsRow offsetsRow(LocalSnapshot.Offsets o) {
+    return new ClusterSnapshot.OffsetsRow(
+        o.logStartOffset(), o.highWatermark(), o.logEndOffset(), o.sizeBytes(), o.segments(), o.statusLine(),
+        o.replicas().stream()
+            .map(r -> new ClusterSnapshot.ReplicaRow(
+                r.brokerId(), r.inSync(), r.logEndOffset(), r.lag(), r.lastFetchAgeMs()))
+            .toList());
+  }
+
+  private static int replicationFactor(TopicImage topic) {
+    return topic.partitions().values().stream().mapToInt(p -> p.replicas().size()).max().orElse(0);
+  }
+
+  /** The topic's override, else the broker's default (as the produce path resolves it). */
+  private static int minInsyncReplicas(TopicImage topic, int brokerDefault) {
+    String value = topic.configs().get("min.insync.replicas");
+    try {
+      return value == null ? brokerDefault : Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      return brokerDefault;
     }
-    return led;
   }
 }

@@ -8,10 +8,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
+import tools.jackson.databind.json.JsonMapper;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
 
@@ -24,10 +28,19 @@ import org.springframework.web.bind.annotation.ResponseBody;
 class DashboardController {
   private final BrokerServer broker;
   private final LeaderSnapshotFetcher leaders;
+  private final LocalSnapshots localSnapshots;
+  private final LiveClusterView liveView;
 
-  DashboardController(BrokerServer broker, LeaderSnapshotFetcher leaders) {
+  private final JsonMapper json;
+
+  DashboardController(
+      BrokerServer broker, LeaderSnapshotFetcher leaders, LocalSnapshots localSnapshots, LiveClusterView liveView,
+      JsonMapper json) {
+    this.json = json;
     this.broker = broker;
     this.leaders = leaders;
+    this.localSnapshots = localSnapshots;
+    this.liveView = liveView;
   }
 
   @GetMapping("/")
@@ -48,17 +61,48 @@ class DashboardController {
    */
   @GetMapping("/dashboard/state")
   @ResponseBody
-  ResponseEntity<?> state(@RequestParam(defaultValue = ClusterSnapshot.SCOPE) String scope) {
+  ResponseEntity<?> state(
+      @RequestParam(defaultValue = ClusterSnapshot.SCOPE) String scope,
+      @RequestParam(name = "leading_only", defaultValue = "false") boolean leadingOnly,
+      @RequestHeader(name = "If-None-Match", required = false) String ifNoneMatch) {
     return switch (scope) {
       case ClusterSnapshot.SCOPE -> ResponseEntity.ok(clusterSnapshot());
-      case LocalSnapshot.SCOPE -> ResponseEntity.ok(localSnapshot());
+      case LocalSnapshot.SCOPE -> local(leadingOnly, ifNoneMatch);
       default -> ResponseEntity.badRequest()
           .body(Map.of("error_code", 40000, "message", "scope must be 'cluster' or 'local', not '" + scope + "'"));
     };
   }
 
   private LocalSnapshot localSnapshot() {
-    return LocalSnapshot.of(broker.config().brokerId(), broker.replicaManager().partitions());
+    return localSnapshots.local();
+  }
+
+  /**
+   * The local snapshot with a strong ETag of its bytes; 304 when it matches {@code ifNoneMatch}. The live views of
+   * other brokers poll this five times a second while a page is open, so an unchanged answer costs them nothing to
+   * parse ({@link PeerSnapshots}).
+   */
+  private ResponseEntity<?> local(boolean leadingOnly, String ifNoneMatch) {
+    LocalSnapshot snapshot = localSnapshot();
+    if (leadingOnly) {
+      snapshot = snapshot.forLiveView();
+    }
+    byte[] body = json.writeValueAsBytes(snapshot);
+    String etag = "\"" + Long.toHexString(fnv1a(body)) + "\"";
+    if (etag.equals(ifNoneMatch)) {
+      return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
+    }
+    return ResponseEntity.ok().eTag(etag).contentType(MediaType.APPLICATION_JSON).body(body);
+  }
+
+  /** A 64-bit FNV-1a hash of the body: a change detector between brokers, not a security measure. */
+  private static long fnv1a(byte[] bytes) {
+    long hash = 0xcbf29ce484222325L;
+    for (byte b : bytes) {
+      hash ^= b & 0xff;
+      hash *= 0x100000001b3L;
+    }
+    return hash;
   }
 
   private ClusterSnapshot clusterSnapshot() {
@@ -72,6 +116,6 @@ class DashboardController {
     Set<Integer> unreachable = new TreeSet<>(asked);
     unreachable.removeAll(answers.keySet());
     return ClusterSnapshots.merge(
-        broker.clusterId(), self, broker.activeControllerId(), broker.controllerEpoch(), image, answers, unreachable);
+        liveView.context(System.currentTimeMillis()), image, answers, unreachable, liveView.rates());
   }
 }

@@ -54,17 +54,36 @@ class LeaderSnapshotFetcher {
     return answers;
   }
 
-  private CompletableFuture<Optional<LocalSnapshot>> fetchOne(BrokerImage broker) {
-    HttpRequest request =
-        HttpRequest.newBuilder(
-                URI.create("http://" + broker.host() + ":" + broker.port() + "/dashboard/state?scope=local"))
-            .timeout(timeout) // ends the exchange itself; orTimeout only stops our waiting
-            .header("Accept", "application/json")
-            .GET()
-            .build();
+  /** One broker's snapshot; completes (empty on any failure) within about the timeout, never exceptionally. */
+  CompletableFuture<Optional<LocalSnapshot>> fetchOne(BrokerImage broker) {
+    return fetchOne(broker, false, null).thenApply(answer -> answer.map(Answer::snapshot));
+  }
+
+  /**
+   * An answer: the snapshot and its entity tag; {@code snapshot} is null when the broker answered 304 Not Modified
+   * to the tag it was sent (the caller's previous snapshot still holds).
+   */
+  record Answer(LocalSnapshot snapshot, String etag) {}
+
+  /**
+   * One broker's snapshot, as {@link #fetchOne(BrokerImage)}.
+   *
+   * @param leadingOnly only the partitions it leads (all a cluster view takes from it)
+   * @param ifNoneMatch the tag of the snapshot the caller has, or null: an unchanged snapshot then costs a 304
+   */
+  CompletableFuture<Optional<Answer>> fetchOne(BrokerImage broker, boolean leadingOnly, String ifNoneMatch) {
     try {
-      return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-          .thenApply(response -> parse(broker.brokerId(), response))
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create("http://" + broker.host() + ":" + broker.port()
+                  + "/dashboard/state?scope=local" + (leadingOnly ? "&leading_only=true" : "")))
+              .timeout(timeout) // ends the exchange itself; orTimeout only stops our waiting
+              .header("Accept", "application/json")
+              .GET();
+      if (ifNoneMatch != null) {
+        request.header("If-None-Match", ifNoneMatch);
+      }
+      return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
+          .thenApply(response -> parse(broker.brokerId(), response, ifNoneMatch))
           .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
           .exceptionally(error -> Optional.empty());
     } catch (RuntimeException e) { // e.g. an endpoint that makes no valid URI
@@ -72,14 +91,18 @@ class LeaderSnapshotFetcher {
     }
   }
 
-  private Optional<LocalSnapshot> parse(int brokerId, HttpResponse<byte[]> response) {
+  private Optional<Answer> parse(int brokerId, HttpResponse<byte[]> response, String sentTag) {
+    String etag = response.headers().firstValue("ETag").orElse(null);
+    if (response.statusCode() == 304 && sentTag != null) {
+      return Optional.of(new Answer(null, sentTag));
+    }
     if (response.statusCode() != 200) {
       return Optional.empty();
     }
     LocalSnapshot answer = json.readValue(response.body(), LocalSnapshot.class);
     // The endpoint may now belong to another broker (a restart on a reused port): its partitions are not these.
     return answer != null && answer.brokerId() == brokerId && answer.partitions() != null
-        ? Optional.of(answer)
+        ? Optional.of(new Answer(answer, etag))
         : Optional.empty();
   }
 }

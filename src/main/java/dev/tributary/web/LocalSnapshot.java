@@ -3,47 +3,83 @@ package dev.tributary.web;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tributary.replication.Partition;
+import dev.tributary.replication.ReplicaStatus;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The body of {@code GET /dashboard/state?scope=local}: the partitions this broker hosts, as its replicas see them,
  * with their offsets. Other brokers read it to fill in the offsets of the partitions this broker leads, so it is a
  * broker-to-broker contract too: add fields, do not rename them (readers ignore unknown fields).
+ *
+ * @param fetchPausedUntilMs until when this broker's replica fetching is paused (the dashboard fault), 0 if not
+ * @param fetchedRecords records this broker has served to consumers since it started, by topic (a counter: the
+ *     live view turns successive values into rates)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 record LocalSnapshot(
     @JsonProperty("scope") String scope,
     @JsonProperty("broker_id") int brokerId,
-    @JsonProperty("partitions") List<LocalPartition> partitions) {
+    @JsonProperty("partitions") List<LocalPartition> partitions,
+    @JsonProperty("fetch_paused_until_ms") long fetchPausedUntilMs,
+    @JsonProperty("fetched_records") Map<String, Long> fetchedRecords) {
 
   static final String SCOPE = "local";
 
   LocalSnapshot {
-    partitions = List.copyOf(partitions);
+    partitions = partitions == null ? List.of() : List.copyOf(partitions);
+    fetchedRecords = fetchedRecords == null ? Map.of() : Map.copyOf(fetchedRecords);
+  }
+
+  /** Partitions only: no fetch pause, no counters (as from a broker that predates those fields). */
+  LocalSnapshot(String scope, int brokerId, List<LocalPartition> partitions) {
+    this(scope, brokerId, partitions, 0, Map.of());
   }
 
   /** The snapshot of {@code brokerId}'s hosted partitions, sorted by topic then partition. */
-  static LocalSnapshot of(int brokerId, Collection<Partition> hosted) {
+  static LocalSnapshot of(
+      int brokerId, Collection<Partition> hosted, long nowMs, long fetchPausedUntilMs,
+      Map<String, Long> fetchedRecords) {
     return new LocalSnapshot(
         SCOPE, brokerId,
         hosted.stream()
             .sorted(Comparator.comparing((Partition p) -> p.topicPartition().topic())
                 .thenComparingInt(p -> p.topicPartition().partition()))
-            .map(LocalSnapshot::row)
-            .toList());
+            .map(p -> row(p, nowMs))
+            .toList(),
+        fetchPausedUntilMs, new TreeMap<>(fetchedRecords));
   }
 
-  private static LocalPartition row(Partition p) {
+  private static LocalPartition row(Partition p, long nowMs) {
     return new LocalPartition(
         p.topicPartition().topic(), p.topicPartition().partition(), p.isLeader(), p.leaderEpoch(),
         new Offsets(
             p.logStartOffset(), p.highWatermark(), p.logEndOffset(), p.log().size(), p.log().numberOfSegments(),
             p.statusLine(),
-            p.replicaStatuses(System.currentTimeMillis()).stream()
-                .map(r -> new ReplicaProgress(r.brokerId(), r.isInSync(), r.logEndOffset(), r.lag(), r.lastFetchMs()))
-                .toList()));
+            p.replicaStatuses(nowMs).stream().map(r -> progress(r, nowMs)).toList()));
+  }
+
+  private static ReplicaProgress progress(ReplicaStatus r, long nowMs) {
+    return new ReplicaProgress(
+        r.brokerId(), r.isInSync(), r.logEndOffset(), r.lag(), r.lastFetchMs(), fetchAgeMs(r, nowMs));
+  }
+
+  /**
+   * Time since the replica's last fetch, in whole seconds (as ms): 0 while it fetches normally (a long poll
+   * returns at least every replica.fetch.wait.max.ms), so an idle healthy cluster gives the same value every time
+   * and the live view sends nothing; a stalled follower's age then ticks once a second.
+   */
+  static long fetchAgeMs(ReplicaStatus r, long nowMs) {
+    if (r.isLeader()) {
+      return 0;
+    }
+    if (r.lastFetchMs() < 0) {
+      return -1;
+    }
+    return Math.max(0, nowMs - r.lastFetchMs()) / 1000 * 1000;
   }
 
   /** One hosted replica; {@code leader} says whether this broker leads it (a follower's offsets lag the leader's). */
@@ -75,12 +111,39 @@ record LocalSnapshot(
     }
   }
 
-  /** One replica's log end offset and lag behind the leader's (-1 when the leader has not heard from it yet). */
+  /**
+   * One replica's log end offset and lag behind the leader's (-1 when the leader has not heard from it yet).
+   *
+   * @param lastFetchMs the leader's clock at the replica's last fetch (-1 never); null in {@code leading_only}
+   *     answers, which serve the live view: it moves on every fetch and would make every answer new
+   * @param lastFetchAgeMs see {@link #fetchAgeMs}; what the live view shows and compares
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
   record ReplicaProgress(
       @JsonProperty("broker_id") int brokerId,
       @JsonProperty("in_sync") boolean inSync,
       @JsonProperty("log_end_offset") long logEndOffset,
       @JsonProperty("lag") long lag,
-      @JsonProperty("last_fetch_ms") long lastFetchMs) {}
+      @JsonProperty("last_fetch_ms") Long lastFetchMs,
+      @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs) {
+
+    ReplicaProgress withoutFetchClock() {
+      return new ReplicaProgress(brokerId, inSync, logEndOffset, lag, null, lastFetchAgeMs);
+    }
+  }
+
+  /**
+   * Only the partitions this broker leads, without the raw fetch clocks: all a cluster view takes from a peer, and
+   * the same bytes as long as nothing a page shows has changed.
+   */
+  LocalSnapshot forLiveView() {
+    return new LocalSnapshot(scope, brokerId,
+        partitions.stream().filter(LocalPartition::leader)
+            .map(p -> new LocalPartition(p.topic(), p.partition(), p.leader(), p.leaderEpoch(),
+                new Offsets(p.offsets().logStartOffset(), p.offsets().highWatermark(), p.offsets().logEndOffset(),
+                    p.offsets().sizeBytes(), p.offsets().segments(), p.offsets().statusLine(),
+                    p.offsets().replicas().stream().map(ReplicaProgress::withoutFetchClock).toList())))
+            .toList(),
+        fetchPausedUntilMs, fetchedRecords);
+  }
 }

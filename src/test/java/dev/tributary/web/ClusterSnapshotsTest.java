@@ -42,6 +42,11 @@ class ClusterSnapshotsTest {
     return new LocalSnapshot.Offsets(0, hw, leo, 100 * leo, 1, "hw=" + hw + " leo=" + leo, List.of());
   }
 
+  /** What {@link #offsets} becomes in the cluster view. */
+  private static ClusterSnapshot.OffsetsRow offsetsRow(long hw, long leo) {
+    return new ClusterSnapshot.OffsetsRow(0, hw, leo, 100 * leo, 1, "hw=" + hw + " leo=" + leo, List.of());
+  }
+
   /** Broker 1 leads orders-0 and follows orders-1 (its follower offsets must never be shown). */
   private static LocalSnapshot self() {
     return new LocalSnapshot(
@@ -52,7 +57,8 @@ class ClusterSnapshotsTest {
   }
 
   private static ClusterSnapshot merge(Map<Integer, LocalSnapshot> answers, Set<Integer> unreachable) {
-    return ClusterSnapshots.merge("c-1", 1, 1, 3, image(), answers, unreachable);
+    return ClusterSnapshots.merge(
+        new ClusterSnapshots.Context("c-1", 1, 1, 3, 1_000, false, 1), image(), answers, unreachable, Map.of());
   }
 
   private static ClusterSnapshot.PartitionRow partition(ClusterSnapshot snapshot, int partition) {
@@ -85,7 +91,7 @@ class ClusterSnapshotsTest {
   void localLeaderSuppliesItsOwnOffsetsAndOsrIsTheReplicasOutsideTheIsr() {
     ClusterSnapshot.PartitionRow local = partition(merge(Map.of(1, self()), Set.of(2)), 0);
 
-    assertThat(local.offsets()).isEqualTo(offsets(120, 127));
+    assertThat(local.offsets()).isEqualTo(offsetsRow(120, 127));
     assertThat(local.osr()).containsExactly(3);
   }
 
@@ -110,7 +116,7 @@ class ClusterSnapshotsTest {
     ClusterSnapshot.PartitionRow pending = partition(merge(Map.of(1, self(), 2, notYet), Set.of()), 1);
 
     assertThat(online.state()).isEqualTo("online");
-    assertThat(online.offsets()).isEqualTo(offsets(9, 11));
+    assertThat(online.offsets()).isEqualTo(offsetsRow(9, 11));
     assertThat(pending.state()).isEqualTo("leader_not_available");
     assertThat(pending.offsets()).isNull();
   }
@@ -132,18 +138,19 @@ class ClusterSnapshotsTest {
     JsonNode tree = json.readTree(json.writeValueAsString(merge(Map.of(1, self()), Set.of(2))));
 
     assertThat(fieldNames(tree)).containsExactlyInAnyOrder(
-        "scope", "cluster_id", "broker_id", "controller_id", "controller_epoch", "metadata_offset", "brokers",
-        "partitions");
+        "scope", "cluster_id", "broker_id", "controller_id", "controller_epoch", "metadata_offset", "server_time_ms",
+        "fault_actions", "brokers", "partitions", "topics", "events");
     assertThat(tree.get("scope").asString()).isEqualTo("cluster");
     JsonNode broker2 = tree.get("brokers").get(1);
     assertThat(fieldNames(broker2)).containsExactlyInAnyOrder(
-        "broker_id", "host", "port", "state", "broker_epoch", "controller", "reachable");
+        "broker_id", "host", "port", "url", "state", "broker_epoch", "incarnation_id", "controller", "reachable",
+        "fetch_paused_until_ms");
     assertThat(broker2.get("reachable").asBoolean()).isFalse();
     assertThat(tree.get("brokers").get(2).get("reachable").isNull()).isTrue();
 
     JsonNode online = tree.get("partitions").get(0);
     assertThat(fieldNames(online)).containsExactlyInAnyOrder(
-        "topic", "partition", "state", "leader", "leader_epoch", "replicas", "isr", "osr", "offsets");
+        "key", "topic", "partition", "state", "leader", "leader_epoch", "replicas", "isr", "osr", "offsets");
     assertThat(fieldNames(online.get("offsets"))).containsExactlyInAnyOrder(
         "log_start_offset", "high_watermark", "log_end_offset", "size_bytes", "segments", "status_line", "replicas");
     assertThat(online.get("offsets").get("high_watermark").asLong()).isEqualTo(120);

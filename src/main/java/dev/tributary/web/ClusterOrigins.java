@@ -1,0 +1,75 @@
+package dev.tributary.web;
+
+import dev.tributary.common.errors.BrokerNotAvailableException;
+import dev.tributary.server.BrokerServer;
+import java.net.URI;
+import java.util.Locale;
+import org.springframework.stereotype.Component;
+
+/**
+ * Which browser origins may open the live view's socket and call the API from a page: the cluster's own brokers
+ * ({@code http://host:port} of every registered broker), because a page served by one broker reconnects to another
+ * when its broker dies. Any other site's page is refused, so it cannot drive this cluster from a visitor's browser.
+ */
+@Component
+class ClusterOrigins {
+  private final BrokerServer broker;
+
+  ClusterOrigins(BrokerServer broker) {
+    this.broker = broker;
+  }
+
+  /**
+   * True if {@code origin} (an Origin header value) is the page's own {@code requestHost} (the Host header), or one
+   * of the cluster's brokers. Loopback names count as one host: a page opened at localhost:8081 may reconnect to
+   * the broker registered as 127.0.0.1:8082.
+   */
+  boolean isAllowed(String origin, String requestHost) {
+    if (origin == null) {
+      return true; // not a browser page (curl, another broker): nothing cross-site to guard against
+    }
+    URI uri;
+    try {
+      uri = URI.create(origin);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    if (uri.getHost() == null || !"http".equals(uri.getScheme())) {
+      return false;
+    }
+    String host = canonical(uri.getHost());
+    int port = uri.getPort() < 0 ? 80 : uri.getPort();
+    String requestHostPort = requestHost == null ? null : canonicalHostPort(requestHost);
+    if ((host + ":" + port).equals(requestHostPort)) {
+      return true;
+    }
+    // The page reached this broker by the same host name as its own broker, on another broker's port: in Docker
+    // the brokers register as broker1..3 but the browser knows them all as 127.0.0.1:808N.
+    boolean sameHostAsRequest = requestHostPort != null && requestHostPort.startsWith(host + ":");
+    if (port == broker.config().port() && host.equals(canonical(broker.config().host()))) {
+      return true;
+    }
+    try {
+      return broker.metadata().brokers().values().stream()
+          .anyMatch(b -> b.port() == port && (sameHostAsRequest || canonical(b.host()).equals(host)));
+    } catch (BrokerNotAvailableException e) {
+      return false;
+    }
+  }
+
+  private static String canonicalHostPort(String hostHeader) {
+    int colon = hostHeader.lastIndexOf(':');
+    if (colon < 0 || hostHeader.endsWith("]")) {
+      return canonical(hostHeader) + ":80";
+    }
+    return canonical(hostHeader.substring(0, colon)) + ":" + hostHeader.substring(colon + 1);
+  }
+
+  private static String canonical(String host) {
+    String h = host.toLowerCase(Locale.ROOT);
+    if (h.startsWith("[") && h.endsWith("]")) {
+      h = h.substring(1, h.length() - 1);
+    }
+    return h.equals("localhost") || h.equals("::1") || h.startsWith("127.") ? "loopback" : h;
+  }
+}

@@ -1,0 +1,191 @@
+package dev.tributary.web;
+
+import dev.tributary.metadata.BrokerImage;
+import dev.tributary.server.BrokerServer;
+import dev.tributary.transport.http.InternalApi;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The dashboard's fault buttons: {@code POST /dashboard/actions/brokers/{id}/{crash|shutdown|pause-fetching|start}}.
+ * Any broker takes them: an action on another broker is passed to it over the internal API (with the cluster
+ * secret), except {@code start}, which this broker runs through the launcher because the target is down. Off unless
+ * {@code tributary.dashboard.fault-actions} is on: 403 40301.
+ */
+@RestController
+class DashboardActionsController {
+  static final String INTERNAL_PREFIX = "/internal/v1/dashboard/";
+  private static final int MAX_PAUSE_SECONDS = 600;
+  private static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(2);
+
+  private final BrokerServer broker;
+  private final DashboardProperties properties;
+  private final FaultActions faults;
+  private final HttpClient http;
+  private final JsonMapper json;
+
+  DashboardActionsController(
+      BrokerServer broker, DashboardProperties properties, FaultActions faults, HttpClient tributaryHttpClient,
+      JsonMapper json) {
+    this.broker = broker;
+    this.properties = properties;
+    this.faults = faults;
+    this.http = tributaryHttpClient;
+    this.json = json;
+  }
+
+  @PostMapping("/dashboard/actions/brokers/{brokerId}/{action}")
+  CompletableFuture<ResponseEntity<Map<String, Object>>> act(
+      @PathVariable int brokerId, @PathVariable String action, @RequestBody(required = false) byte[] body) {
+    Optional<ResponseEntity<Map<String, Object>>> refusal = refuse(action, body);
+    if (refusal.isPresent()) {
+      return CompletableFuture.completedFuture(refusal.get());
+    }
+    Optional<BrokerImage> target = broker.metadata().broker(brokerId);
+    if (target.isEmpty()) {
+      return done(error(HttpStatus.NOT_FOUND, 40406, "Broker " + brokerId + " is not registered in this cluster"));
+    }
+    if (action.equals("start")) {
+      return done(start(target.get()));
+    }
+    if (brokerId == broker.config().brokerId()) {
+      return done(actLocally(action, body));
+    }
+    return forward(target.get(), action, body);
+  }
+
+  /** The same actions, passed on from another broker's dashboard. */
+  @PostMapping(INTERNAL_PREFIX + "{action}")
+  ResponseEntity<Map<String, Object>> actForwarded(
+      @PathVariable String action, @RequestBody(required = false) byte[] body) {
+    return refuse(action, body).orElseGet(() -> actLocally(action, body));
+  }
+
+  private Optional<ResponseEntity<Map<String, Object>>> refuse(String action, byte[] body) {
+    if (!properties.faultActions()) {
+      return Optional.of(error(HttpStatus.FORBIDDEN, 40301,
+          "Fault actions are off on broker " + broker.config().brokerId()
+              + "; they are for the local demo (./tributary start turns them on: tributary.dashboard.fault-actions=true)"));
+    }
+    return switch (action) {
+      case "crash", "shutdown", "start" -> Optional.empty();
+      case "pause-fetching" -> pauseSeconds(body).isPresent() ? Optional.empty()
+          : Optional.of(error(HttpStatus.BAD_REQUEST, 40002,
+              "pause-fetching needs a body {\"seconds\": N} with N from 1 to " + MAX_PAUSE_SECONDS));
+      default -> Optional.of(error(HttpStatus.NOT_FOUND, 40400,
+          "No such action '" + action + "'; use crash, shutdown, pause-fetching or start"));
+    };
+  }
+
+  private ResponseEntity<Map<String, Object>> actLocally(String action, byte[] body) {
+    int self = broker.config().brokerId();
+    return switch (action) {
+      case "crash" -> {
+        faults.crashSoon();
+        yield accepted("Broker " + self + " crashes now (halted like SIGKILL, no controlled shutdown)");
+      }
+      case "shutdown" -> {
+        faults.shutDownSoon();
+        yield accepted("Broker " + self + " shuts down cleanly (its leaderships move first)");
+      }
+      case "pause-fetching" -> {
+        int seconds = pauseSeconds(body).orElseThrow();
+        faults.pauseFetching(seconds * 1000L);
+        yield accepted("Broker " + self + " pauses replica fetching for " + seconds + " s");
+      }
+      default -> error(HttpStatus.NOT_FOUND, 40400, "No such action '" + action + "'");
+    };
+  }
+
+  private ResponseEntity<Map<String, Object>> start(BrokerImage target) {
+    if (!faults.canStartBrokers()) {
+      return error(HttpStatus.CONFLICT, 40909,
+          "Broker " + broker.config().brokerId() + " cannot start brokers: it was not started by ./tributary");
+    }
+    if (target.brokerId() == broker.config().brokerId() || !target.fenced()) {
+      return error(HttpStatus.CONFLICT, 40908,
+          "Broker " + target.brokerId() + " is running (not fenced); crash or shut it down first");
+    }
+    try {
+      Path log = faults.startBroker(target.brokerId());
+      return accepted("Starting broker " + target.brokerId() + " on its data (launcher output: " + log + ")");
+    } catch (IOException e) {
+      return error(HttpStatus.INTERNAL_SERVER_ERROR, 50001, "Could not run the launcher: " + e.getMessage());
+    }
+  }
+
+  private CompletableFuture<ResponseEntity<Map<String, Object>>> forward(
+      BrokerImage target, String action, byte[] body) {
+    HttpRequest request = HttpRequest.newBuilder(
+            URI.create("http://" + target.host() + ":" + target.port() + INTERNAL_PREFIX + action))
+        .timeout(FORWARD_TIMEOUT)
+        .header(InternalApi.SECRET_HEADER, broker.config().clusterSecret() == null ? "" : broker.config().clusterSecret())
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body == null ? new byte[0] : body))
+        .build();
+    return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+        .thenApply(response -> {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> answer = json.readValue(response.body(), Map.class);
+          return ResponseEntity.status(response.statusCode()).contentType(MediaType.APPLICATION_JSON).body(answer);
+        })
+        .exceptionally(e -> error(HttpStatus.SERVICE_UNAVAILABLE, 50306,
+            "Broker " + target.brokerId() + " did not answer (" + rootName(e) + "); is it down already?"));
+  }
+
+  private Optional<Integer> pauseSeconds(byte[] body) {
+    if (body == null || body.length == 0) {
+      return Optional.empty();
+    }
+    try {
+      JsonNode seconds = json.readTree(body).path("seconds");
+      if (!seconds.isIntegralNumber() || seconds.asInt() < 1 || seconds.asInt() > MAX_PAUSE_SECONDS) {
+        return Optional.empty();
+      }
+      return Optional.of(seconds.asInt());
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String rootName(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause.getClass().getSimpleName();
+  }
+
+  private static CompletableFuture<ResponseEntity<Map<String, Object>>> done(ResponseEntity<Map<String, Object>> r) {
+    return CompletableFuture.completedFuture(r);
+  }
+
+  private static ResponseEntity<Map<String, Object>> accepted(String message) {
+    return ResponseEntity.accepted().contentType(MediaType.APPLICATION_JSON).body(Map.of("message", message));
+  }
+
+  private static ResponseEntity<Map<String, Object>> error(HttpStatus status, int code, String message) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("error_code", code);
+    body.put("message", message);
+    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
+  }
+}

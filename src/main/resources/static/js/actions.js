@@ -1,0 +1,61 @@
+// HTTP actions against the broker that serves the socket right now (baseUrl() follows failovers). Every call
+// resolves to the parsed JSON body (or null) and rejects with an Error whose message is the server's `message`,
+// ready to show to the user.
+
+const TIMEOUT_MS = 5000; // a frozen broker must not leave a form waiting forever
+
+export function createApi(baseUrl, clusterId) {
+  async function request(method, path, { body, contentType = 'application/json', accept } = {}) {
+    const base = baseUrl();
+    const headers = {};
+    if (body !== undefined) headers['Content-Type'] = contentType;
+    if (accept) headers.Accept = accept;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+    let response;
+    try {
+      response = await fetch(base + path, { method, headers, signal: controller.signal, cache: 'no-store',
+        body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (e) {
+      throw new Error(e.name === 'AbortError' ? `${base} did not answer within ${TIMEOUT_MS / 1000} s`
+        : `${base} is not reachable (${e.message})`);
+    } finally {
+      clearTimeout(timer);
+    }
+    const text = await response.text();
+    const json = text ? tryParse(text) : null;
+    if (!response.ok) {
+      throw new Error((json && json.message) || `${method} ${path} failed: HTTP ${response.status}`);
+    }
+    return json;
+  }
+
+  const topicPath = name => `/v3/clusters/${encodeURIComponent(clusterId())}/topics`
+    + (name === undefined ? '' : '/' + encodeURIComponent(name));
+
+  return {
+    createTopic: ({ name, partitions, replicationFactor, minInsyncReplicas }) => request('POST', topicPath(), {
+      body: { topic_name: name, partitions_count: partitions, replication_factor: replicationFactor,
+        configs: [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }] },
+    }),
+    deleteTopic: name => request('DELETE', topicPath(name)),
+    /** records: [{key?, value}] → {offsets: [{partition, offset, error_code, error}]} */
+    produce: (topic, records) => request('POST', `/topics/${encodeURIComponent(topic)}`, {
+      body: { records }, contentType: 'application/vnd.kafka.json.v2+json',
+    }),
+    browse: (topic, partition, offset) => request('GET',
+      `/topics/${encodeURIComponent(topic)}/partitions/${partition}/records?offset=${offset}&max_bytes=65536`,
+      { accept: 'application/vnd.kafka.binary.v2+json' }),
+    /** action: crash | shutdown | start | pause-fetching */
+    brokerAction: (brokerId, action, body) => request('POST', `/dashboard/actions/brokers/${brokerId}/${action}`,
+      { body: body ?? {} }),
+  };
+}
+
+function tryParse(text) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    return null;
+  }
+}

@@ -1,0 +1,124 @@
+// The live dashboard: one WebSocket to any broker (they all serve the whole cluster), a pure state (state.js) fed
+// by its messages, and renderers that redraw only what each message changed. When the serving broker goes quiet
+// the connection moves to another broker it knows; meanwhile the last known state stays on screen, marked stale.
+import { applyMessage, emptyState, mergeChanges, noChanges, pickTarget, servingBroker } from './state.js';
+import { createConnection, httpUrl } from './connection.js';
+import { createApi } from './actions.js';
+import { createForms } from './forms.js';
+import { createBrokersView } from './render-brokers.js';
+import { createPartitionsView } from './render-partitions.js';
+import { createEventsView } from './render-events.js';
+import { createThroughputView } from './render-throughput.js';
+import { applyTerms, renderGlossary } from './glossary.js';
+import { setText, setData } from './dom.js';
+import { formatTime } from './format.js';
+
+const $ = id => document.getElementById(id);
+
+let state = emptyState();
+let pending = null;          // changes not drawn yet (several messages may arrive within one frame)
+let lastUpdateMs = null;     // when the state last changed, for the stale banner
+
+const initial = { host: location.hostname, port: location.port, brokerId: null };
+const connection = createConnection({
+  initial,
+  chooseTarget: (lost, attempt) => pickTarget(state.brokers, lost, attempt, location.hostname) ?? initial,
+  onMessage,
+  onStatus: renderConnection,
+});
+const api = createApi(() => httpUrl(connection.target()), () => (state.header ? state.header.cluster_id : ''));
+const forms = createForms(api, {
+  status: $('action-status'), createTopic: $('create-topic'), produce: $('produce'), load: $('load'),
+  browse: $('browse'), browseResults: $('browse-results'), brokers: $('brokers'),
+});
+const views = [
+  createBrokersView($('brokers')),
+  createPartitionsView({
+    container: $('partitions'), filterInput: $('topic-filter'), problemsCheckbox: $('only-problems'),
+    summary: $('partition-summary'), empty: $('empty'), noMatch: $('no-match'), onDeleteTopic: forms.deleteTopic,
+  }),
+  createEventsView($('events'), $('events-empty')),
+  createThroughputView($('throughput'), $('throughput-empty')),
+  { render: renderHeader },
+  { render: s => forms.update(s) },
+];
+
+/** Returns false when the message shows a gap: the connection then fetches a fresh snapshot elsewhere. */
+function onMessage(message) {
+  const result = applyMessage(state, message);
+  if (result.needsResync) return false;
+  if (result.state !== state) lastUpdateMs = Date.now();
+  state = result.state;
+  if (message.type === 'snapshot') setStale(false);
+  pending = pending ? mergeChanges(pending, result.changes) : result.changes;
+  scheduleDraw();
+  return true;
+}
+
+// Draw at most once per frame; the timeout covers frames that never come (a background tab or an occluded
+// headless window), so the DOM never falls far behind the state.
+let drawScheduled = false;
+function scheduleDraw() {
+  if (drawScheduled) return;
+  drawScheduled = true;
+  const once = () => { if (drawScheduled) { drawScheduled = false; draw(); } };
+  requestAnimationFrame(once);
+  setTimeout(once, 250);
+}
+
+function draw() {
+  const changes = pending ?? noChanges();
+  pending = null;
+  for (const view of views) view.render(state, changes);
+}
+
+function renderHeader(s) {
+  const h = s.header;
+  if (!h) return;
+  setText($('cluster-id'), h.cluster_id);
+  setText($('controller'), h.controller_id < 0 ? 'none elected' : `broker ${h.controller_id} (term ${h.controller_epoch})`);
+  setText($('metadata-offset'), h.metadata_offset);
+  setText($('served-by'), h.broker_id);
+}
+
+/** The #connection pill: data-state live|reconnecting, data-broker the broker serving the socket ("" if none). */
+function renderConnection(status) {
+  const pill = $('connection');
+  const tryingId = status.target && status.target.brokerId;
+  if (status.state === 'live') {
+    const id = state.header ? state.header.broker_id : tryingId;
+    setText(pill, `live · broker ${id}`);
+    setData(pill, 'state', 'live');
+    setData(pill, 'broker', id);
+    pill.title = `Live updates from broker ${id}` + (servingBroker(state) ? ` (${servingBroker(state).url})` : '');
+    return;
+  }
+  setData(pill, 'state', 'reconnecting');
+  setData(pill, 'broker', '');
+  setData(pill, 'trying', tryingId ?? '');
+  const trying = tryingId != null ? `trying broker ${tryingId}…` : 'connecting…';
+  if (status.state === 'connecting') setText(pill, 'connecting…');
+  else if (status.lostBrokerId != null) setText(pill, `lost broker ${status.lostBrokerId}, ${trying}`);
+  else setText(pill, `reconnecting… ${trying}`);
+  pill.title = status.reason ? `Why: ${status.reason}` : '';
+  if (status.state === 'reconnecting') setStale(true);
+}
+
+/** Across a reconnect the last known state stays visible, marked stale, until the new snapshot replaces it. */
+function setStale(stale) {
+  const main = $('dashboard');
+  setData(main, 'stale', stale && state.header !== null);
+  const banner = $('stale-banner');
+  banner.hidden = !(stale && state.header !== null);
+  if (!banner.hidden) {
+    setText(banner, `Showing the last known state (as of ${lastUpdateMs ? formatTime(lastUpdateMs) : '—'}) while `
+      + 'reconnecting to another broker…');
+  }
+}
+
+renderGlossary($('glossary-list'));
+applyTerms(document);
+connection.start();
+
+// For tests and the curious: the current state, read-only by convention.
+window.tributaryDashboard = { state: () => state, connection };

@@ -1,0 +1,196 @@
+// The actions panel: create topic, produce, steady load, browse; plus the fault buttons in the broker cards and the
+// delete-topic buttons (both delegated here). Results and errors go to #action-status; nothing uses a modal
+// dialog, so tests can click through.
+import { el, setText } from './dom.js';
+import { createLoad } from './load.js';
+import { decodeBase64Utf8, formatTime } from './format.js';
+import { DEFAULT_PAUSE_SECONDS } from './render-brokers.js';
+
+const FAULT_LABELS = { crash: 'crash', shutdown: 'shut down', start: 'start', 'pause-fetching': 'pause fetching of' };
+
+export function createForms(api, dom) {
+  const status = createStatus(dom.status);
+
+  wireCreateTopic(dom.createTopic, api, status);
+  wireProduce(dom.produce, api, status);
+  wireLoad(dom.load, api, status);
+  wireBrowse(dom.browse, dom.browseResults, api, status);
+
+  dom.brokers.addEventListener('click', event => {
+    const button = event.target.closest('button[data-action][data-broker]');
+    if (button) runFault(button, api, status);
+  });
+
+  return {
+    status,
+    deleteTopic: name => run(status, `deleting topic ${name}…`, () => api.deleteTopic(name),
+      () => `deleted topic ${name}`),
+    /** Keeps the topic pickers and the replication-factor cap in step with the cluster. */
+    update(state) {
+      const names = [...state.topics.keys()].sort();
+      for (const form of [dom.produce, dom.load, dom.browse]) fillTopics(fields(form).topic, names);
+      capReplication(dom.createTopic, state.brokers.size);
+    },
+  };
+}
+
+/** A form's named controls by name (form.elements.value etc. would clash with collection properties). */
+function fields(form) {
+  return Object.fromEntries([...form.elements].filter(e => e.name).map(e => [e.name, e]));
+}
+
+/** Runs an action, reporting start, success and failure; returns the result or undefined on failure. */
+async function run(status, pending, action, describe) {
+  status.show(pending, 'pending');
+  try {
+    const result = await action();
+    status.show(describe(result), 'ok');
+    return result;
+  } catch (e) {
+    status.show(e.message, 'error');
+    return undefined;
+  }
+}
+
+function createStatus(node) {
+  return {
+    show(text, kind) {
+      node.dataset.kind = kind;
+      node.replaceChildren(el('time', {}, formatTime(Date.now())), ' ', text);
+    },
+  };
+}
+
+function runFault(button, api, status) {
+  const id = Number(button.dataset.broker);
+  const action = button.dataset.action;
+  let body;
+  if (action === 'pause-fetching') {
+    const input = button.closest('.broker').querySelector('input[name="seconds"]');
+    const seconds = Number(input && input.value) || DEFAULT_PAUSE_SECONDS;
+    body = { seconds };
+  }
+  run(status, `asking to ${FAULT_LABELS[action]} broker ${id}…`, () => api.brokerAction(id, action, body),
+    result => (result && result.message) || `${action} broker ${id}: accepted`);
+}
+
+function wireCreateTopic(form, api, status) {
+  form.addEventListener('submit', async event => {
+    event.preventDefault();
+    const f = fields(form);
+    const name = f.name.value.trim();
+    if (!name) { status.show('a topic needs a name', 'error'); return; }
+    const spec = { name, partitions: Number(f.partitions.value), replicationFactor: Number(f.replication_factor.value),
+      minInsyncReplicas: Number(f.min_insync_replicas.value) };
+    const ok = await run(status, `creating topic ${name}…`, () => api.createTopic(spec),
+      () => `created topic ${name}: ${spec.partitions} partitions, replication factor ${spec.replicationFactor}`);
+    if (ok !== undefined) f.name.value = '';
+  });
+}
+
+/** The replication factor cannot exceed the number of brokers; min.insync.replicas cannot exceed it either. */
+function capReplication(form, brokerCount) {
+  if (brokerCount < 1) return;
+  const rf = fields(form).replication_factor;
+  const minIsr = fields(form).min_insync_replicas;
+  rf.max = String(brokerCount);
+  if (Number(rf.value) > brokerCount) rf.value = String(brokerCount);
+  minIsr.max = rf.value;
+  if (Number(minIsr.value) > Number(rf.value)) minIsr.value = rf.value;
+}
+
+function fillTopics(select, names) {
+  const current = [...select.options].map(o => o.value).join('\u0000');
+  if (current === names.join('\u0000')) return;
+  const selected = select.value;
+  select.replaceChildren(...names.map(name => el('option', { value: name }, name)));
+  if (names.includes(selected)) select.value = selected;
+}
+
+function wireProduce(form, api, status) {
+  form.addEventListener('submit', event => {
+    event.preventDefault();
+    const f = fields(form);
+    const topic = f.topic.value;
+    if (!topic) { status.show('create a topic first', 'error'); return; }
+    const count = Math.max(1, Number(f.count.value) || 1);
+    const key = f.key.value;
+    const text = f.value.value;
+    const records = Array.from({ length: count }, (_, i) => (key ? { key, value: { n: i, text } } : { value: { n: i, text } }));
+    run(status, `producing ${count} records to ${topic}…`, () => api.produce(topic, records), result => {
+      const offsets = (result && result.offsets) || [];
+      const failed = offsets.filter(o => o.error_code || o.error);
+      const partitions = [...new Set(offsets.filter(o => !o.error_code && !o.error).map(o => o.partition))].sort((a, b) => a - b);
+      if (failed.length) return `${failed.length} of ${count} records failed: ${failed[0].error || failed[0].error_code}`;
+      return `produced ${count} records to ${topic} (partitions ${partitions.join(', ')})`;
+    });
+  });
+}
+
+function wireLoad(form, api, status) {
+  const out = name => form.querySelector(`[data-count="${name}"]`);
+  const button = form.querySelector('button[type="submit"]');
+  const load = createLoad(api, (counts, running) => {
+    setText(out('sent'), counts.sent);
+    setText(out('acked'), counts.acked);
+    setText(out('errors'), counts.errors);
+    out('errors').title = counts.lastError;
+    form.dataset.running = String(running);
+    setText(button, running ? 'Stop load' : 'Start load');
+  });
+  form.addEventListener('submit', event => {
+    event.preventDefault();
+    if (load.running()) { load.stop(); status.show('steady load stopped', 'ok'); return; }
+    const topic = fields(form).topic.value;
+    const rate = Math.max(1, Number(fields(form).rate.value) || 20);
+    if (!topic) { status.show('create a topic first', 'error'); return; }
+    load.start(topic, rate);
+    status.show(`steady load: ${rate} records/s to ${topic}`, 'ok');
+  });
+}
+
+function wireBrowse(form, results, api, status) {
+  const next = el('button', { type: 'button', id: 'browse-next', class: 'small', hidden: true }, 'next page ›');
+  const caption = el('p', { class: 'muted' });
+  const tbody = el('tbody');
+  const table = el('table', { class: 'records', hidden: true },
+    el('thead', {}, el('tr', {}, ...['offset', 'key', 'value', 'timestamp'].map(h => el('th', { attrs: { scope: 'col' } }, h)))),
+    tbody);
+  results.replaceChildren(caption, el('div', { class: 'table-wrap' }, table), next);
+
+  async function browse(offset) {
+    const f = fields(form);
+    const topic = f.topic.value;
+    const partition = Number(f.partition.value) || 0;
+    if (!topic) { status.show('create a topic first', 'error'); return; }
+    f.offset.value = String(offset);
+    const records = await run(status, `reading ${topic}-${partition} from offset ${offset}…`,
+      () => api.browse(topic, partition, offset), r => `read ${(r || []).length} records from ${topic}-${partition}`);
+    if (records === undefined) return;
+    const list = records || [];
+    tbody.replaceChildren(...list.map(recordRow));
+    table.hidden = list.length === 0;
+    caption.textContent = list.length === 0
+      ? `No records at ${topic}-${partition} offset ${offset} (the end of what is committed?)`
+      : `${topic}-${partition}, offsets ${list[0].offset}–${list[list.length - 1].offset}`;
+    next.hidden = list.length === 0;
+    next.onclick = () => browse(list[list.length - 1].offset + 1);
+  }
+
+  form.addEventListener('submit', event => {
+    event.preventDefault();
+    browse(Math.max(0, Number(fields(form).offset.value) || 0));
+  });
+}
+
+function recordRow(r) {
+  const text = b64 => { try { return decodeBase64Utf8(b64); } catch (e) { return '(not base64)'; } };
+  const key = text(r.key);
+  const value = text(r.value);
+  const cell = (content, cls) => el('td', { class: cls, title: content ?? '' }, content ?? 'null');
+  return el('tr', { data: { offset: r.offset } },
+    el('td', { class: 'num' }, r.offset),
+    cell(key, key === null ? 'muted' : ''),
+    cell(value, 'value'),
+    el('td', { title: r.timestamp ? new Date(r.timestamp).toString() : '' }, r.timestamp ? formatTime(r.timestamp) : '—'));
+}

@@ -1,0 +1,76 @@
+// Plain-English definitions of the words the dashboard uses. One source for the #glossary list and for every
+// hover: elements with data-term="isr" get the definition as their title (see applyTerms).
+import { el } from './dom.js';
+
+export const GLOSSARY = {
+  record: ['message (record)', 'One entry in a log: an optional key, a value and a timestamp. Producers append '
+    + 'records to a partition; consumers read them back in order.'],
+  topic: ['topic', 'A named stream of records, such as "orders". It is split into partitions.'],
+  partition: ['partition', 'One ordered, append-only log of a topic. Order holds only within a partition; records '
+    + 'with the same key go to the same partition.'],
+  offset: ['offset', 'A record\'s position in its partition: 0, 1, 2, … Consumers remember the next offset to read.'],
+  broker: ['broker', 'One server of the cluster. It stores replicas of partitions and answers producers and '
+    + 'consumers.'],
+  controller: ['controller', 'The broker that currently decides the cluster\'s metadata: which brokers are alive, '
+    + 'who leads each partition, who is in sync. Elected through Raft; its term (controller epoch) grows at every '
+    + 'election.'],
+  leader: ['leader / follower', 'Each partition has one leader replica that takes every write and read. The other '
+    + 'replicas are followers: they keep fetching new records from the leader.'],
+  ar: ['AR (assigned replicas)', 'The brokers that should each hold a copy of the partition. Their number is the '
+    + 'replication factor. AR = ISR + OSR.'],
+  isr: ['ISR (in-sync replicas)', 'The replicas that are caught up with the leader, the leader included. Only they '
+    + 'may become leader without losing committed records.'],
+  osr: ['OSR (out-of-sync replicas)', 'Assigned replicas that fell behind the leader for longer than '
+    + 'replica.lag.time.max.ms, or stopped fetching. They catch up and rejoin the ISR.'],
+  leo: ['LEO (log end offset)', 'The offset the next record appended to a replica will get: one past its last '
+    + 'record. A follower\'s LEO below the leader\'s means it lags.'],
+  hw: ['HW (high watermark)', 'The offset below which every in-sync replica has the records. Records below the HW '
+    + 'are committed: consumers may read them and they survive the loss of the leader.'],
+  lag_time: ['replica.lag.time.max.ms', 'How long a follower may go without catching up to the leader\'s LEO '
+    + 'before the leader removes it from the ISR.'],
+  acks: ['acks (0 / 1 / all)', 'What a producer waits for. 0: nothing. 1: the leader wrote the record. all: every '
+    + 'in-sync replica has it (the HW passed it); refused while the ISR is smaller than min.insync.replicas.'],
+  min_isr: ['min.insync.replicas', 'The fewest in-sync replicas an acks=all write needs. Replication factor 3 with '
+    + 'min.insync.replicas 2 keeps accepting writes with one broker down.'],
+  leader_epoch: ['leader epoch', 'A counter that grows each time a partition gets a new leader. Followers use it to '
+    + 'find and cut off records an old leader wrote but never committed.'],
+  fenced: ['fenced', 'A broker whose heartbeats stopped for longer than its session timeout. The controller moves '
+    + 'its leaderships away and it leads nothing until it registers again.'],
+  broker_epoch: ['broker epoch', 'A number the controller hands a broker each time it registers, so requests from '
+    + 'an older run of the same broker can be told apart and refused.'],
+  incarnation: ['incarnation', 'A random id each broker process picks when it starts: a new one means a restart.'],
+  under_replicated: ['under-replicated', 'Some assigned replica is out of sync (ISR smaller than AR). The partition '
+    + 'still works, with less safety margin.'],
+  offline: ['offline', 'No leader: no in-sync replica is alive. Neither writes nor reads work until one returns.'],
+  unreachable: ['unreachable', 'The leader did not answer the broker serving this page in time, so its offsets are '
+    + 'unknown right now.'],
+  below_min_isr: ['below min.insync.replicas', 'Fewer in-sync replicas than the topic\'s min.insync.replicas: '
+    + 'acks=all writes are refused until a follower catches up.'],
+};
+
+/** The hover text for a term: "ISR (in-sync replicas): The replicas …". */
+export function definition(key) {
+  const entry = GLOSSARY[key];
+  return entry ? `${entry[0]}: ${entry[1]}` : '';
+}
+
+/** An <abbr> that shows `label` and carries the definition as its hover. */
+export function term(key, label) {
+  return el('abbr', { title: definition(key), data: { term: key } }, label ?? GLOSSARY[key][0]);
+}
+
+/** Gives every [data-term] element under root the definition as its title (for the static HTML). */
+export function applyTerms(root) {
+  for (const node of root.querySelectorAll('[data-term]')) {
+    const text = definition(node.dataset.term);
+    if (text && !node.title) node.title = text;
+  }
+}
+
+/** Fills the #glossary <dl>. */
+export function renderGlossary(dl) {
+  const items = Object.entries(GLOSSARY).map(([key, [name, text]]) => el('div', { id: 'term-' + key },
+    el('dt', {}, name),
+    el('dd', {}, text)));
+  dl.replaceChildren(...items);
+}

@@ -1,0 +1,111 @@
+// The brokers panel: one card per broker, #brokers .broker[data-broker="N"]. Cards are built once and then
+// updated in place (only the values that differ touch the DOM), so a typed "pause seconds" value or a focused
+// button survive the updates that arrive every second.
+import { el, setText, setData, setHidden, setClass, setClassName, badge } from './dom.js';
+import { term, definition } from './glossary.js';
+import { brokerLoad, fetchPausedRemainingMs } from './state.js';
+import { shortId } from './format.js';
+
+export const DEFAULT_PAUSE_SECONDS = 15;
+
+export function createBrokersView(container) {
+  const cards = new Map(); // broker_id -> {root, parts}
+
+  function render(state) {
+    const load = brokerLoad(state);
+    const ids = [...state.brokers.keys()].sort((a, b) => a - b);
+    for (const [id, card] of cards) {
+      if (!state.brokers.has(id)) { card.root.remove(); cards.delete(id); }
+    }
+    let orderChanged = false;
+    for (const id of ids) {
+      if (!cards.has(id)) { cards.set(id, buildCard(id)); orderChanged = true; }
+      updateCard(cards.get(id), state.brokers.get(id), state.header, load.get(id));
+    }
+    if (orderChanged) container.replaceChildren(...ids.map(id => cards.get(id).root));
+  }
+
+  return { render };
+}
+
+function buildCard(id) {
+  const parts = {
+    state: badge('', 'ok'),
+    notAnswering: badge('not answering', 'bad', 'Did not answer the serving broker\'s last offsets request'),
+    controller: el('span', { class: 'badge controller', title: definition('controller') }),
+    serving: badge('serving this page', 'serving', 'This page\'s live updates come from this broker'),
+    address: el('span', { class: 'address' }),
+    epoch: el('b'),
+    incarnation: el('code'),
+    leads: el('b'),
+    follows: el('b'),
+    paused: el('p', { class: 'paused', hidden: true }),
+    faults: el('div', { class: 'faults', hidden: true }),
+  };
+  parts.secondsInput = el('input', {
+    type: 'number', name: 'seconds', min: 1, max: 3600, value: DEFAULT_PAUSE_SECONDS,
+    attrs: { 'aria-label': `seconds to pause broker ${id}'s fetching` },
+  });
+  parts.start = faultButton('start', id, 'Start', 'Restart this broker where the launcher started it');
+  parts.faults.append(
+    faultButton('crash', id, 'Crash', 'Kill the process at once (like SIGKILL): no clean shutdown'),
+    faultButton('shutdown', id, 'Shut down', 'Stop cleanly: hand over leadership, flush, exit'),
+    el('span', { class: 'pause-group' },
+      faultButton('pause-fetching', id, 'Pause fetching', 'Stop this broker\'s followers fetching for N seconds: '
+        + 'they fall behind and leave the ISR after replica.lag.time.max.ms'),
+      parts.secondsInput, ' s'),
+    parts.start);
+
+  const root = el('article', { class: 'broker', data: { broker: id }, attrs: { 'aria-label': `broker ${id}` } },
+    el('div', { class: 'broker-head' },
+      el('h3', {}, term('broker', 'Broker'), ' ' + id),
+      parts.state, parts.notAnswering, parts.controller, parts.serving),
+    el('p', { class: 'address' }, parts.address),
+    el('p', { class: 'facts' },
+      term('broker_epoch'), ' ', parts.epoch, ' · ', term('incarnation'), ' ', parts.incarnation),
+    el('p', { class: 'facts' },
+      term('leader', 'leads'), ' ', parts.leads, ' · follows ', parts.follows, ' partitions'),
+    parts.paused,
+    parts.faults);
+  return { root, parts };
+}
+
+function faultButton(action, id, label, title) {
+  return el('button', { type: 'button', title, data: { action, broker: id } }, label);
+}
+
+function updateCard({ root, parts }, b, header, load) {
+  const fenced = b.state === 'fenced';
+  const reachable = b.reachable === true ? 'true' : b.reachable === false ? 'false' : 'unknown';
+  const serving = header.broker_id === b.broker_id;
+  setData(root, 'state', b.state);
+  setData(root, 'reachable', reachable);
+  setData(root, 'controller', !!b.controller);
+  setData(root, 'serving', serving);
+
+  setText(parts.state, fenced ? 'fenced' : 'alive');
+  setClassName(parts.state, 'badge ' + (fenced ? 'bad' : 'ok'));
+  parts.state.title = fenced ? definition('fenced') : 'Registered and heartbeating';
+  setHidden(parts.notAnswering, b.reachable !== false);
+  setHidden(parts.controller, !b.controller);
+  setText(parts.controller, `controller · term ${header.controller_epoch}`);
+  setHidden(parts.serving, !serving);
+
+  setText(parts.address, `${b.host}:${b.port}`);
+  setText(parts.epoch, b.broker_epoch);
+  setText(parts.incarnation, shortId(b.incarnation_id));
+  parts.incarnation.title = b.incarnation_id || '';
+  setText(parts.leads, load ? load.leads : 0);
+  setText(parts.follows, load ? load.follows : 0);
+
+  const pausedMs = fetchPausedRemainingMs(b, header.server_time_ms);
+  setHidden(parts.paused, pausedMs === 0);
+  setText(parts.paused, `fetching paused · ${Math.ceil(pausedMs / 1000)} s left`);
+  setData(root, 'fetchPaused', pausedMs > 0);
+
+  setHidden(parts.faults, !header.fault_actions);
+  // Start matters for a broker that is down, so it stands out then. It stays clickable otherwise: a broker that
+  // just stopped can look alive until its session expires, and the server explains if it is still running.
+  setClass(parts.start, 'primary', fenced || b.reachable === false);
+  setClass(root, 'down', fenced || b.reachable === false);
+}

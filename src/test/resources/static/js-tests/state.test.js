@@ -1,0 +1,342 @@
+// Unit tests of the dashboard's pure modules (state.js, format.js). The page writes one line per test into
+// <pre id="results" data-passed="N" data-failed="M">; runTests() returns the same lines so node can run it too.
+import * as S from '/js/state.js';
+import * as F from '/js/format.js';
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+function assert(condition, why) {
+  if (!condition) throw new Error(why);
+}
+function eq(actual, expected, what = 'value') {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
+}
+
+// ----- fixtures -----
+const header = (over = {}) => ({ cluster_id: 'c1', broker_id: 1, controller_id: 2, controller_epoch: 3,
+  metadata_offset: 10, server_time_ms: 1_000_000, fault_actions: true, ...over });
+const broker = (id, over = {}) => ({ broker_id: id, host: '127.0.0.1', port: 8080 + id, url: `http://127.0.0.1:${8080 + id}`,
+  state: 'alive', broker_epoch: id * 10, incarnation_id: 'abcdef0123456789', controller: id === 2, reachable: true,
+  fetch_paused_until_ms: 0, ...over });
+const replica = (id, leo, over = {}) => ({ broker_id: id, in_sync: true, log_end_offset: leo, lag: 0, last_fetch_age_ms: 0, ...over });
+const partition = (topic, p, over = {}) => ({ key: `${topic}-${p}`, topic, partition: p, state: 'online', leader: 1,
+  leader_epoch: 0, replicas: [1, 2, 3], isr: [1, 2, 3], osr: [],
+  offsets: { log_start_offset: 0, high_watermark: 10, log_end_offset: 10, size_bytes: 100, segments: 1,
+    status_line: 'b1 leader', replicas: [replica(1, 10), replica(2, 10), replica(3, 10)] }, ...over });
+const topic = (name, over = {}) => ({ name, partitions: 2, replication_factor: 3, min_insync_replicas: 2,
+  records_in_per_sec: 0, records_out_per_sec: 0, ...over });
+const event = (offset, type = 'leader_changed', over = {}) => ({ offset, timestamp_ms: 1_000_000 + offset, type,
+  topic: 'orders', partition: 0, broker_id: -1, text: `event ${offset}`, reason: null, ...over });
+
+const snapshot = (over = {}, seq = 1) => ({ type: 'snapshot', seq, state: { ...header(), brokers: [broker(1), broker(2), broker(3)],
+  partitions: [partition('orders', 0), partition('orders', 1)], topics: [topic('orders')], events: [event(1), event(2)], ...over } });
+const delta = (seq, over = {}) => ({ type: 'delta', seq, header: header({ server_time_ms: 1_000_000 + seq * 250 }),
+  brokers: [], removed_brokers: [], partitions: [], removed_partitions: [], topics: null, events: [], ...over });
+
+function start(over) {
+  return S.applyMessage(S.emptyState(), snapshot(over)).state;
+}
+
+// ----- snapshot and delta -----
+test('snapshot fills the state and asks for a full redraw', () => {
+  const r = S.applyMessage(S.emptyState(), snapshot());
+  eq(r.needsResync, false, 'needsResync');
+  eq(r.state.seq, 1, 'seq');
+  eq(r.state.header.controller_id, 2, 'controller');
+  eq([...r.state.brokers.keys()], [1, 2, 3], 'brokers');
+  eq([...r.state.partitions.keys()], ['orders-0', 'orders-1'], 'partitions');
+  eq(r.state.events.length, 2, 'events');
+  eq(r.changes.full, true, 'full');
+});
+
+test('delta replaces changed rows by key and keeps the others', () => {
+  const s = start();
+  const moved = partition('orders', 1, { leader: 2, leader_epoch: 1 });
+  const r = S.applyMessage(s, delta(2, { partitions: [moved], brokers: [broker(3, { reachable: false })] }));
+  eq(r.needsResync, false, 'needsResync');
+  eq(r.state.partitions.get('orders-1').leader, 2, 'new leader');
+  assert(r.state.partitions.get('orders-0') === s.partitions.get('orders-0'), 'unchanged row is shared');
+  eq(r.state.brokers.get(3).reachable, false, 'broker replaced');
+  eq([...r.changes.partitions], ['orders-1'], 'changed partitions');
+  eq([...r.changes.brokers], [3], 'changed brokers');
+  eq(r.changes.full, false, 'not full');
+});
+
+test('delta does not mutate the previous state', () => {
+  const s = start();
+  const before = JSON.stringify([...s.partitions.values()]);
+  S.applyMessage(s, delta(2, { partitions: [partition('orders', 0, { leader: 3 })], removed_partitions: ['orders-1'] }));
+  eq(JSON.stringify([...s.partitions.values()]), before, 'old partitions');
+  eq(s.seq, 1, 'old seq');
+});
+
+test('delta header replaces every header field', () => {
+  const s = start();
+  const r = S.applyMessage(s, delta(2, { header: header({ controller_id: 3, controller_epoch: 4, metadata_offset: 11 }) }));
+  eq([r.state.header.controller_id, r.state.header.controller_epoch, r.state.header.metadata_offset], [3, 4, 11], 'header');
+});
+
+test('topics null keeps the old list, an array replaces it', () => {
+  const s = start();
+  const kept = S.applyMessage(s, delta(2)).state;
+  eq([...kept.topics.keys()], ['orders'], 'kept');
+  const replaced = S.applyMessage(kept, delta(3, { topics: [topic('orders'), topic('payments')] }));
+  eq([...replaced.state.topics.keys()], ['orders', 'payments'], 'replaced');
+  eq(replaced.changes.topics, true, 'changes.topics');
+});
+
+test('removed partitions and brokers disappear', () => {
+  const s = start();
+  const r = S.applyMessage(s, delta(2, { removed_partitions: ['orders-1'], removed_brokers: [3] }));
+  eq([...r.state.partitions.keys()], ['orders-0'], 'partitions');
+  eq([...r.state.brokers.keys()], [1, 2], 'brokers');
+  assert(r.changes.partitions.has('orders-1'), 'removal is a change');
+  assert(r.changes.brokers.has(3), 'broker removal is a change');
+});
+
+// ----- sequence -----
+test('a seq gap asks for a resync and leaves the state unchanged', () => {
+  const s = start();
+  const r = S.applyMessage(s, delta(3, { partitions: [partition('orders', 0, { leader: 3 })] }));
+  eq(r.needsResync, true, 'needsResync');
+  assert(r.state === s, 'state unchanged');
+});
+
+test('a repeated seq asks for a resync', () => {
+  const s = S.applyMessage(start(), delta(2)).state;
+  eq(S.applyMessage(s, delta(2)).needsResync, true, 'needsResync');
+});
+
+test('a delta or heartbeat before any snapshot asks for a resync', () => {
+  eq(S.applyMessage(S.emptyState(), delta(1)).needsResync, true, 'delta');
+  eq(S.applyMessage(S.emptyState(), { type: 'heartbeat', seq: 1, server_time_ms: 5 }).needsResync, true, 'heartbeat');
+});
+
+test('a heartbeat advances seq and the server clock only', () => {
+  const s = start();
+  const r = S.applyMessage(s, { type: 'heartbeat', seq: 2, server_time_ms: 1_001_000 });
+  eq(r.needsResync, false, 'needsResync');
+  eq(r.state.seq, 2, 'seq');
+  eq(r.state.header.server_time_ms, 1_001_000, 'clock');
+  assert(r.state.partitions === s.partitions, 'partitions shared');
+  eq(r.changes.partitions.size, 0, 'no partition changes');
+});
+
+test('a new snapshot (after reconnecting elsewhere) replaces everything, whatever its seq', () => {
+  let s = S.applyMessage(start(), delta(2, { partitions: [partition('orders', 5)] })).state;
+  const r = S.applyMessage(s, snapshot({ ...header({ broker_id: 3 }), partitions: [partition('orders', 0)] }, 1));
+  eq(r.needsResync, false, 'needsResync');
+  eq(r.state.header.broker_id, 3, 'serving broker');
+  eq([...r.state.partitions.keys()], ['orders-0'], 'partitions');
+  eq(r.state.seq, 1, 'seq restarts');
+  s = S.applyMessage(r.state, delta(2)).state;
+  eq(s.seq, 2, 'deltas continue from the new snapshot');
+});
+
+test('unknown message types are ignored', () => {
+  const s = start();
+  const r = S.applyMessage(s, { type: 'group_rebalance_v2', seq: 99 });
+  eq(r.needsResync, false, 'needsResync');
+  assert(r.state === s, 'state unchanged');
+});
+
+// ----- events -----
+test('delta events are appended, oldest first', () => {
+  const r = S.applyMessage(start(), delta(2, { events: [event(3), event(4)] }));
+  eq(r.state.events.map(e => e.offset), [1, 2, 3, 4], 'offsets');
+  eq(r.changes.events.map(e => e.offset), [3, 4], 'new events');
+});
+
+test('events already seen are dropped (same offset, type, topic, partition, broker)', () => {
+  const r = S.applyMessage(start(), delta(2, { events: [event(2), event(3)] }));
+  eq(r.state.events.map(e => e.offset), [1, 2, 3], 'offsets');
+  eq(r.changes.events.map(e => e.offset), [3], 'new events');
+});
+
+test('events at the same offset that differ in type or partition are both kept', () => {
+  const r = S.applyMessage(start(), delta(2, { events: [event(2, 'isr_shrink'), event(2, 'leader_changed', { partition: 1 })] }));
+  eq(r.state.events.length, 4, 'count');
+});
+
+test('the event list keeps only the newest MAX_EVENTS', () => {
+  let s = start();
+  const many = Array.from({ length: S.MAX_EVENTS + 50 }, (_, i) => event(100 + i));
+  const r = S.applyMessage(s, delta(2, { events: many }));
+  eq(r.state.events.length, S.MAX_EVENTS, 'length');
+  eq(r.state.events[r.state.events.length - 1].offset, 100 + S.MAX_EVENTS + 49, 'newest kept');
+  eq(r.state.eventKeys.size, S.MAX_EVENTS, 'dedupe keys bounded too');
+  eq(r.changes.events.length, S.MAX_EVENTS, 'reported new events bounded');
+});
+
+test('a snapshot dedupes its own events', () => {
+  const s = start({ events: [event(1), event(1), event(2)] });
+  eq(s.events.map(e => e.offset), [1, 2], 'offsets');
+});
+
+// ----- throughput -----
+test('throughput history samples each topic at most every THROUGHPUT_SAMPLE_MS', () => {
+  let s = start({ topics: [topic('orders', { records_in_per_sec: 5 })] });
+  eq(s.throughput.get('orders').length, 1, 'first point');
+  s = S.applyMessage(s, delta(2, { header: header({ server_time_ms: 1_000_100 }) })).state;
+  eq(s.throughput.get('orders').length, 1, 'too soon');
+  s = S.applyMessage(s, delta(3, { header: header({ server_time_ms: 1_000_600 }),
+    topics: [topic('orders', { records_in_per_sec: 7, records_out_per_sec: 2 })] })).state;
+  eq(s.throughput.get('orders').map(p => [p.in, p.out]), [[5, 0], [7, 2]], 'points');
+});
+
+test('throughput history stays within the window and bounded', () => {
+  let s = start();
+  for (let i = 2; i < 600; i++) {
+    s = S.applyMessage(s, { type: 'heartbeat', seq: i, server_time_ms: 1_000_000 + i * 1000 }).state;
+  }
+  const points = s.throughput.get('orders');
+  const now = 1_000_000 + 599 * 1000;
+  assert(points.length <= S.THROUGHPUT_MAX_POINTS, `at most ${S.THROUGHPUT_MAX_POINTS} points, got ${points.length}`);
+  assert(points.every(p => p.t >= now - S.THROUGHPUT_WINDOW_MS), 'all within the window');
+  assert(points.length >= 50, 'but the last minute is kept');
+});
+
+test('throughput history of a deleted topic is dropped; it survives a reconnect snapshot', () => {
+  let s = start({ topics: [topic('orders'), topic('gone')] });
+  s = S.applyMessage(s, delta(2, { header: header({ server_time_ms: 1_001_000 }), topics: [topic('orders')] })).state;
+  eq([...s.throughput.keys()], ['orders'], 'topics with history');
+  const again = S.applyMessage(s, snapshot({ ...header({ server_time_ms: 1_002_000, broker_id: 2 }) })).state;
+  eq(again.throughput.get('orders').length, 3, 'history continues across the new snapshot');
+});
+
+// ----- selectors -----
+test('partitionHealth ranks offline, unreachable, under-replicated, ok', () => {
+  eq(S.partitionHealth(partition('t', 0)), 'ok', 'ok');
+  eq(S.partitionHealth(partition('t', 0, { isr: [1, 2], osr: [3] })), 'under_replicated', 'under');
+  eq(S.partitionHealth(partition('t', 0, { state: 'offline', leader: -1, offsets: null })), 'offline', 'offline');
+  eq(S.partitionHealth(partition('t', 0, { state: 'unreachable', offsets: null })), 'unreachable', 'unreachable');
+});
+
+test('problem partitions are the under-replicated and not-online ones', () => {
+  const s = start({ partitions: [partition('a', 0), partition('a', 1, { isr: [1], osr: [2, 3] }),
+    partition('b', 0, { state: 'offline', leader: -1, offsets: null })] });
+  eq(S.problemPartitions(s).map(p => p.key).sort(), ['a-1', 'b-0'], 'problems');
+});
+
+test('topicSummary counts partitions, under-replicated and offline', () => {
+  const list = [partition('a', 0), partition('a', 1, { isr: [1], osr: [2, 3] }),
+    partition('a', 2, { state: 'offline', leader: -1, isr: [3], osr: [1, 2], offsets: null })];
+  eq(S.topicSummary(list), { partitions: 3, underReplicated: 1, offline: 1, unreachable: 0 }, 'summary');
+});
+
+test('partitionsByTopic groups, sorts topics by name and partitions by id', () => {
+  const s = start({ topics: [topic('b'), topic('a'), topic('empty')],
+    partitions: [partition('b', 1), partition('a', 10), partition('a', 2), partition('b', 0)] });
+  const groups = S.partitionsByTopic(s);
+  eq([...groups.keys()], ['a', 'b', 'empty'], 'topics');
+  eq(groups.get('a').map(p => p.partition), [2, 10], 'a partitions');
+  eq(groups.get('empty'), [], 'topic without partitions yet');
+});
+
+test('brokerLoad counts leaders and followers', () => {
+  const s = start({ partitions: [partition('t', 0, { leader: 1 }), partition('t', 1, { leader: 2 }),
+    partition('t', 2, { leader: -1, state: 'offline', offsets: null })] });
+  const load = S.brokerLoad(s);
+  eq(load.get(1), { leads: 1, follows: 2 }, 'broker 1');
+  eq(load.get(2), { leads: 1, follows: 2 }, 'broker 2');
+  eq(load.get(3), { leads: 0, follows: 3 }, 'broker 3');
+});
+
+test('below min ISR compares the ISR with the topic config', () => {
+  eq(S.isBelowMinIsr(partition('t', 0, { isr: [1] }), topic('t')), true, 'isr 1 < 2');
+  eq(S.isBelowMinIsr(partition('t', 0, { isr: [1, 2] }), topic('t')), false, 'isr 2');
+});
+
+test('fetch pause remaining time uses the server clock', () => {
+  eq(S.fetchPausedRemainingMs(broker(1, { fetch_paused_until_ms: 1_005_000 }), 1_000_000), 5000, 'paused');
+  eq(S.fetchPausedRemainingMs(broker(1, { fetch_paused_until_ms: 900_000 }), 1_000_000), 0, 'expired');
+  eq(S.fetchPausedRemainingMs(broker(1), 1_000_000), 0, 'never');
+});
+
+test('replicaBars: lengths relative to log start .. max LEO, HW marker, leader flagged', () => {
+  const p = partition('t', 0, { leader: 2, isr: [1, 2], osr: [3], offsets: { log_start_offset: 100, high_watermark: 150,
+    log_end_offset: 200, size_bytes: 1, segments: 1, status_line: '', replicas: [replica(2, 200), replica(1, 150, { lag: 50 }),
+    replica(3, 120, { in_sync: false, lag: 80, last_fetch_age_ms: 14000 })] } });
+  const bars = S.replicaBars(p);
+  eq(bars.hwPct, 50, 'hw');
+  eq(bars.replicas.map(r => [r.brokerId, r.widthPct, r.isLeader, r.inSync]),
+    [[1, 50, false, true], [2, 100, true, true], [3, 20, false, false]], 'bars in assignment order');
+  eq(bars.replicas[2].lastFetchAgeMs, 14000, 'fetch age');
+});
+
+test('replicaBars: a partition that is not online shows every replica as unknown', () => {
+  const bars = S.replicaBars(partition('t', 0, { state: 'unreachable', offsets: null, isr: [1, 2], osr: [3] }));
+  eq(bars.known, false, 'known');
+  eq(bars.replicas.map(r => [r.known, r.leo, r.inSync]), [[false, null, true], [false, null, true], [false, null, false]], 'replicas');
+});
+
+test('replicaBars: an empty log draws empty bars, a LEO of -1 is unknown', () => {
+  const p = partition('t', 0, { offsets: { log_start_offset: 0, high_watermark: 0, log_end_offset: 0, size_bytes: 0,
+    segments: 1, status_line: '', replicas: [replica(1, 0), replica(2, -1, { lag: -1, last_fetch_age_ms: -1 })] } });
+  const bars = S.replicaBars(p);
+  eq(bars.replicas.map(r => [r.known, r.widthPct]), [[true, 0], [false, 0], [false, 0]], 'bars');
+});
+
+// ----- failover -----
+test('failover prefers alive, answering brokers, the lost one last, and rotates through all', () => {
+  const brokers = new Map([[1, broker(1)], [2, broker(2, { reachable: false })], [3, broker(3)], [4, broker(4, { state: 'fenced' })]]);
+  eq(S.failoverOrder(brokers, 1).map(b => b.broker_id), [3, 2, 4, 1], 'order');
+  eq([0, 1, 2, 3, 4, 5].map(a => S.pickTarget(brokers, 1, a, '127.0.0.1').brokerId), [3, 2, 4, 1, 3, 2], 'rotation');
+});
+
+test('failover also tries the page host when a broker advertises another name (Docker)', () => {
+  const brokers = new Map([[1, broker(1, { host: 'broker1' })], [2, broker(2, { host: 'broker2' })]]);
+  eq(S.failoverTargets(brokers, 1, '127.0.0.1').map(t => `${t.host}:${t.port}`),
+    ['broker2:8082', '127.0.0.1:8082', 'broker1:8081', '127.0.0.1:8081'], 'targets');
+  eq(S.pickTarget(new Map(), 1, 0, 'x'), undefined, 'no brokers known');
+});
+
+test('mergeChanges unions what several messages changed', () => {
+  const s = start();
+  const a = S.applyMessage(s, delta(2, { partitions: [partition('orders', 0)], events: [event(3)] }));
+  const b = S.applyMessage(a.state, delta(3, { partitions: [partition('orders', 1)], events: [event(4)] }));
+  const m = S.mergeChanges(a.changes, b.changes);
+  eq([...m.partitions].sort(), ['orders-0', 'orders-1'], 'partitions');
+  eq(m.events.map(e => e.offset), [3, 4], 'events');
+});
+
+// ----- format -----
+test('format helpers', () => {
+  eq(F.decodeBase64Utf8('eyJuIjoxfQ=='), '{"n":1}', 'base64 json');
+  eq(F.decodeBase64Utf8('w6l0w6k='), 'été', 'base64 utf-8');
+  eq(F.decodeBase64Utf8(null), null, 'null');
+  eq(F.formatTime(new Date(2020, 0, 1, 9, 5, 7, 42).getTime()), '09:05:07.042', 'time');
+  eq(F.formatFetchAge(0), 'fetched <1 s ago', 'age 0');
+  eq(F.formatFetchAge(3000), 'fetched 3 s ago', 'age 3 s');
+  eq(F.shortId('0123456789abcdef'), '01234567', 'short id');
+  eq(F.idList([1, 2]), '[1,2]', 'id list');
+});
+
+// ----- runner -----
+export function runTests() {
+  const lines = [];
+  let passed = 0;
+  let failed = 0;
+  for (const { name, fn } of tests) {
+    try {
+      fn();
+      passed++;
+      lines.push(`ok ${name}`);
+    } catch (e) {
+      failed++;
+      lines.push(`FAIL ${name}: ${e && e.message}`);
+    }
+  }
+  return { passed, failed, lines };
+}
+
+if (typeof document !== 'undefined') {
+  const { passed, failed, lines } = runTests();
+  const pre = document.getElementById('results');
+  pre.textContent = lines.join('\n') + `\n\n${passed} passed, ${failed} failed`;
+  pre.dataset.passed = String(passed);
+  pre.dataset.failed = String(failed);
+}
