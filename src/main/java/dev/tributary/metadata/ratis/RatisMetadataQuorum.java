@@ -204,6 +204,8 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
         .build();
   }
 
+  static final String APPENDER_RETRY_POLICY = "1ms,10, 100ms,20, 250ms,2000000000";
+
   private static RaftProperties properties(InetSocketAddress localAddress, Path storageDir, RatisQuorumOptions options) {
     RaftProperties properties = new RaftProperties();
     RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
@@ -223,6 +225,11 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
     // a VM suspended, must come back as a follower that catches up and learns it was replaced, never as a zombie
     // whose quorum peer is gone while it still believes it leads its partitions.
     RaftServerConfigKeys.setCloseThreshold(properties, TimeDuration.valueOf(365, TimeUnit.DAYS));
+    // How the leader retries a follower it cannot reach. Ratis' default ("1ms,10, 1s,20, 5s,1000") sleeps 5 s
+    // between attempts once a follower has been down for ~20 s, so a restarted broker waited 5-15 s (a few
+    // INCONSISTENCY rounds, each a 5 s sleep) to hear from the leader and learn who the controller is. A refused
+    // connection to a dead peer is cheap: keep retrying every 250 ms, for as long as it takes.
+    RaftServerConfigKeys.Log.Appender.setRetryPolicy(properties, APPENDER_RETRY_POLICY);
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
     RaftServerConfigKeys.Log.setPurgeGap(properties, (int) Math.min(options.snapshotThresholdEntries(), 1024));
     SizeInBytes segmentSize = SizeInBytes.valueOf(options.logSegmentSizeMaxBytes());
