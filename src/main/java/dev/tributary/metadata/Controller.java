@@ -166,10 +166,17 @@ public final class Controller {
   public synchronized void onBecomeActive(int controllerId, long controllerEpoch, long nowMs) {
     cluster.onBecomeActive(quorum.image(), nowMs);
     MetadataImage image = quorum.image();
-    quorum.append(
-        image.lastOffset(),
-        List.of(new MetadataRecord.EventsRecorded(
-            List.of(ClusterEvents.controllerElected(controllerId, controllerEpoch, nowMs)))));
+    try {
+      quorum.append(
+          image.lastOffset(),
+          List.of(new MetadataRecord.EventsRecorded(
+              List.of(ClusterEvents.controllerElected(controllerId, controllerEpoch, nowMs)))));
+    } catch (RuntimeException e) {
+      // Only the timeline misses it (leadership already lost again, or another batch got in first); the
+      // controller's duties must not wait on a history entry.
+      logger.info("Could not record the election of controller {} (epoch {}) on the timeline: {}", controllerId,
+          controllerEpoch, e.toString());
+    }
   }
 
   /**
