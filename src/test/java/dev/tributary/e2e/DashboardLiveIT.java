@@ -30,7 +30,8 @@ import org.openqa.selenium.By;
 /**
  * The live dashboard in headless Chromium against three real broker processes: the page shows each partition's
  * leader, ISR and high watermark as the API does; a SIGSTOPped follower leaves the ISR on screen and comes back; the
- * page's own fault buttons pause and crash brokers; when the broker that served the page freezes (SIGSTOP) or dies
+ * page's forms create a topic, produce to it, run a steady load, browse it and delete it; its fault buttons pause and
+ * crash brokers; when the broker that served the page freezes (SIGSTOP) or dies
  * (SIGKILL) the page moves to another broker and shows the new leaders. It also measures how long a produce takes to reach the screen
  * and how long the page takes to notice its broker died (printed, and written to {@code
  * target/dashboard-latency.txt}; docs/benchmarks.md has the figures). Screenshots go to {@code target/screenshots/}.
@@ -157,7 +158,7 @@ class DashboardLiveIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void whenTheBrokerServingThePageFreezesThePageNoticesWithinSecondsAndMovesOn() throws Exception {
     watchThePill();
 
@@ -174,7 +175,7 @@ class DashboardLiveIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void whenTheBrokerServingThePageIsKilledThePageMovesToAnotherAndShowsTheNewLeader() throws Exception {
     int led = client.partitions(TOPIC).stream().filter(p -> p.leader() == 1).map(PartitionState::partition)
         .findFirst().orElseThrow(() -> new AssertionError("broker 1 leads no partition of " + TOPIC));
@@ -204,6 +205,50 @@ class DashboardLiveIT {
 
   @Test
   @Order(3)
+  void theFormsCreateATopicProduceRunALoadBrowseAndDeleteIt() throws Exception {
+    String topic = "from-the-page";
+    fill("#create-topic", Map.of("name", topic, "partitions", "2", "replication_factor", "3",
+        "min_insync_replicas", "2"));
+    submit("#create-topic");
+    await("topic " + topic + " on screen").atMost(ON_SCREEN)
+        .until(() -> browser.attribute("#partitions tr[data-partition='" + topic + "-1']", "data-leader") != null);
+    assertThat(client.partitions(topic)).hasSize(2).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
+    assertThat(browser.texts("#events li[data-type='topic_created']"))
+        .anySatisfy(e -> assertThat(e).contains("topic " + topic + " created"));
+
+    // Produce 6 records with one key: one partition gets them all (murmur2 of the key).
+    await("the topic in the produce form").atMost(ON_SCREEN).until(() -> optionPresent("#produce", topic));
+    fill("#produce", Map.of("topic", topic, "count", "6", "key", "same-key", "value", "hello from the page"));
+    submit("#produce");
+    await("6 records on screen").atMost(ON_SCREEN).until(() -> totalHighWatermark(topic) == 6);
+    int partition = client.partitions(topic).stream()
+        .filter(p -> highWatermarkOf(topic, p.partition()) == 6).findFirst().orElseThrow().partition();
+
+    fill("#browse", Map.of("topic", topic, "partition", String.valueOf(partition), "offset", "0"));
+    submit("#browse");
+    await("the records in the browse table").atMost(ON_SCREEN)
+        .until(() -> browser.texts("#browse-results tr[data-offset]").size() == 6);
+    assertThat(browser.texts("#browse-results tr[data-offset]"))
+        .allSatisfy(row -> assertThat(row).contains("same-key", "hello from the page"));
+
+    fill("#load", Map.of("topic", topic, "rate", "50"));
+    submit("#load");
+    await("the steady load acknowledged and its records on screen").atMost(ON_SCREEN).until(() ->
+        Integer.parseInt(browser.text("#load [data-count='acked']").trim()) >= 50 && totalHighWatermark(topic) >= 56);
+    submit("#load"); // the same button stops it
+    await("the load stopped").atMost(ON_SCREEN).until(() -> "false".equals(browser.attribute("#load", "data-running")));
+    assertThat(browser.text("#load [data-count='errors']").trim()).isEqualTo("0");
+
+    String delete = "#partitions button[data-action='delete-topic'][data-topic='" + topic + "']";
+    clickOn(delete);
+    clickOn(delete); // the second click confirms
+    await("topic " + topic + " gone from the page").atMost(ON_SCREEN)
+        .until(() -> browser.attribute("#partitions tr[data-partition='" + topic + "-0']", "data-leader") == null);
+    assertThat(client.getJson(client.anyLive(), "/topics").toString()).doesNotContain(topic);
+  }
+
+  @Test
+  @Order(4)
   void theFaultButtonsPauseFetchingAndCrashABroker() throws Exception {
     int victim = 3;
     PartitionState followed = client.partitions(TOPIC).stream().filter(p -> p.leader() != victim).findFirst()
@@ -247,9 +292,42 @@ class DashboardLiveIT {
             .observe(pill, { attributes: true, attributeFilter: ['data-state'] });""");
   }
 
+  /** Sets the named fields of a form (inputs and selects) as a user would, with input events. */
+  private static void fill(String form, Map<String, String> values) {
+    values.forEach((name, value) -> browser.script("""
+        const field = document.querySelector(arguments[0]).elements[arguments[1]];
+        field.value = arguments[2];
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        field.dispatchEvent(new Event('change', { bubbles: true }));""", form, name, value));
+  }
+
+  private static void submit(String form) {
+    clickOn(form + " button[type='submit']");
+  }
+
+  /** Scrolls the element to the middle of the window (clear of the sticky header), then clicks it. */
+  private static void clickOn(String selector) {
+    browser.script("document.querySelector(arguments[0]).scrollIntoView({ block: 'center' });", selector);
+    browser.driver().findElement(By.cssSelector(selector)).click();
+  }
+
+  private static boolean optionPresent(String form, String value) {
+    return Boolean.TRUE.equals(browser.script(
+        "return [...document.querySelector(arguments[0]).elements['topic'].options].some(o => o.value === arguments[1]);",
+        form, value));
+  }
+
+  private static long highWatermarkOf(String topic, int partition) {
+    String hw = browser.attribute("#partitions tr[data-partition='" + topic + "-" + partition + "']", "data-hw");
+    return hw == null || hw.isEmpty() ? 0 : Long.parseLong(hw);
+  }
+
+  private static long totalHighWatermark(String topic) {
+    return highWatermarkOf(topic, 0) + highWatermarkOf(topic, 1);
+  }
+
   private static void click(String action, int brokerId) {
-    browser.driver().findElement(By.cssSelector(
-        "#brokers button[data-action='" + action + "'][data-broker='" + brokerId + "']")).click();
+    clickOn("#brokers button[data-action='" + action + "'][data-broker='" + brokerId + "']");
   }
 
   private static Long seenAt(long hw) {
