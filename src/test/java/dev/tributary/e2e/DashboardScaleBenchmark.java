@@ -107,8 +107,8 @@ class DashboardScaleBenchmark {
     report(String.format(
         "%d partitions (RF 3, 3 brokers): first full render %d ms (long tasks: %s); idle page: long tasks %s; "
             + "serving broker CPU, page closed %.0f ms/s, page open and idle %.0f ms/s, page open under load %.0f ms/s; "
-            + "under load (%d batches of 200 records spread over all partitions) long tasks: %s; produce (acks=1) "
-            + "to screen for one partition: n=%d median %d ms max %d ms",
+            + "under load (%d batches of 200 records, acks=1, spread over all partitions) long tasks: %s; produce "
+            + "to screen for partition 0 (probe records, acks=all): n=%d median %d ms max %d ms",
         PARTITIONS, firstRenderMs, summary(renderTasks), summary(idleTasks), closedCpu, idleOpenCpu, loadCpu, batch,
         summary(loadTasks), sorted.size(), sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1)));
   }
