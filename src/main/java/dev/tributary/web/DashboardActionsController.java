@@ -20,6 +20,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -41,10 +42,12 @@ class DashboardActionsController {
   private final FaultActions faults;
   private final HttpClient http;
   private final JsonMapper json;
+  private final ClusterOrigins origins;
 
   DashboardActionsController(
       BrokerServer broker, DashboardProperties properties, FaultActions faults, HttpClient tributaryHttpClient,
-      JsonMapper json) {
+      JsonMapper json, ClusterOrigins origins) {
+    this.origins = origins;
     this.broker = broker;
     this.properties = properties;
     this.faults = faults;
@@ -54,7 +57,15 @@ class DashboardActionsController {
 
   @PostMapping("/dashboard/actions/brokers/{brokerId}/{action}")
   CompletableFuture<ResponseEntity<Map<String, Object>>> act(
-      @PathVariable int brokerId, @PathVariable String action, @RequestBody(required = false) byte[] body) {
+      @PathVariable int brokerId, @PathVariable String action, @RequestBody(required = false) byte[] body,
+      @RequestHeader(name = "Origin", required = false) String origin,
+      @RequestHeader(name = "Host", required = false) String host) {
+    // A page of another site can POST a plain form here without a CORS preflight; the browser still says whose
+    // page it is. Only the cluster's own pages may press these buttons.
+    if (!origins.isAllowed(origin, host)) {
+      return done(error(HttpStatus.FORBIDDEN, 40302,
+          "Fault actions are accepted only from the cluster's own dashboard pages, not from " + origin));
+    }
     Optional<ResponseEntity<Map<String, Object>>> refusal = refuse(action, body);
     if (refusal.isPresent()) {
       return CompletableFuture.completedFuture(refusal.get());

@@ -107,6 +107,14 @@ class DashboardSocketTest {
     assertError(post("/dashboard/actions/brokers/1/explode", "application/json", ""), 404, 40400);
     assertError(post("/dashboard/actions/brokers/9/crash", "application/json", ""), 404, 40406);
     assertError(post("/dashboard/actions/brokers/1/start", "application/json", ""), 409, 40909);
+    HttpResponse<String> crossSite = http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/dashboard/actions/brokers/1/crash"))
+            .header("Origin", "http://evil.example")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString("x=1"))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertError(crossSite, 403, 40302);
     assertThat(get("/actuator/health/readiness").statusCode()).as("still up").isEqualTo(200);
   }
 
