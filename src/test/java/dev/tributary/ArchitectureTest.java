@@ -8,11 +8,18 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Keeps the core framework-free and the dependencies pointing one way (docs/architecture.md, "Layers"). */
+/**
+ * Keeps the core framework-free and the dependencies pointing one way (docs/architecture.md,
+ * "Layers").
+ */
 class ArchitectureTest {
   private static final String[] CORE = {
-    "dev.tributary.common..", "dev.tributary.log..", "dev.tributary.replication..", "dev.tributary.metadata..",
-    "dev.tributary.group..", "dev.tributary.server.."
+    "dev.tributary.common..",
+    "dev.tributary.log..",
+    "dev.tributary.replication..",
+    "dev.tributary.metadata..",
+    "dev.tributary.group..",
+    "dev.tributary.server.."
   };
   private static JavaClasses classes;
 
@@ -20,7 +27,8 @@ class ArchitectureTest {
   static void importClasses() {
     classes =
         new ClassFileImporter()
-            // Not Predefined.DO_NOT_INCLUDE_TESTS: it matches only target/test-classes, and -Dbuild.dir moves it.
+            // Not Predefined.DO_NOT_INCLUDE_TESTS: it matches only target/test-classes, and
+            // -Dbuild.dir moves it.
             .withImportOption(location -> !location.contains("/test-classes/"))
             .importPackages("dev.tributary");
   }
@@ -28,11 +36,17 @@ class ArchitectureTest {
   @Test
   void coreDoesNotDependOnSpringServletOrJackson() {
     noClasses()
-        .that().resideInAnyPackage(CORE)
-        .should().dependOnClassesThat()
+        .that()
+        .resideInAnyPackage(CORE)
+        .should()
+        .dependOnClassesThat()
         .resideInAnyPackage(
-            "org.springframework..", "jakarta.servlet..", "javax.servlet..", "tools.jackson..",
-            "com.fasterxml.jackson..", "io.micrometer..")
+            "org.springframework..",
+            "jakarta.servlet..",
+            "javax.servlet..",
+            "tools.jackson..",
+            "com.fasterxml.jackson..",
+            "io.micrometer..")
         .because("the core is plain Java, unit-testable without a Spring context")
         .check(classes);
   }
@@ -40,8 +54,10 @@ class ArchitectureTest {
   @Test
   void coreDoesNotDependOnTheWebLayer() {
     noClasses()
-        .that().resideInAnyPackage(CORE)
-        .should().dependOnClassesThat()
+        .that()
+        .resideInAnyPackage(CORE)
+        .should()
+        .dependOnClassesThat()
         .resideInAnyPackage("dev.tributary.api..", "dev.tributary.web..", "dev.tributary.config..")
         .check(classes);
   }
@@ -49,33 +65,55 @@ class ArchitectureTest {
   @Test
   void logDependsOnlyOnCommon() {
     noClasses()
-        .that().resideInAPackage("dev.tributary.log..")
-        .should().dependOnClassesThat()
+        .that()
+        .resideInAPackage("dev.tributary.log..")
+        .should()
+        .dependOnClassesThat()
         .resideInAnyPackage(
-            "dev.tributary.replication..", "dev.tributary.metadata..", "dev.tributary.server..",
+            "dev.tributary.replication..",
+            "dev.tributary.metadata..",
+            "dev.tributary.server..",
             "dev.tributary.group..")
         .check(classes);
   }
 
   @Test
   void webPackagesDoNotDependOnEachOther() {
-    noClasses().that().resideInAPackage("dev.tributary.api..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.tributary.web..", "dev.tributary.config..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.tributary.api..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.tributary.web..", "dev.tributary.config..")
         .check(classes);
-    noClasses().that().resideInAPackage("dev.tributary.web..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.tributary.api..", "dev.tributary.config..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.tributary.web..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.tributary.api..", "dev.tributary.config..")
         .check(classes);
   }
 
   @Test
   void theLoadGeneratorIsAStandaloneClient() {
     noClasses()
-        .that().resideInAPackage("dev.tributary.bench..")
-        .should().dependOnClassesThat()
+        .that()
+        .resideInAPackage("dev.tributary.bench..")
+        .should()
+        .dependOnClassesThat()
         .resideInAnyPackage("org.springframework..", "jakarta.servlet..")
-        .orShould().dependOnClassesThat()
-        .resideOutsideOfPackages("dev.tributary.bench..", "java..", "javax..", "org.HdrHistogram..", "tools.jackson..",
-            "com.fasterxml.jackson..", "com.sun.management..", "")
+        .orShould()
+        .dependOnClassesThat()
+        .resideOutsideOfPackages(
+            "dev.tributary.bench..",
+            "java..",
+            "javax..",
+            "org.HdrHistogram..",
+            "tools.jackson..",
+            "com.fasterxml.jackson..",
+            "com.sun.management..",
+            "")
         .because("it talks to brokers over HTTP only, like any user")
         .check(classes);
   }

@@ -3,32 +3,32 @@ package dev.tributary.api;
 import dev.tributary.common.errors.ApiException;
 import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.common.errors.BrokerNotRegisteredException;
-import dev.tributary.common.errors.LeaderNotAvailableException;
-import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.FencedLeaderEpochException;
 import dev.tributary.common.errors.IneligibleReplicaException;
-import dev.tributary.common.errors.InvalidUpdateVersionException;
-import dev.tributary.common.errors.NotEnoughReplicasAfterAppendException;
-import dev.tributary.common.errors.NotEnoughReplicasException;
-import dev.tributary.common.errors.UnknownLeaderEpochException;
-import dev.tributary.common.errors.StaleBrokerEpochException;
-import dev.tributary.metadata.StaleMetadataException;
-import dev.tributary.metadata.ratis.MetadataQuorumTimeoutException;
-import dev.tributary.server.ControllerUnreachableException;
-import dev.tributary.transport.http.InternalApi;
 import dev.tributary.common.errors.InvalidPartitionsException;
 import dev.tributary.common.errors.InvalidReplicationFactorException;
 import dev.tributary.common.errors.InvalidRequestException;
 import dev.tributary.common.errors.InvalidTopicException;
+import dev.tributary.common.errors.InvalidUpdateVersionException;
+import dev.tributary.common.errors.LeaderNotAvailableException;
+import dev.tributary.common.errors.NotControllerException;
+import dev.tributary.common.errors.NotEnoughReplicasAfterAppendException;
+import dev.tributary.common.errors.NotEnoughReplicasException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.RemoteApiException;
+import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.common.errors.TopicExistsException;
+import dev.tributary.common.errors.UnknownLeaderEpochException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.InvalidConfigException;
-import dev.tributary.log.OffsetOutOfRangeException;
 import dev.tributary.log.LogStorageException;
+import dev.tributary.log.OffsetOutOfRangeException;
 import dev.tributary.log.RecordTooLargeException;
 import dev.tributary.log.record.CorruptRecordException;
+import dev.tributary.metadata.StaleMetadataException;
+import dev.tributary.metadata.ratis.MetadataQuorumTimeoutException;
+import dev.tributary.server.ControllerUnreachableException;
+import dev.tributary.transport.http.InternalApi;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -40,16 +40,16 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
-import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
- * Maps every failure to {@code {"error_code", "message"}} with the right status. The table is in docs/api.md;
- * codes follow REST Proxy's habit of HTTP status × 100 + a subcode. Unknown exceptions are logged and answered
- * 500 without leaking internals.
+ * Maps every failure to {@code {"error_code", "message"}} with the right status. The table is in
+ * docs/api.md; codes follow REST Proxy's habit of HTTP status × 100 + a subcode. Unknown exceptions
+ * are logged and answered 500 without leaking internals.
  */
 @RestControllerAdvice
 class ApiExceptionHandler {
@@ -57,7 +57,10 @@ class ApiExceptionHandler {
 
   @ExceptionHandler(Throwable.class)
   ResponseEntity<ErrorResponse> handle(Throwable thrown) {
-    Throwable error = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause() : thrown;
+    Throwable error =
+        thrown instanceof CompletionException && thrown.getCause() != null
+            ? thrown.getCause()
+            : thrown;
     return toResponse(error);
   }
 
@@ -83,13 +86,16 @@ class ApiExceptionHandler {
     } else if (error instanceof InvalidReplicationFactorException) {
       return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42204, message);
     } else if (error instanceof CorruptRecordException) {
-      // Today the only batches we decode come from our own log (HTTP records are encoded by us), so corruption
-      // is a server-side fault. The Kafka-protocol listener will map client-sent corrupt batches to 422.
+      // Today the only batches we decode come from our own log (HTTP records are encoded by us), so
+      // corruption
+      // is a server-side fault. The Kafka-protocol listener will map client-sent corrupt batches to
+      // 422.
       return respond(HttpStatus.INTERNAL_SERVER_ERROR, 50002, "Stored data is corrupt: " + message);
     } else if (error instanceof LogStorageException) {
       return respond(HttpStatus.INTERNAL_SERVER_ERROR, 50003, "Storage error: " + message);
     } else if (error instanceof AsyncRequestTimeoutException) {
-      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50302, "The request took too long and was abandoned");
+      return respond(
+          HttpStatus.SERVICE_UNAVAILABLE, 50302, "The request took too long and was abandoned");
     } else if (error instanceof InvalidRequestException) {
       return respond(HttpStatus.BAD_REQUEST, 40002, message);
     } else if (error instanceof RecordTooLargeException) {
@@ -118,15 +124,23 @@ class ApiExceptionHandler {
       return respond(HttpStatus.CONFLICT, InternalApi.BROKER_NOT_REGISTERED, message);
     } else if (error instanceof LeaderNotAvailableException) {
       return respond(HttpStatus.SERVICE_UNAVAILABLE, 50304, message);
-    } else if (error instanceof MetadataQuorumTimeoutException || error instanceof StaleMetadataException) {
+    } else if (error instanceof MetadataQuorumTimeoutException
+        || error instanceof StaleMetadataException) {
       return respond(
-          HttpStatus.SERVICE_UNAVAILABLE, 50307,
-          "The metadata quorum did not commit the change in time (is a majority of the controllers up?): " + message);
-    } else if (error instanceof java.io.UncheckedIOException && error.getCause() != null
+          HttpStatus.SERVICE_UNAVAILABLE,
+          50307,
+          "The metadata quorum did not commit the change in time (is a majority of the controllers up?): "
+              + message);
+    } else if (error instanceof java.io.UncheckedIOException
+        && error.getCause() != null
         && error.getCause().getClass().getName().startsWith("org.apache.ratis")) {
-      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50307, "The metadata quorum is not available: " + message);
+      return respond(
+          HttpStatus.SERVICE_UNAVAILABLE,
+          50307,
+          "The metadata quorum is not available: " + message);
     } else if (error instanceof ControllerUnreachableException) {
-      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50305, "The controller could not be reached: " + message);
+      return respond(
+          HttpStatus.SERVICE_UNAVAILABLE, 50305, "The controller could not be reached: " + message);
     } else if (error instanceof BrokerNotAvailableException) {
       return respond(HttpStatus.SERVICE_UNAVAILABLE, 50301, message);
     } else if (error instanceof TimeoutException) {
@@ -134,23 +148,35 @@ class ApiExceptionHandler {
     } else if (error instanceof ApiException) {
       return respond(HttpStatus.BAD_REQUEST, 40000, message);
     } else if (error instanceof HttpMediaTypeNotSupportedException e) {
-      return respond(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 41501, "Unsupported Content-Type: " + e.getContentType());
+      return respond(
+          HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+          41501,
+          "Unsupported Content-Type: " + e.getContentType());
     } else if (error instanceof HttpRequestMethodNotSupportedException e) {
-      return respond(HttpStatus.METHOD_NOT_ALLOWED, 40501, "Method " + e.getMethod() + " is not allowed here");
+      return respond(
+          HttpStatus.METHOD_NOT_ALLOWED, 40501, "Method " + e.getMethod() + " is not allowed here");
     } else if (error instanceof MissingServletRequestParameterException e) {
-      return respond(HttpStatus.BAD_REQUEST, 40003, "Missing query parameter '" + e.getParameterName() + "'");
+      return respond(
+          HttpStatus.BAD_REQUEST, 40003, "Missing query parameter '" + e.getParameterName() + "'");
     } else if (error instanceof MethodArgumentTypeMismatchException e) {
-      return respond(HttpStatus.BAD_REQUEST, 40003, "Invalid value '" + e.getValue() + "' for '" + e.getName() + "'");
+      return respond(
+          HttpStatus.BAD_REQUEST,
+          40003,
+          "Invalid value '" + e.getValue() + "' for '" + e.getName() + "'");
     } else if (error instanceof HttpMessageNotReadableException) {
       return respond(HttpStatus.BAD_REQUEST, 40001, "The request body could not be read");
     } else if (error instanceof NoResourceFoundException e) {
       return respond(HttpStatus.NOT_FOUND, 40400, "No such endpoint: /" + e.getResourcePath());
     }
     logger.error("Unexpected error answering a request", error);
-    return respond(HttpStatus.INTERNAL_SERVER_ERROR, 50001, "Internal error: " + error.getClass().getSimpleName());
+    return respond(
+        HttpStatus.INTERNAL_SERVER_ERROR,
+        50001,
+        "Internal error: " + error.getClass().getSimpleName());
   }
 
-  private static ResponseEntity<ErrorResponse> respond(HttpStatus status, int errorCode, String message) {
+  private static ResponseEntity<ErrorResponse> respond(
+      HttpStatus status, int errorCode, String message) {
     return ResponseEntity.status(status)
         .contentType(MediaType.APPLICATION_JSON)
         .body(new ErrorResponse(errorCode, message));

@@ -1,25 +1,25 @@
 package dev.tributary.api;
 
+import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.InvalidConfigException;
 import dev.tributary.log.LogConfig;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.PartitionImage;
 import dev.tributary.metadata.TopicImage;
-import dev.tributary.common.TopicPartition;
-import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.replication.Partition;
 import dev.tributary.replication.ReplicaStatus;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.transport.http.Forwarding;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.concurrent.CompletableFuture;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -37,8 +37,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * REST Proxy v3 admin: clusters, brokers, topics (create, list, describe, grow, delete), partitions and topic
- * configs. Every change goes through the controller, which validates it and commits metadata records.
+ * REST Proxy v3 admin: clusters, brokers, topics (create, list, describe, grow, delete), partitions
+ * and topic configs. Every change goes through the controller, which validates it and commits
+ * metadata records.
  */
 @RestController
 class ClustersV3Controller {
@@ -54,7 +55,9 @@ class ClustersV3Controller {
 
   @GetMapping("/v3/clusters")
   ResponseEntity<V3Resources.ResourceList<V3Resources.Cluster>> clusters() {
-    return ok(new V3Resources.ResourceList<>("KafkaClusterList", list("/v3/clusters"), List.of(cluster())));
+    return ok(
+        new V3Resources.ResourceList<>(
+            "KafkaClusterList", list("/v3/clusters"), List.of(cluster())));
   }
 
   @GetMapping("/v3/clusters/{clusterId}")
@@ -64,32 +67,42 @@ class ClustersV3Controller {
   }
 
   @GetMapping("/v3/clusters/{clusterId}/brokers")
-  ResponseEntity<V3Resources.ResourceList<V3Resources.Broker>> brokers(@PathVariable String clusterId) {
+  ResponseEntity<V3Resources.ResourceList<V3Resources.Broker>> brokers(
+      @PathVariable String clusterId) {
     requireCluster(clusterId);
     List<V3Resources.Broker> brokers =
         broker.metadata().brokers().values().stream().map(this::brokerResource).toList();
-    return ok(new V3Resources.ResourceList<>("KafkaBrokerList", list(clusterPath() + "/brokers"), brokers));
+    return ok(
+        new V3Resources.ResourceList<>(
+            "KafkaBrokerList", list(clusterPath() + "/brokers"), brokers));
   }
 
   @GetMapping("/v3/clusters/{clusterId}/brokers/{brokerId}")
-  ResponseEntity<V3Resources.Broker> broker(@PathVariable String clusterId, @PathVariable int brokerId) {
+  ResponseEntity<V3Resources.Broker> broker(
+      @PathVariable String clusterId, @PathVariable int brokerId) {
     requireCluster(clusterId);
     BrokerImage found = broker.metadata().brokers().get(brokerId);
     if (found == null) {
-      throw RestException.notFound(40406, "Broker " + brokerId + " is not registered in this cluster");
+      throw RestException.notFound(
+          40406, "Broker " + brokerId + " is not registered in this cluster");
     }
     return ok(brokerResource(found));
   }
 
   @GetMapping("/v3/clusters/{clusterId}/topics")
-  ResponseEntity<V3Resources.ResourceList<V3Resources.Topic>> topics(@PathVariable String clusterId) {
+  ResponseEntity<V3Resources.ResourceList<V3Resources.Topic>> topics(
+      @PathVariable String clusterId) {
     requireCluster(clusterId);
     List<V3Resources.Topic> topics =
         broker.metadata().topicsByName().values().stream().map(this::topicResource).toList();
-    return ok(new V3Resources.ResourceList<>("KafkaTopicList", list(clusterPath() + "/topics"), topics));
+    return ok(
+        new V3Resources.ResourceList<>("KafkaTopicList", list(clusterPath() + "/topics"), topics));
   }
 
-  /** Creates a topic: {@code {"topic_name", "partitions_count"?, "replication_factor"?, "configs"?: [{name, value}]}}. */
+  /**
+   * Creates a topic: {@code {"topic_name", "partitions_count"?, "replication_factor"?, "configs"?:
+   * [{name, value}]}}.
+   */
   @PostMapping("/v3/clusters/{clusterId}/topics")
   ResponseEntity<V3Resources.Topic> createTopic(
       @PathVariable String clusterId, @RequestBody(required = false) byte[] body) {
@@ -100,21 +113,26 @@ class ClustersV3Controller {
       throw RestException.badRequest("\"topic_name\" is required and must be a string");
     }
     int partitions = intField(request, "partitions_count", broker.config().numPartitions());
-    int replicationFactor = intField(request, "replication_factor", broker.config().defaultReplicationFactor());
+    int replicationFactor =
+        intField(request, "replication_factor", broker.config().defaultReplicationFactor());
     Map<String, String> configs = new LinkedHashMap<>();
     JsonNode configList = request.get("configs");
     if (configList != null && !configList.isNull()) {
       if (!configList.isArray()) {
-        throw RestException.badRequest("\"configs\" must be a list of {\"name\": .., \"value\": ..}");
+        throw RestException.badRequest(
+            "\"configs\" must be a list of {\"name\": .., \"value\": ..}");
       }
       for (JsonNode config : configList) {
-        if (!config.path("name").isString() || !(config.path("value").isString() || config.path("value").isNumber())) {
-          throw RestException.badRequest("each config must be {\"name\": string, \"value\": string}");
+        if (!config.path("name").isString()
+            || !(config.path("value").isString() || config.path("value").isNumber())) {
+          throw RestException.badRequest(
+              "each config must be {\"name\": string, \"value\": string}");
         }
         configs.put(config.get("name").stringValue(), config.get("value").asString());
       }
     }
-    TopicImage created = broker.createTopic(name.stringValue(), partitions, replicationFactor, configs);
+    TopicImage created =
+        broker.createTopic(name.stringValue(), partitions, replicationFactor, configs);
     V3Resources.Topic resource = topicResource(created);
     return ResponseEntity.status(HttpStatus.CREATED)
         .location(java.net.URI.create(resource.metadata().self()))
@@ -123,15 +141,21 @@ class ClustersV3Controller {
   }
 
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}")
-  ResponseEntity<V3Resources.Topic> topic(@PathVariable String clusterId, @PathVariable String topic) {
+  ResponseEntity<V3Resources.Topic> topic(
+      @PathVariable String clusterId, @PathVariable String topic) {
     requireCluster(clusterId);
     return ok(topicResource(topicImage(topic)));
   }
 
-  /** Grows a topic: {@code {"partitions_count": N}} (Kafka's CreatePartitions; partitions can only be added). */
+  /**
+   * Grows a topic: {@code {"partitions_count": N}} (Kafka's CreatePartitions; partitions can only
+   * be added).
+   */
   @PatchMapping("/v3/clusters/{clusterId}/topics/{topic}")
   ResponseEntity<V3Resources.Topic> updateTopic(
-      @PathVariable String clusterId, @PathVariable String topic, @RequestBody(required = false) byte[] body) {
+      @PathVariable String clusterId,
+      @PathVariable String topic,
+      @RequestBody(required = false) byte[] body) {
     requireCluster(clusterId);
     JsonNode request = object(body);
     if (!request.has("partitions_count")) {
@@ -170,57 +194,81 @@ class ClustersV3Controller {
   }
 
   /**
-   * Each replica with its progress as the partition's leader sees it (log end offset, lag, last fetch and caught-up
-   * times, and the partition's high watermark). Only the leader knows these, so another broker forwards the
-   * request there; when the leader cannot be asked (offline, unreachable, or this is already a forwarded request)
-   * the answer has the metadata alone and nulls for the progress.
+   * Each replica with its progress as the partition's leader sees it (log end offset, lag, last
+   * fetch and caught-up times, and the partition's high watermark). Only the leader knows these, so
+   * another broker forwards the request there; when the leader cannot be asked (offline,
+   * unreachable, or this is already a forwarded request) the answer has the metadata alone and
+   * nulls for the progress.
    */
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions/{partition}/replicas")
   CompletableFuture<ResponseEntity<?>> replicas(
-      @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition,
+      @PathVariable String clusterId,
+      @PathVariable String topic,
+      @PathVariable int partition,
       HttpServletRequest request) {
     requireCluster(clusterId);
     TopicImage image = topicImage(topic);
     PartitionImage found = image.requirePartition(partition);
-    return withLeaderView(request, image, found, progress -> {
-      String path = topicPath(topic) + "/partitions/" + partition + "/replicas";
-      List<V3Resources.Replica> replicas =
-          found.replicas().stream().map(b -> replicaResource(image, found, b, progress)).toList();
-      return ok(new V3Resources.ResourceList<>("KafkaReplicaList", list(path), replicas));
-    });
+    return withLeaderView(
+        request,
+        image,
+        found,
+        progress -> {
+          String path = topicPath(topic) + "/partitions/" + partition + "/replicas";
+          List<V3Resources.Replica> replicas =
+              found.replicas().stream()
+                  .map(b -> replicaResource(image, found, b, progress))
+                  .toList();
+          return ok(new V3Resources.ResourceList<>("KafkaReplicaList", list(path), replicas));
+        });
   }
 
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions/{partition}/replicas/{brokerId}")
   CompletableFuture<ResponseEntity<?>> replica(
-      @PathVariable String clusterId, @PathVariable String topic, @PathVariable int partition,
-      @PathVariable int brokerId, HttpServletRequest request) {
+      @PathVariable String clusterId,
+      @PathVariable String topic,
+      @PathVariable int partition,
+      @PathVariable int brokerId,
+      HttpServletRequest request) {
     requireCluster(clusterId);
     TopicImage image = topicImage(topic);
     PartitionImage found = image.requirePartition(partition);
     if (!found.replicas().contains(brokerId)) {
-      throw RestException.notFound(40407, "Broker " + brokerId + " holds no replica of " + topic + "-" + partition);
+      throw RestException.notFound(
+          40407, "Broker " + brokerId + " holds no replica of " + topic + "-" + partition);
     }
-    return withLeaderView(request, image, found, progress -> ok(replicaResource(image, found, brokerId, progress)));
+    return withLeaderView(
+        request, image, found, progress -> ok(replicaResource(image, found, brokerId, progress)));
   }
 
-  /** Answers from this broker if it leads the partition, else relays the leader's answer (or falls back). */
+  /**
+   * Answers from this broker if it leads the partition, else relays the leader's answer (or falls
+   * back).
+   */
   private CompletableFuture<ResponseEntity<?>> withLeaderView(
-      HttpServletRequest request, TopicImage image, PartitionImage found,
+      HttpServletRequest request,
+      TopicImage image,
+      PartitionImage found,
       java.util.function.Function<ReplicaProgress, ResponseEntity<?>> answer) {
     TopicPartition tp = new TopicPartition(image.name(), found.partition());
     Optional<Partition> local = broker.replicaManager().partition(tp).filter(Partition::isLeader);
     if (local.isPresent()) {
       Partition leader = local.get();
       return CompletableFuture.completedFuture(
-          answer.apply(new ReplicaProgress(leader.highWatermark(), leader.replicaStatuses(System.currentTimeMillis()))));
+          answer.apply(
+              new ReplicaProgress(
+                  leader.highWatermark(), leader.replicaStatuses(System.currentTimeMillis()))));
     }
     ResponseEntity<?> fallback = answer.apply(ReplicaProgress.UNKNOWN);
     if (found.leader() < 0 || request.getHeader(Forwarding.FORWARDED_HEADER) != null) {
       return CompletableFuture.completedFuture(fallback);
     }
     return leaderProxy
-        .forward(request, new NotLeaderOrFollowerException("not the leader", OptionalInt.of(found.leader())))
-        .<ResponseEntity<?>>thenApply(relayed -> relayed.getStatusCode().is2xxSuccessful() ? relayed : fallback)
+        .forward(
+            request,
+            new NotLeaderOrFollowerException("not the leader", OptionalInt.of(found.leader())))
+        .<ResponseEntity<?>>thenApply(
+            relayed -> relayed.getStatusCode().is2xxSuccessful() ? relayed : fallback)
         .exceptionally(failure -> fallback);
   }
 
@@ -239,9 +287,12 @@ class ClustersV3Controller {
     requireCluster(clusterId);
     TopicImage image = topicImage(topic);
     List<V3Resources.TopicConfig> configs = new ArrayList<>();
-    LogConfig.fromMap(image.configs()).toMap().forEach((name, value) -> configs.add(configResource(image, name, value)));
+    LogConfig.fromMap(image.configs())
+        .toMap()
+        .forEach((name, value) -> configs.add(configResource(image, name, value)));
     return ok(
-        new V3Resources.ResourceList<>("KafkaTopicConfigList", list(topicPath(topic) + "/configs"), configs));
+        new V3Resources.ResourceList<>(
+            "KafkaTopicConfigList", list(topicPath(topic) + "/configs"), configs));
   }
 
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/configs/{name}")
@@ -259,7 +310,9 @@ class ClustersV3Controller {
   /** Sets one config: {@code {"value": "..."}}. */
   @PutMapping("/v3/clusters/{clusterId}/topics/{topic}/configs/{name}")
   ResponseEntity<Void> setConfig(
-      @PathVariable String clusterId, @PathVariable String topic, @PathVariable String name,
+      @PathVariable String clusterId,
+      @PathVariable String topic,
+      @PathVariable String name,
       @RequestBody(required = false) byte[] body) {
     requireCluster(clusterId);
     JsonNode value = object(body).get("value");
@@ -286,31 +339,57 @@ class ClustersV3Controller {
     String path = clusterPath();
     int controllerId = broker.activeControllerId();
     return new V3Resources.Cluster(
-        "KafkaCluster", resource(path, ""), broker.clusterId(), controllerId, broker.controllerEpoch(),
+        "KafkaCluster",
+        resource(path, ""),
+        broker.clusterId(),
+        controllerId,
+        broker.controllerEpoch(),
         controllerId < 0 ? null : new V3Resources.Related(url(path + "/brokers/" + controllerId)),
-        new V3Resources.Related(url(path + "/brokers")), new V3Resources.Related(url(path + "/topics")));
+        new V3Resources.Related(url(path + "/brokers")),
+        new V3Resources.Related(url(path + "/topics")));
   }
 
   private V3Resources.Broker brokerResource(BrokerImage b) {
     return new V3Resources.Broker(
-        "KafkaBroker", resource(clusterPath() + "/brokers/" + b.brokerId(), "/broker=" + b.brokerId()),
-        broker.clusterId(), b.brokerId(), b.host(), b.port(), null, b.fenced() ? "fenced" : "alive",
-        b.incarnationId().toString(), b.brokerEpoch());
+        "KafkaBroker",
+        resource(clusterPath() + "/brokers/" + b.brokerId(), "/broker=" + b.brokerId()),
+        broker.clusterId(),
+        b.brokerId(),
+        b.host(),
+        b.port(),
+        null,
+        b.fenced() ? "fenced" : "alive",
+        b.incarnationId().toString(),
+        b.brokerEpoch());
   }
 
   private V3Resources.Topic topicResource(TopicImage t) {
     String path = topicPath(t.name());
     return new V3Resources.Topic(
-        "KafkaTopic", resource(path, "/topic=" + t.name()), broker.clusterId(), t.name(), t.topicId().toString(),
-        false, t.replicationFactor(), t.partitionCount(), new V3Resources.Related(url(path + "/partitions")),
+        "KafkaTopic",
+        resource(path, "/topic=" + t.name()),
+        broker.clusterId(),
+        t.name(),
+        t.topicId().toString(),
+        false,
+        t.replicationFactor(),
+        t.partitionCount(),
+        new V3Resources.Related(url(path + "/partitions")),
         new V3Resources.Related(url(path + "/configs")));
   }
 
   private V3Resources.Partition partitionResource(TopicImage t, PartitionImage p) {
     String path = topicPath(t.name()) + "/partitions/" + p.partition();
     return new V3Resources.Partition(
-        "KafkaPartition", resource(path, "/topic=" + t.name() + "/partition=" + p.partition()), broker.clusterId(),
-        t.name(), p.partition(), p.leader(), p.leaderEpoch(), p.replicas(), p.isr(),
+        "KafkaPartition",
+        resource(path, "/topic=" + t.name() + "/partition=" + p.partition()),
+        broker.clusterId(),
+        t.name(),
+        p.partition(),
+        p.leader(),
+        p.leaderEpoch(),
+        p.replicas(),
+        p.isr(),
         p.leader() < 0 ? null : new V3Resources.Related(url(path + "/replicas/" + p.leader())),
         new V3Resources.Related(url(path + "/replicas")));
   }
@@ -321,9 +400,16 @@ class ClustersV3Controller {
     Optional<ReplicaStatus> status = progress.of(brokerId);
     return new V3Resources.Replica(
         "KafkaReplica",
-        resource(path, "/topic=" + t.name() + "/partition=" + p.partition() + "/replica=" + brokerId),
-        broker.clusterId(), t.name(), p.partition(), brokerId, brokerId == p.leader(), p.isr().contains(brokerId),
-        status.map(ReplicaStatus::logEndOffset).filter(o -> o >= 0).orElse(null), progress.highWatermark(),
+        resource(
+            path, "/topic=" + t.name() + "/partition=" + p.partition() + "/replica=" + brokerId),
+        broker.clusterId(),
+        t.name(),
+        p.partition(),
+        brokerId,
+        brokerId == p.leader(),
+        p.isr().contains(brokerId),
+        status.map(ReplicaStatus::logEndOffset).filter(o -> o >= 0).orElse(null),
+        progress.highWatermark(),
         status.map(ReplicaStatus::lag).filter(l -> l >= 0).orElse(null),
         status.map(ReplicaStatus::lastFetchMs).filter(ms -> ms >= 0).orElse(null),
         status.map(ReplicaStatus::lastCaughtUpMs).filter(ms -> ms > 0).orElse(null),
@@ -333,18 +419,30 @@ class ClustersV3Controller {
   private V3Resources.TopicConfig configResource(TopicImage t, String name, String value) {
     boolean isDefault = !t.configs().containsKey(name);
     return new V3Resources.TopicConfig(
-        "KafkaTopicConfig", resource(topicPath(t.name()) + "/configs/" + name, "/topic=" + t.name() + "/config=" + name),
-        broker.clusterId(), t.name(), name, value, isDefault, false, false,
+        "KafkaTopicConfig",
+        resource(
+            topicPath(t.name()) + "/configs/" + name, "/topic=" + t.name() + "/config=" + name),
+        broker.clusterId(),
+        t.name(),
+        name,
+        value,
+        isDefault,
+        false,
+        false,
         isDefault ? "DEFAULT_CONFIG" : "DYNAMIC_TOPIC_CONFIG");
   }
 
   private TopicImage topicImage(String topic) {
-    return broker.metadata().topic(topic).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
+    return broker
+        .metadata()
+        .topic(topic)
+        .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
   }
 
   private void requireCluster(String clusterId) {
     if (!broker.clusterId().equals(clusterId)) {
-      throw RestException.notFound(40404, "Cluster '" + clusterId + "' not found; this is cluster " + broker.clusterId());
+      throw RestException.notFound(
+          40404, "Cluster '" + clusterId + "' not found; this is cluster " + broker.clusterId());
     }
   }
 
@@ -356,7 +454,8 @@ class ClustersV3Controller {
     try {
       node = json.readTree(body);
     } catch (JacksonException e) {
-      throw new RestException(HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
+      throw new RestException(
+          HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
     }
     if (node == null || !node.isObject()) {
       throw RestException.badRequest("The body must be a JSON object");
@@ -384,7 +483,8 @@ class ClustersV3Controller {
   }
 
   private V3Resources.ResourceMetadata resource(String path, String resourceSuffix) {
-    return new V3Resources.ResourceMetadata(url(path), "crn:///kafka=" + broker.clusterId() + resourceSuffix);
+    return new V3Resources.ResourceMetadata(
+        url(path), "crn:///kafka=" + broker.clusterId() + resourceSuffix);
   }
 
   private static V3Resources.ListMetadata list(String path) {

@@ -13,9 +13,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Refuses every call to the internal broker-to-controller endpoints that does not carry the cluster's shared
- * secret (401, 40101), before any handler runs. Compared in constant time. A broker without a configured secret
- * (single-broker mode) refuses all internal calls.
+ * Refuses every call to the internal broker-to-controller endpoints that does not carry the
+ * cluster's shared secret (401, 40101), before any handler runs. Compared in constant time. A
+ * broker without a configured secret (single-broker mode) refuses all internal calls.
  */
 @Component
 class InternalAuthFilter extends OncePerRequestFilter {
@@ -31,17 +31,23 @@ class InternalAuthFilter extends OncePerRequestFilter {
   }
 
   @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     String expected = broker.config().clusterSecret();
     String presented = request.getHeader(InternalApi.SECRET_HEADER);
-    if (expected == null || expected.isEmpty() || presented == null
+    if (expected == null
+        || expected.isEmpty()
+        || presented == null
         || !MessageDigest.isEqual(
-            expected.getBytes(StandardCharsets.UTF_8), presented.getBytes(StandardCharsets.UTF_8))) {
+            expected.getBytes(StandardCharsets.UTF_8),
+            presented.getBytes(StandardCharsets.UTF_8))) {
       response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
       response.setContentType("application/json");
-      response.getWriter().write(
-          "{\"error_code\":40101,\"message\":\"internal broker endpoints need the cluster secret\"}");
+      response
+          .getWriter()
+          .write(
+              "{\"error_code\":40101,\"message\":\"internal broker endpoints need the cluster secret\"}");
       return;
     }
     chain.doFilter(request, response);

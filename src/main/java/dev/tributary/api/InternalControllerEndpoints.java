@@ -18,9 +18,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The active controller's HTTP endpoints for other brokers ({@link InternalApi}): registration, heartbeats and
- * forwarded admin requests. {@link InternalAuthFilter} has already checked the cluster secret. On a broker that is
- * not the controller every call answers NOT_CONTROLLER (421/42102), and the caller looks for the controller again.
+ * The active controller's HTTP endpoints for other brokers ({@link InternalApi}): registration,
+ * heartbeats and forwarded admin requests. {@link InternalAuthFilter} has already checked the
+ * cluster secret. On a broker that is not the controller every call answers NOT_CONTROLLER
+ * (421/42102), and the caller looks for the controller again.
  */
 @RestController
 class InternalControllerEndpoints {
@@ -43,7 +44,8 @@ class InternalControllerEndpoints {
                 new ControllerChannel.BrokerRegistration(
                     request.path("broker_id").asInt(), request.path("incarnation_id").asString(),
                     request.path("host").asString(), request.path("port").asInt()));
-    return ok(Map.of("broker_epoch", result.brokerEpoch(), "metadata_offset", result.metadataOffset()));
+    return ok(
+        Map.of("broker_epoch", result.brokerEpoch(), "metadata_offset", result.metadataOffset()));
   }
 
   @PostMapping(InternalApi.HEARTBEAT)
@@ -55,7 +57,8 @@ class InternalControllerEndpoints {
             .heartbeat(
                 null,
                 new ControllerChannel.BrokerHeartbeat(
-                    request.path("broker_id").asInt(), request.path("broker_epoch").asLong(),
+                    request.path("broker_id").asInt(),
+                    request.path("broker_epoch").asLong(),
                     request.path("metadata_offset").asLong()));
     return ok(Map.of("fenced", result.fenced(), "metadata_offset", result.metadataOffset()));
   }
@@ -64,18 +67,26 @@ class InternalControllerEndpoints {
   ResponseEntity<Map<String, Object>> createTopic(@RequestBody byte[] body) {
     JsonNode request = read(body);
     Map<String, String> configs = new LinkedHashMap<>();
-    request.path("configs").properties().forEach(e -> configs.put(e.getKey(), e.getValue().asString()));
+    request
+        .path("configs")
+        .properties()
+        .forEach(e -> configs.put(e.getKey(), e.getValue().asString()));
     return admin(
         broker
             .activeController()
             .createTopic(
-                null, request.path("name").asString(), request.path("partitions").asInt(),
-                request.path("replication_factor").asInt(), configs));
+                null,
+                request.path("name").asString(),
+                request.path("partitions").asInt(),
+                request.path("replication_factor").asInt(),
+                configs));
   }
 
   @PostMapping(InternalApi.TOPICS + "/{topic}/partitions")
-  ResponseEntity<Map<String, Object>> createPartitions(@PathVariable String topic, @RequestBody byte[] body) {
-    return admin(broker.activeController().createPartitions(null, topic, read(body).path("total").asInt()));
+  ResponseEntity<Map<String, Object>> createPartitions(
+      @PathVariable String topic, @RequestBody byte[] body) {
+    return admin(
+        broker.activeController().createPartitions(null, topic, read(body).path("total").asInt()));
   }
 
   @DeleteMapping(InternalApi.TOPICS + "/{topic}")
@@ -88,7 +99,13 @@ class InternalControllerEndpoints {
       @PathVariable String topic, @PathVariable String name, @RequestBody byte[] body) {
     JsonNode value = read(body).path("value");
     return admin(
-        broker.activeController().alterConfig(null, topic, name, value.isNull() || value.isMissingNode() ? null : value.asString()));
+        broker
+            .activeController()
+            .alterConfig(
+                null,
+                topic,
+                name,
+                value.isNull() || value.isMissingNode() ? null : value.asString()));
   }
 
   @PostMapping(InternalApi.ALTER_PARTITION)
@@ -97,7 +114,9 @@ class InternalControllerEndpoints {
     java.util.List<Integer> newIsr = new java.util.ArrayList<>();
     request.path("new_isr").forEach(id -> newIsr.add(id.asInt()));
     Map<Integer, Long> brokerEpochs = new LinkedHashMap<>();
-    request.path("broker_epochs").properties()
+    request
+        .path("broker_epochs")
+        .properties()
         .forEach(e -> brokerEpochs.put(Integer.parseInt(e.getKey()), e.getValue().asLong()));
     return admin(
         broker
@@ -105,10 +124,15 @@ class InternalControllerEndpoints {
             .alterPartition(
                 null,
                 new ControllerChannel.AlterPartition(
-                    request.path("topic_id").asString(), request.path("topic").asString(),
-                    request.path("partition").asInt(), request.path("leader_id").asInt(),
-                    request.path("leader_epoch").asInt(), request.path("partition_epoch").asInt(), newIsr,
-                    brokerEpochs, request.path("reason").asString(null))));
+                    request.path("topic_id").asString(),
+                    request.path("topic").asString(),
+                    request.path("partition").asInt(),
+                    request.path("leader_id").asInt(),
+                    request.path("leader_epoch").asInt(),
+                    request.path("partition_epoch").asInt(),
+                    newIsr,
+                    brokerEpochs,
+                    request.path("reason").asString(null))));
   }
 
   @PostMapping(InternalApi.FENCE_BROKER)
@@ -117,14 +141,17 @@ class InternalControllerEndpoints {
     return admin(
         broker
             .activeController()
-            .fenceBroker(null, request.path("broker_id").asInt(), request.path("broker_epoch").asLong()));
+            .fenceBroker(
+                null, request.path("broker_id").asInt(), request.path("broker_epoch").asLong()));
   }
 
   @PostMapping(InternalApi.BROKER_UNREACHABLE)
   ResponseEntity<Map<String, Object>> brokerUnreachable(@RequestBody byte[] body) {
     JsonNode request = read(body);
-    broker.activeController()
-        .reportUnreachable(null, request.path("reporter_id").asInt(), request.path("broker_id").asInt());
+    broker
+        .activeController()
+        .reportUnreachable(
+            null, request.path("reporter_id").asInt(), request.path("broker_id").asInt());
     return ok(Map.of());
   }
 

@@ -13,9 +13,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The leader's side of replica fetch for other brokers: binary bodies ({@link ReplicaFetchCodec}); {@link
- * InternalAuthFilter} has already checked the cluster secret, and the replica manager checks the sender's broker
- * epoch. A fetch that waits for data holds no thread (an asynchronous servlet response).
+ * The leader's side of replica fetch for other brokers: binary bodies ({@link ReplicaFetchCodec});
+ * {@link InternalAuthFilter} has already checked the cluster secret, and the replica manager checks
+ * the sender's broker epoch. A fetch that waits for data holds no thread (an asynchronous servlet
+ * response).
  */
 @RestController
 class InternalReplicaEndpoints {
@@ -28,15 +29,20 @@ class InternalReplicaEndpoints {
 
   @PostMapping(InternalApi.REPLICA_FETCH)
   CompletableFuture<ResponseEntity<byte[]>> fetch(@RequestBody byte[] body) {
-    ReplicaFetch.Request request = decode(() -> ReplicaFetchCodec.decodeRequest(ByteBuffer.wrap(body)));
-    return broker.replicaManager()
+    ReplicaFetch.Request request =
+        decode(() -> ReplicaFetchCodec.decodeRequest(ByteBuffer.wrap(body)));
+    return broker
+        .replicaManager()
         .handleReplicaFetch(request)
-        .thenApply(response -> ResponseEntity.ok().contentType(REPLICA).body(ReplicaFetchCodec.encode(response)));
+        .thenApply(
+            response ->
+                ResponseEntity.ok().contentType(REPLICA).body(ReplicaFetchCodec.encode(response)));
   }
 
   @PostMapping(InternalApi.REPLICA_EPOCHS)
   ResponseEntity<byte[]> epochEndOffsets(@RequestBody byte[] body) {
-    ReplicaFetch.EpochRequest request = decode(() -> ReplicaFetchCodec.decodeEpochRequest(ByteBuffer.wrap(body)));
+    ReplicaFetch.EpochRequest request =
+        decode(() -> ReplicaFetchCodec.decodeEpochRequest(ByteBuffer.wrap(body)));
     return ResponseEntity.ok()
         .contentType(REPLICA)
         .body(ReplicaFetchCodec.encode(broker.replicaManager().handleEpochEndOffsets(request)));

@@ -11,11 +11,12 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Before a request another broker forwarded here is handled, waits (at most {@value #MAX_WAIT_MS} ms) until this
- * broker's metadata has reached the offset the forwarder had ({@link Forwarding#METADATA_OFFSET_HEADER}). Without it,
- * a produce right after a topic was created could reach a partition's leader before that leader knew the topic,
- * and be refused with UNKNOWN_TOPIC_OR_PARTITION although the topic exists. Only forwarded requests carry the
- * header, and the wait ends as soon as the image catches up (normally a few ms, often zero).
+ * Before a request another broker forwarded here is handled, waits (at most {@value #MAX_WAIT_MS}
+ * ms) until this broker's metadata has reached the offset the forwarder had ({@link
+ * Forwarding#METADATA_OFFSET_HEADER}). Without it, a produce right after a topic was created could
+ * reach a partition's leader before that leader knew the topic, and be refused with
+ * UNKNOWN_TOPIC_OR_PARTITION although the topic exists. Only forwarded requests carry the header,
+ * and the wait ends as soon as the image catches up (normally a few ms, often zero).
  */
 @Component
 class MetadataFreshnessFilter extends OncePerRequestFilter {
@@ -32,10 +33,12 @@ class MetadataFreshnessFilter extends OncePerRequestFilter {
   }
 
   @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     try {
-      broker.awaitMetadataOffset(Long.parseLong(request.getHeader(Forwarding.METADATA_OFFSET_HEADER)), MAX_WAIT_MS);
+      broker.awaitMetadataOffset(
+          Long.parseLong(request.getHeader(Forwarding.METADATA_OFFSET_HEADER)), MAX_WAIT_MS);
     } catch (NumberFormatException e) {
       // not a number: nothing to wait for; the request is handled as it is
     }

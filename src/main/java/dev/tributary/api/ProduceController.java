@@ -2,9 +2,9 @@ package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tributary.replication.Acks;
-import dev.tributary.transport.http.Forwarding;
 import dev.tributary.server.ProduceHandler;
 import dev.tributary.server.ProduceRecord;
+import dev.tributary.transport.http.Forwarding;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpHeaders;
@@ -19,8 +19,9 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * REST Proxy v2 produce: {@code POST /topics/{t}} and {@code POST /topics/{t}/partitions/{p}}. Asynchronous: the
- * servlet thread returns as soon as the append is issued and the response is written when {@code acks} is met.
+ * REST Proxy v2 produce: {@code POST /topics/{t}} and {@code POST /topics/{t}/partitions/{p}}.
+ * Asynchronous: the servlet thread returns as soon as the append is issued and the response is
+ * written when {@code acks} is met.
  */
 @RestController
 class ProduceController {
@@ -58,7 +59,12 @@ class ProduceController {
   }
 
   private CompletableFuture<ResponseEntity<ProduceResponse>> produce(
-      String topic, Integer partition, String acksText, String contentType, boolean forwarded, byte[] body) {
+      String topic,
+      Integer partition,
+      String acksText,
+      String contentType,
+      boolean forwarded,
+      byte[] body) {
     Acks acks;
     try {
       acks = Acks.parse(acksText);
@@ -75,7 +81,9 @@ class ProduceController {
             offsets -> {
               count(topic, records.size(), body.length);
               List<PartitionOffset> out = offsets.stream().map(ProduceController::toDto).toList();
-              return ResponseEntity.ok().contentType(V2_JSON).body(new ProduceResponse(null, null, out));
+              return ResponseEntity.ok()
+                  .contentType(V2_JSON)
+                  .body(new ProduceResponse(null, null, out));
             });
   }
 

@@ -14,18 +14,21 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads a REST Proxy v2 produce body, {@code {"records":[{"key":..,"value":..,"partition":..,"headers":..,
- * "timestamp":..}]}}, into {@link ProduceRecord}s. Every record is checked before any is returned, so a bad
- * record rejects the whole request with a message naming it.
+ * Reads a REST Proxy v2 produce body, {@code
+ * {"records":[{"key":..,"value":..,"partition":..,"headers":.., "timestamp":..}]}}, into {@link
+ * ProduceRecord}s. Every record is checked before any is returned, so a bad record rejects the
+ * whole request with a message naming it.
  *
- * <p>Headers may be an object ({@code {"trace":"abc"}}) or REST Proxy v3's list ({@code [{"name":..,"value":..}]});
- * header values are base64 in the binary format and UTF-8 text in the JSON format.
+ * <p>Headers may be an object ({@code {"trace":"abc"}}) or REST Proxy v3's list ({@code
+ * [{"name":..,"value":..}]}); header values are base64 in the binary format and UTF-8 text in the
+ * JSON format.
  */
 final class ProduceRequestParser {
   private final JsonMapper json;
 
   ProduceRequestParser(JsonMapper json) {
-    // Decimals as BigDecimal: a JSON value is stored as the text it was, not rounded through a double.
+    // Decimals as BigDecimal: a JSON value is stored as the text it was, not rounded through a
+    // double.
     this.json = json.rebuild().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
   }
 
@@ -34,7 +37,8 @@ final class ProduceRequestParser {
     try {
       root = json.readTree(body);
     } catch (JacksonException e) {
-      throw new RestException(HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
+      throw new RestException(
+          HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
     }
     if (root == null || !root.isObject() || !root.path("records").isArray()) {
       throw RestException.badRequest("The body must be a JSON object with a \"records\" array");
@@ -49,7 +53,11 @@ final class ProduceRequestParser {
       for (String field : record.propertyNames()) {
         if (!List.of("key", "value", "partition", "headers", "timestamp").contains(field)) {
           throw RestException.badRequest(
-              "records[" + i + "] has unknown field \"" + field + "\"; expected key, value, partition, headers, timestamp");
+              "records["
+                  + i
+                  + "] has unknown field \""
+                  + field
+                  + "\"; expected key, value, partition, headers, timestamp");
         }
       }
       result.add(
@@ -68,7 +76,8 @@ final class ProduceRequestParser {
       return null;
     }
     if (format == EmbeddedFormat.JSON) {
-      return json.writeValueAsBytes(node); // compact JSON text: the bytes Kafka's JSON serializer would write
+      return json.writeValueAsBytes(
+          node); // compact JSON text: the bytes Kafka's JSON serializer would write
     }
     if (!node.isString()) {
       throw RestException.badRequest(where + " must be a base64 string in the binary format");
@@ -99,7 +108,8 @@ final class ProduceRequestParser {
       return null;
     }
     if (!node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() < 0) {
-      throw RestException.badRequest("records[" + i + "].timestamp must be epoch milliseconds (>= 0)");
+      throw RestException.badRequest(
+          "records[" + i + "].timestamp must be epoch milliseconds (>= 0)");
     }
     return node.longValue();
   }
@@ -116,9 +126,12 @@ final class ProduceRequestParser {
     } else if (node.isArray()) {
       for (JsonNode header : node) {
         if (!header.isObject() || !header.path("name").isString()) {
-          throw RestException.badRequest("records[" + i + "].headers entries must be {\"name\": .., \"value\": ..}");
+          throw RestException.badRequest(
+              "records[" + i + "].headers entries must be {\"name\": .., \"value\": ..}");
         }
-        headers.add(new Header(header.get("name").stringValue(), headerValue(header.get("value"), format, i)));
+        headers.add(
+            new Header(
+                header.get("name").stringValue(), headerValue(header.get("value"), format, i)));
       }
     } else {
       throw RestException.badRequest("records[" + i + "].headers must be an object or a list");

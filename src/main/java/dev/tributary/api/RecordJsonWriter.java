@@ -15,9 +15,10 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Renders fetched batches as the JSON array of a stateless read: {@code [{"topic","partition","offset","timestamp",
- * "key","value","headers"}]}. Streams straight from the batch bytes into the response buffer; decompresses only
- * compressed batches. Skips control batches and records below the requested offset (a batch may start earlier).
+ * Renders fetched batches as the JSON array of a stateless read: {@code
+ * [{"topic","partition","offset","timestamp", "key","value","headers"}]}. Streams straight from the
+ * batch bytes into the response buffer; decompresses only compressed batches. Skips control batches
+ * and records below the requested offset (a batch may start earlier).
  */
 final class RecordJsonWriter {
   private final JsonMapper json;
@@ -29,7 +30,8 @@ final class RecordJsonWriter {
   /** Result: the JSON bytes and how many records they hold. */
   record Rendered(byte[] body, int recordCount) {}
 
-  Rendered render(String topic, int partition, ByteBuffer batches, long fromOffset, EmbeddedFormat format) {
+  Rendered render(
+      String topic, int partition, ByteBuffer batches, long fromOffset, EmbeddedFormat format) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, batches.remaining() * 2));
     int count = 0;
     try (JsonGenerator gen = json.createGenerator(out)) {
@@ -91,13 +93,19 @@ final class RecordJsonWriter {
       throw new RestException(
           HttpStatus.NOT_ACCEPTABLE,
           40601,
-          "The record at offset " + offset + " is not JSON, so it cannot be shown in the JSON format; "
+          "The record at offset "
+              + offset
+              + " is not JSON, so it cannot be shown in the JSON format; "
               + "ask for it with 'Accept: application/vnd.kafka.binary.v2+json'");
     }
-    gen.writeRawValue(new String(array, StandardCharsets.UTF_8)); // as stored: no rounding through a double
+    gen.writeRawValue(
+        new String(array, StandardCharsets.UTF_8)); // as stored: no rounding through a double
   }
 
-  /** True when {@code bytes} hold exactly one well-formed JSON value (checked by streaming, without a tree). */
+  /**
+   * True when {@code bytes} hold exactly one well-formed JSON value (checked by streaming, without
+   * a tree).
+   */
   private boolean isSingleJsonValue(byte[] bytes) {
     try (JsonParser parser = json.createParser(bytes)) {
       if (parser.nextToken() == null) {

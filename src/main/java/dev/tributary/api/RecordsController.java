@@ -21,14 +21,15 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Stateless reads, as Redpanda's HTTP proxy offers them: {@code GET /topics/{t}/partitions/{p}/records} (long-polls
- * up to {@code timeout} ms when nothing is committed past {@code offset}) and the partition's offsets, including a
- * lookup by timestamp.
+ * Stateless reads, as Redpanda's HTTP proxy offers them: {@code GET
+ * /topics/{t}/partitions/{p}/records} (long-polls up to {@code timeout} ms when nothing is
+ * committed past {@code offset}) and the partition's offsets, including a lookup by timestamp.
  */
 @RestController
 class RecordsController {
   /** Kafka's fetch.max.bytes default; a larger max_bytes is clamped to it. */
   static final int MAX_FETCH_BYTES = 52_428_800;
+
   /** The longest long poll we accept, in milliseconds. */
   static final long MAX_TIMEOUT_MS = 60_000;
 
@@ -37,7 +38,8 @@ class RecordsController {
   private final TopicMeters meters;
   private final LeaderProxy leaderProxy;
 
-  RecordsController(BrokerServer broker, JsonMapper json, TopicMeters meters, LeaderProxy leaderProxy) {
+  RecordsController(
+      BrokerServer broker, JsonMapper json, TopicMeters meters, LeaderProxy leaderProxy) {
     this.broker = broker;
     this.leaderProxy = leaderProxy;
     this.writer = new RecordJsonWriter(json);
@@ -76,7 +78,8 @@ class RecordsController {
         .fetch(leader, from, Math.min(maxBytes, MAX_FETCH_BYTES), Math.min(timeout, MAX_TIMEOUT_MS))
         .thenApply(
             fetched -> {
-              RecordJsonWriter.Rendered rendered = writer.render(topic, partition, fetched.records(), from, format);
+              RecordJsonWriter.Rendered rendered =
+                  writer.render(topic, partition, fetched.records(), from, format);
               TopicMeters.Counters counters = meters.fetch(topic);
               counters.records().increment(rendered.recordCount());
               counters.bytes().increment(fetched.records().remaining());
@@ -89,7 +92,9 @@ class RecordsController {
 
   @GetMapping("/topics/{topic}/partitions/{partition}/offsets")
   CompletableFuture<? extends ResponseEntity<?>> offsets(
-      @PathVariable String topic, @PathVariable int partition, @RequestParam(required = false) Long timestamp,
+      @PathVariable String topic,
+      @PathVariable int partition,
+      @RequestParam(required = false) Long timestamp,
       HttpServletRequest request) {
     Partition leader;
     try {
@@ -100,11 +105,18 @@ class RecordsController {
     return CompletableFuture.completedFuture(offsetsOf(leader, timestamp));
   }
 
-  /** A negative partition is an unknown partition (404), as on produce and in metadata, not a server error. */
+  /**
+   * A negative partition is an unknown partition (404), as on produce and in metadata, not a server
+   * error.
+   */
   private TopicPartition topicPartition(String topic, int partition) {
     if (partition < 0) {
-      int count = broker.metadata().topic(topic).map(t -> t.partitionCount()).orElseThrow(
-          () -> UnknownTopicOrPartitionException.unknownTopic(topic));
+      int count =
+          broker
+              .metadata()
+              .topic(topic)
+              .map(t -> t.partitionCount())
+              .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
       throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, count);
     }
     return new TopicPartition(topic, partition);
@@ -117,7 +129,8 @@ class RecordsController {
       return ResponseEntity.ok().contentType(ProduceController.V2_JSON).body(offsets);
     }
     if (timestamp < 0) {
-      throw RestException.badParameter("timestamp must be epoch milliseconds (>= 0), got " + timestamp);
+      throw RestException.badParameter(
+          "timestamp must be epoch milliseconds (>= 0), got " + timestamp);
     }
     Optional<TimestampAndOffset> match =
         leader.log().offsetForTimestamp(timestamp).filter(found -> found.offset() < highWatermark);
@@ -125,14 +138,17 @@ class RecordsController {
         .contentType(ProduceController.V2_JSON)
         .body(
             new OffsetForTimestamp(
-                offsets.beginningOffset(), offsets.endOffset(), offsets.logEndOffset(),
+                offsets.beginningOffset(),
+                offsets.endOffset(),
+                offsets.logEndOffset(),
                 match.map(TimestampAndOffset::offset).orElse(null),
                 match.map(TimestampAndOffset::timestampMs).orElse(null)));
   }
 
   /**
-   * A partition's offsets. {@code end_offset} is what consumers can read up to (the high watermark), as in REST
-   * Proxy; {@code log_end_offset} may be ahead of it while replicas catch up.
+   * A partition's offsets. {@code end_offset} is what consumers can read up to (the high
+   * watermark), as in REST Proxy; {@code log_end_offset} may be ahead of it while replicas catch
+   * up.
    */
   record Offsets(
       @JsonProperty("beginning_offset") long beginningOffset,
@@ -140,8 +156,9 @@ class RecordsController {
       @JsonProperty("log_end_offset") long logEndOffset) {}
 
   /**
-   * Offsets plus a timestamp lookup (Kafka's ListOffsets): the first committed offset whose timestamp is at or after
-   * the one asked for, and that record's timestamp; both null when there is none.
+   * Offsets plus a timestamp lookup (Kafka's ListOffsets): the first committed offset whose
+   * timestamp is at or after the one asked for, and that record's timestamp; both null when there
+   * is none.
    */
   record OffsetForTimestamp(
       @JsonProperty("beginning_offset") long beginningOffset,

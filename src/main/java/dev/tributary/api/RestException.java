@@ -2,7 +2,10 @@ package dev.tributary.api;
 
 import org.springframework.http.HttpStatus;
 
-/** An HTTP-level refusal decided in the web layer (bad query parameter, unsupported media type, ...). */
+/**
+ * An HTTP-level refusal decided in the web layer (bad query parameter, unsupported media type,
+ * ...).
+ */
 final class RestException extends RuntimeException {
   final HttpStatus status;
   final int errorCode;

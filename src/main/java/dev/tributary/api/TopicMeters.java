@@ -7,8 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
- * Produce and fetch counters per topic ({@code tributary_produce_records_total{topic=...}} and friends), looked
- * up once per topic and cached: produce and fetch are hot paths, and building a meter id per request is waste.
+ * Produce and fetch counters per topic ({@code tributary_produce_records_total{topic=...}} and
+ * friends), looked up once per topic and cached: produce and fetch are hot paths, and building a
+ * meter id per request is waste.
  */
 @Component
 class TopicMeters {

@@ -13,7 +13,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-/** REST Proxy v2 topic metadata: {@code GET /topics}, {@code /topics/{t}}, {@code /topics/{t}/partitions[/{p}]}. */
+/**
+ * REST Proxy v2 topic metadata: {@code GET /topics}, {@code /topics/{t}}, {@code
+ * /topics/{t}/partitions[/{p}]}.
+ */
 @RestController
 class TopicsV2Controller {
   private final BrokerServer broker;
@@ -32,13 +35,17 @@ class TopicsV2Controller {
     TopicImage image = topicImage(topic);
     return ok(
         new TopicV2(
-            image.name(), LogConfig.fromMap(image.configs()).toMap(),
+            image.name(),
+            LogConfig.fromMap(image.configs()).toMap(),
             image.partitions().values().stream().map(TopicsV2Controller::partition).toList()));
   }
 
   @GetMapping("/topics/{topic}/partitions")
   ResponseEntity<List<PartitionV2>> partitions(@PathVariable String topic) {
-    return ok(topicImage(topic).partitions().values().stream().map(TopicsV2Controller::partition).toList());
+    return ok(
+        topicImage(topic).partitions().values().stream()
+            .map(TopicsV2Controller::partition)
+            .toList());
   }
 
   @GetMapping("/topics/{topic}/partitions/{partition}")
@@ -49,13 +56,19 @@ class TopicsV2Controller {
   }
 
   private TopicImage topicImage(String topic) {
-    return broker.metadata().topic(topic).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
+    return broker
+        .metadata()
+        .topic(topic)
+        .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
   }
 
   private static PartitionV2 partition(PartitionImage p) {
     return new PartitionV2(
-        p.partition(), p.leader(),
-        p.replicas().stream().map(b -> new ReplicaV2(b, b == p.leader(), p.isr().contains(b))).toList());
+        p.partition(),
+        p.leader(),
+        p.replicas().stream()
+            .map(b -> new ReplicaV2(b, b == p.leader(), p.isr().contains(b)))
+            .toList());
   }
 
   private static <T> ResponseEntity<T> ok(T body) {

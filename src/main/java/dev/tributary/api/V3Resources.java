@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
-/** Response shapes of REST Proxy v3 (kind, metadata with a self link, related links), plus a few plain fields. */
+/**
+ * Response shapes of REST Proxy v3 (kind, metadata with a self link, related links), plus a few
+ * plain fields.
+ */
 final class V3Resources {
   private V3Resources() {}
 

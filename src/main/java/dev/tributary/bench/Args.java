@@ -7,9 +7,9 @@ import java.util.Set;
 /**
  * Hand-rolled parser for {@code --name value} and {@code --name=value} options.
  *
- * <p>Every option must be in the caller's known set; a repeated option, a missing value or a stray positional
- * argument is a {@link UsageException}. Typed getters validate ranges so that the benchmark fails before it
- * sends anything rather than halfway through a run.
+ * <p>Every option must be in the caller's known set; a repeated option, a missing value or a stray
+ * positional argument is a {@link UsageException}. Typed getters validate ranges so that the
+ * benchmark fails before it sends anything rather than halfway through a run.
  */
 final class Args {
   private final Map<String, String> values;
@@ -18,7 +18,10 @@ final class Args {
     this.values = values;
   }
 
-  /** Parses {@code argv}; {@code --help} is accepted anywhere and reported by {@link #helpRequested()}. */
+  /**
+   * Parses {@code argv}; {@code --help} is accepted anywhere and reported by {@link
+   * #helpRequested()}.
+   */
   static Args parse(String[] argv, Set<String> known) {
     Map<String, String> values = new LinkedHashMap<>();
     for (int i = 0; i < argv.length; i++) {
@@ -81,7 +84,8 @@ final class Args {
     String v = values.get(name);
     long parsed = v == null ? defaultValue : parseCount(name, v);
     if (parsed < min || parsed > max) {
-      throw new UsageException("--" + name + " must be between " + min + " and " + max + ", got " + parsed);
+      throw new UsageException(
+          "--" + name + " must be between " + min + " and " + max + ", got " + parsed);
     }
     return parsed;
   }

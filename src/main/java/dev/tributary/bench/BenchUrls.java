@@ -28,7 +28,8 @@ final class BenchUrls {
 
   static String topic(String name) {
     if (!TOPIC.matcher(name).matches()) {
-      throw new Args.UsageException("--topic may use only letters, digits, '.', '_' and '-': '" + name + "'");
+      throw new Args.UsageException(
+          "--topic may use only letters, digits, '.', '_' and '-': '" + name + "'");
     }
     return name;
   }
@@ -37,10 +38,20 @@ final class BenchUrls {
     return URI.create(base + "/topics/" + topic + "/partitions/" + partition + "?acks=" + acks);
   }
 
-  static URI fetch(URI base, String topic, int partition, long offset, long maxBytes, long timeoutMs) {
+  static URI fetch(
+      URI base, String topic, int partition, long offset, long maxBytes, long timeoutMs) {
     return URI.create(
-        base + "/topics/" + topic + "/partitions/" + partition + "/records?offset=" + offset + "&max_bytes="
-            + maxBytes + "&timeout=" + timeoutMs);
+        base
+            + "/topics/"
+            + topic
+            + "/partitions/"
+            + partition
+            + "/records?offset="
+            + offset
+            + "&max_bytes="
+            + maxBytes
+            + "&timeout="
+            + timeoutMs);
   }
 
   static URI offsets(URI base, String topic, int partition) {
@@ -52,6 +63,7 @@ final class BenchUrls {
   }
 
   static URI topics(URI base, String clusterId) {
-    return URI.create(base + "/v3/clusters/" + URLEncoder.encode(clusterId, StandardCharsets.UTF_8) + "/topics");
+    return URI.create(
+        base + "/v3/clusters/" + URLEncoder.encode(clusterId, StandardCharsets.UTF_8) + "/topics");
   }
 }

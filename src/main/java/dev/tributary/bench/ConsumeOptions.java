@@ -3,12 +3,22 @@ package dev.tributary.bench;
 import java.net.URI;
 import java.util.Set;
 
-/** Settings of one {@code Bench consume} run. {@code records == 0} means "read every partition to its end". */
+/**
+ * Settings of one {@code Bench consume} run. {@code records == 0} means "read every partition to
+ * its end".
+ */
 record ConsumeOptions(
-    URI url, String topic, int partitions, long maxBytes, long records, long fetchTimeoutMs, long timeoutMs) {
+    URI url,
+    String topic,
+    int partitions,
+    long maxBytes,
+    long records,
+    long fetchTimeoutMs,
+    long timeoutMs) {
 
   static final Set<String> KNOWN =
-      Set.of("url", "topic", "partitions", "max-bytes", "records", "fetch-timeout-ms", "timeout-ms");
+      Set.of(
+          "url", "topic", "partitions", "max-bytes", "records", "fetch-timeout-ms", "timeout-ms");
 
   static final String USAGE =
       """

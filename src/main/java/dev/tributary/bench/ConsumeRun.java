@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reads partitions {@code 0..partitions-1} from their beginning offsets to the end offsets seen at the start, one
- * thread per partition, and counts records and value bytes.
+ * Reads partitions {@code 0..partitions-1} from their beginning offsets to the end offsets seen at
+ * the start, one thread per partition, and counts records and value bytes.
  *
- * <p>Concurrency: each reader thread owns its partition's position; they share only atomic totals. The figures
- * span from the first fetch to the last reader's end.
+ * <p>Concurrency: each reader thread owns its partition's position; they share only atomic totals.
+ * The figures span from the first fetch to the last reader's end.
  */
 final class ConsumeRun {
   private final ConsumeOptions options;
@@ -30,7 +30,8 @@ final class ConsumeRun {
     this.out = out;
   }
 
-  record Result(long records, long valueBytes, long fetches, long elapsedNanos, List<String> errors) {
+  record Result(
+      long records, long valueBytes, long fetches, long elapsedNanos, List<String> errors) {
     double recordsPerSec() {
       return elapsedNanos == 0 ? 0 : records * 1e9 / elapsedNanos;
     }
@@ -47,7 +48,8 @@ final class ConsumeRun {
       out.printf("partition %d: offsets %d..%d%n", p, o.beginningOffset(), o.endOffset());
     }
     if (options.records() > available) {
-      out.printf("warning: --records %d but only %d records are in the log; reading to the end%n",
+      out.printf(
+          "warning: --records %d but only %d records are in the log; reading to the end%n",
           options.records(), available);
     }
     List<String> errors = new ArrayList<>();
@@ -55,22 +57,26 @@ final class ConsumeRun {
     long startNanos = System.nanoTime();
     for (int p = 0; p < options.partitions(); p++) {
       int partition = p;
-      Thread t = new Thread(() -> {
-        try {
-          readPartition(partition, offsets.get(partition));
-        } catch (Exception e) {
-          synchronized (errors) {
-            errors.add("partition " + partition + ": " + e.getMessage());
-          }
-        }
-      }, "bench-consume-" + p);
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  readPartition(partition, offsets.get(partition));
+                } catch (Exception e) {
+                  synchronized (errors) {
+                    errors.add("partition " + partition + ": " + e.getMessage());
+                  }
+                }
+              },
+              "bench-consume-" + p);
       readers.add(t);
       t.start();
     }
     for (Thread t : readers) {
       t.join();
     }
-    return new Result(records.get(), valueBytes.get(), fetches.get(), System.nanoTime() - startNanos, errors);
+    return new Result(
+        records.get(), valueBytes.get(), fetches.get(), System.nanoTime() - startNanos, errors);
   }
 
   private void readPartition(int partition, TopicSetup.Offsets range) throws Exception {
@@ -78,8 +84,14 @@ final class ConsumeRun {
     long lastProgressNanos = System.nanoTime();
     while (offset < range.endOffset() && !limitReached()) {
       HttpRequest request =
-          HttpRequest.newBuilder(BenchUrls.fetch(options.url(), options.topic(), partition, offset,
-                  options.maxBytes(), options.fetchTimeoutMs()))
+          HttpRequest.newBuilder(
+                  BenchUrls.fetch(
+                      options.url(),
+                      options.topic(),
+                      partition,
+                      offset,
+                      options.maxBytes(),
+                      options.fetchTimeoutMs()))
               .timeout(Duration.ofMillis(options.fetchTimeoutMs() + options.timeoutMs()))
               .header("Accept", "application/vnd.kafka.binary.v2+json")
               .GET()
@@ -87,19 +99,31 @@ final class ConsumeRun {
       HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
       fetches.incrementAndGet();
       if (response.statusCode() != 200) {
-        throw new BenchException("fetch at offset " + offset + " answered HTTP " + response.statusCode() + ": "
-            + Responses.abbreviate(new String(response.body())));
+        throw new BenchException(
+            "fetch at offset "
+                + offset
+                + " answered HTTP "
+                + response.statusCode()
+                + ": "
+                + Responses.abbreviate(new String(response.body())));
       }
       Responses.FetchSummary fetched = Responses.summarizeFetch(response.body());
       if (fetched.records() == 0) {
         if (System.nanoTime() - lastProgressNanos > options.timeoutMs() * 1_000_000) {
-          throw new BenchException("no records for " + options.timeoutMs() + " ms at offset " + offset
-              + " (end offset " + range.endOffset() + ")");
+          throw new BenchException(
+              "no records for "
+                  + options.timeoutMs()
+                  + " ms at offset "
+                  + offset
+                  + " (end offset "
+                  + range.endOffset()
+                  + ")");
         }
         continue;
       }
       if (fetched.lastOffset() < offset) {
-        throw new BenchException("fetch at offset " + offset + " returned last offset " + fetched.lastOffset());
+        throw new BenchException(
+            "fetch at offset " + offset + " returned last offset " + fetched.lastOffset());
       }
       records.addAndGet(fetched.records());
       valueBytes.addAndGet(fetched.valueBytes());

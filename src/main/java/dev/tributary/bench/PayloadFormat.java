@@ -4,7 +4,10 @@ package dev.tributary.bench;
 enum PayloadFormat {
   /** Values are base64 of {@code record-size} random bytes. */
   BINARY("application/vnd.kafka.binary.v2+json"),
-  /** Values are JSON strings of {@code record-size} ASCII characters (so also {@code record-size} bytes). */
+  /**
+   * Values are JSON strings of {@code record-size} ASCII characters (so also {@code record-size}
+   * bytes).
+   */
   JSON("application/vnd.kafka.json.v2+json");
 
   final String contentType;

@@ -5,18 +5,23 @@ import java.util.Base64;
 import java.util.Random;
 
 /**
- * Builds produce request bodies ahead of the run, so that the timed loop only hands bytes to the HTTP client.
+ * Builds produce request bodies ahead of the run, so that the timed loop only hands bytes to the
+ * HTTP client.
  *
  * <p>Shape: {@code {"records":[{"value":V},...]}} with no key (the partition is in the URL). For
- * {@link PayloadFormat#BINARY} V is the base64 of {@code recordSizeBytes} random bytes; for
- * {@link PayloadFormat#JSON} V is a JSON string of {@code recordSizeBytes} characters from {@code [A-Za-z0-9]},
- * which need no escaping, so the record's payload is exactly {@code recordSizeBytes} bytes in both formats.
+ * {@link PayloadFormat#BINARY} V is the base64 of {@code recordSizeBytes} random bytes; for {@link
+ * PayloadFormat#JSON} V is a JSON string of {@code recordSizeBytes} characters from {@code
+ * [A-Za-z0-9]}, which need no escaping, so the record's payload is exactly {@code recordSizeBytes}
+ * bytes in both formats.
  */
 final class ProduceBodies {
   private static final char[] ALPHANUMERIC =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
 
-  /** Distinct bodies kept per batch size: enough that values differ between requests, few enough to be cheap. */
+  /**
+   * Distinct bodies kept per batch size: enough that values differ between requests, few enough to
+   * be cheap.
+   */
   static final int MAX_VARIANTS = 16;
 
   /** Memory budget for the prebuilt bodies of one batch size. */
@@ -29,7 +34,9 @@ final class ProduceBodies {
     this.bodies = bodies;
   }
 
-  /** A pool of distinct bodies of {@code records} records each; {@link #next()} cycles through them. */
+  /**
+   * A pool of distinct bodies of {@code records} records each; {@link #next()} cycles through them.
+   */
   static ProduceBodies pool(PayloadFormat format, int records, int recordSizeBytes, long seed) {
     Random random = new Random(seed);
     byte[] first = body(format, records, recordSizeBytes, random);
@@ -57,7 +64,8 @@ final class ProduceBodies {
     if (records < 1 || recordSizeBytes < 1) {
       throw new IllegalArgumentException("records and recordSizeBytes must be positive");
     }
-    StringBuilder sb = new StringBuilder(records * (encodedLength(format, recordSizeBytes) + 16) + 16);
+    StringBuilder sb =
+        new StringBuilder(records * (encodedLength(format, recordSizeBytes) + 16) + 16);
     sb.append("{\"records\":[");
     byte[] raw = new byte[recordSizeBytes];
     for (int i = 0; i < records; i++) {

@@ -6,8 +6,8 @@ import java.util.Set;
 /**
  * Settings of one {@code Bench produce} run.
  *
- * <p>{@code records} counts only measured records; {@code warmupRecords} more are sent first and left out of
- * every figure.
+ * <p>{@code records} counts only measured records; {@code warmupRecords} more are sent first and
+ * left out of every figure.
  */
 record ProduceOptions(
     URI url,
@@ -27,8 +27,20 @@ record ProduceOptions(
 
   static final Set<String> KNOWN =
       Set.of(
-          "url", "topic", "partitions", "records", "record-size", "batch", "concurrency", "acks", "format",
-          "warmup-records", "request-timeout-ms", "replication-factor", "min-insync-replicas", "via-url");
+          "url",
+          "topic",
+          "partitions",
+          "records",
+          "record-size",
+          "batch",
+          "concurrency",
+          "acks",
+          "format",
+          "warmup-records",
+          "request-timeout-ms",
+          "replication-factor",
+          "min-insync-replicas",
+          "via-url");
 
   static final String USAGE =
       """

@@ -15,15 +15,17 @@ import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
- * The produce load: a warm-up phase, then a measured phase, each sending pre-built batches round-robin over the
- * partitions with at most {@code concurrency} requests in flight.
+ * The produce load: a warm-up phase, then a measured phase, each sending pre-built batches
+ * round-robin over the partitions with at most {@code concurrency} requests in flight.
  *
- * <p>Concurrency: one thread (the caller) sends; completions run on the HTTP client's executor and only touch
- * the atomic counters, the concurrent histogram and the window semaphore. A phase ends when the sender has
- * taken back every permit, i.e. when every request it started has completed.
+ * <p>Concurrency: one thread (the caller) sends; completions run on the HTTP client's executor and
+ * only touch the atomic counters, the concurrent histogram and the window semaphore. A phase ends
+ * when the sender has taken back every permit, i.e. when every request it started has completed.
  */
 final class ProduceRun {
-  /** Give up on a phase once this many requests failed and none succeeded: the broker is not there. */
+  /**
+   * Give up on a phase once this many requests failed and none succeeded: the broker is not there.
+   */
   private static final int FAIL_FAST_ERRORS = 50;
 
   private static final long HIGHEST_LATENCY_US = TimeUnit.HOURS.toMicros(1);
@@ -31,6 +33,7 @@ final class ProduceRun {
   private final ProduceOptions options;
   private final HttpClient client;
   private final PrintStream out;
+
   /** Where each partition's batches go: its leader, or the one {@code --url} broker. */
   private final java.net.URI[] targets;
 
@@ -47,7 +50,12 @@ final class ProduceRun {
 
   /** Figures of one phase. {@code records} counts acknowledged records only. */
   record PhaseResult(
-      long requests, long records, long errors, long elapsedNanos, Histogram latencyUs, Set<String> errorSamples) {
+      long requests,
+      long records,
+      long errors,
+      long elapsedNanos,
+      Histogram latencyUs,
+      Set<String> errorSamples) {
 
     double recordsPerSec() {
       return elapsedNanos == 0 ? 0 : records * 1e9 / elapsedNanos;
@@ -71,14 +79,23 @@ final class ProduceRun {
     int batch = options.batchRecords();
     long fullRequests = records / batch;
     int lastBatch = (int) (records % batch);
-    ProduceBodies full = fullRequests > 0 ? ProduceBodies.pool(options.format(), batch, options.recordSizeBytes(), seed) : null;
-    ProduceBodies tail = lastBatch > 0 ? ProduceBodies.pool(options.format(), lastBatch, options.recordSizeBytes(), seed + 100) : null;
+    ProduceBodies full =
+        fullRequests > 0
+            ? ProduceBodies.pool(options.format(), batch, options.recordSizeBytes(), seed)
+            : null;
+    ProduceBodies tail =
+        lastBatch > 0
+            ? ProduceBodies.pool(options.format(), lastBatch, options.recordSizeBytes(), seed + 100)
+            : null;
     HttpRequest.Builder[] perPartition = new HttpRequest.Builder[options.partitions()];
     for (int p = 0; p < perPartition.length; p++) {
       perPartition[p] =
           HttpRequest.newBuilder(
                   BenchUrls.partitionRecords(
-                      targets == null ? options.url() : targets[p], options.topic(), p, options.acks()))
+                      targets == null ? options.url() : targets[p],
+                      options.topic(),
+                      p,
+                      options.acks()))
               .timeout(Duration.ofMillis(options.requestTimeoutMs()))
               .header("Content-Type", options.format().contentType)
               .header("Accept", "application/vnd.kafka.v2+json, application/json");
@@ -101,7 +118,10 @@ final class ProduceRun {
       int count = isTail ? lastBatch : batch;
       byte[] body = isTail ? tail.next() : full.next();
       HttpRequest request =
-          perPartition[(int) (sent % perPartition.length)].copy().POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+          perPartition[(int) (sent % perPartition.length)]
+              .copy()
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+              .build();
       long sendNanos = System.nanoTime();
       client
           .sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
@@ -135,6 +155,7 @@ final class ProduceRun {
       out.printf("gave up after %d failed requests and none acknowledged%n", errors.get());
       errors.addAndGet(requests - sent);
     }
-    return new PhaseResult(requests, ackedRecords.get(), errors.get(), elapsedNanos, latencyUs, errorSamples);
+    return new PhaseResult(
+        requests, ackedRecords.get(), errors.get(), elapsedNanos, latencyUs, errorSamples);
   }
 }

@@ -6,15 +6,17 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Checks of broker responses; pure functions over status and body so that tests can feed them text. */
+/**
+ * Checks of broker responses; pure functions over status and body so that tests can feed them text.
+ */
 final class Responses {
   static final JsonMapper JSON = JsonMapper.builder().build();
 
   private Responses() {}
 
   /**
-   * Returns {@code null} when a produce response acknowledges all {@code expectedRecords} records, otherwise a
-   * short description of what was wrong (used to count and show errors).
+   * Returns {@code null} when a produce response acknowledges all {@code expectedRecords} records,
+   * otherwise a short description of what was wrong (used to count and show errors).
    */
   static String checkProduce(int status, byte[] body, int expectedRecords) {
     if (status != 200) {
@@ -23,7 +25,8 @@ final class Responses {
     int offsets = -1;
     try (JsonParser p = JSON.createParser(body)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        return "response is not a JSON object: " + abbreviate(new String(body, StandardCharsets.UTF_8));
+        return "response is not a JSON object: "
+            + abbreviate(new String(body, StandardCharsets.UTF_8));
       }
       while (p.nextToken() == JsonToken.PROPERTY_NAME) {
         String name = p.currentName();
@@ -57,7 +60,8 @@ final class Responses {
       return "unparseable response: " + abbreviate(new String(body, StandardCharsets.UTF_8));
     }
     if (offsets < 0) {
-      return "response has no offsets array: " + abbreviate(new String(body, StandardCharsets.UTF_8));
+      return "response has no offsets array: "
+          + abbreviate(new String(body, StandardCharsets.UTF_8));
     }
     if (offsets != expectedRecords) {
       return "expected " + expectedRecords + " offsets, got " + offsets;
@@ -70,12 +74,15 @@ final class Responses {
     return checkProduce(status, body.getBytes(StandardCharsets.UTF_8), expectedRecords);
   }
 
-  /** What one fetch returned: record count, payload bytes of the values, and the offset of the last record. */
+  /**
+   * What one fetch returned: record count, payload bytes of the values, and the offset of the last
+   * record.
+   */
   record FetchSummary(long records, long valueBytes, long lastOffset) {}
 
   /**
-   * Summarizes a binary-format fetch response (a JSON array of records) with a streaming parser: values are
-   * measured as decoded base64 lengths without decoding them.
+   * Summarizes a binary-format fetch response (a JSON array of records) with a streaming parser:
+   * values are measured as decoded base64 lengths without decoding them.
    */
   static FetchSummary summarizeFetch(byte[] body) {
     long records = 0;
@@ -83,7 +90,8 @@ final class Responses {
     long lastOffset = -1;
     try (JsonParser p = JSON.createParser(body)) {
       if (p.nextToken() != JsonToken.START_ARRAY) {
-        throw new IllegalStateException("fetch response is not a JSON array: " + abbreviate(new String(body)));
+        throw new IllegalStateException(
+            "fetch response is not a JSON array: " + abbreviate(new String(body)));
       }
       JsonToken t;
       while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
@@ -94,7 +102,9 @@ final class Responses {
           if ("offset".equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
             lastOffset = p.getLongValue();
           } else if ("value".equals(name) && value == JsonToken.VALUE_STRING) {
-            valueBytes += base64DecodedLength(p.getStringCharacters(), p.getStringOffset(), p.getStringLength());
+            valueBytes +=
+                base64DecodedLength(
+                    p.getStringCharacters(), p.getStringOffset(), p.getStringLength());
           } else {
             p.skipChildren();
           }

@@ -10,7 +10,10 @@ import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Creates the benchmark topic through the v3 API if it is missing, and checks its partitions answer. */
+/**
+ * Creates the benchmark topic through the v3 API if it is missing, and checks its partitions
+ * answer.
+ */
 final class TopicSetup {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -22,26 +25,41 @@ final class TopicSetup {
     this.out = out;
   }
 
-  void ensureTopic(URI base, String topic, int partitions) throws IOException, InterruptedException {
+  void ensureTopic(URI base, String topic, int partitions)
+      throws IOException, InterruptedException {
     ensureTopic(base, topic, partitions, 1, 1);
   }
 
-  /** Creates {@code topic} with these settings unless it exists (an existing topic is used as it is). */
-  void ensureTopic(URI base, String topic, int partitions, int replicationFactor, int minInsyncReplicas)
+  /**
+   * Creates {@code topic} with these settings unless it exists (an existing topic is used as it
+   * is).
+   */
+  void ensureTopic(
+      URI base, String topic, int partitions, int replicationFactor, int minInsyncReplicas)
       throws IOException, InterruptedException {
     HttpResponse<String> clusters = get(BenchUrls.clusters(base));
     if (clusters.statusCode() != 200) {
-      throw new BenchException("GET /v3/clusters answered HTTP " + clusters.statusCode() + ": "
-          + Responses.abbreviate(clusters.body()));
+      throw new BenchException(
+          "GET /v3/clusters answered HTTP "
+              + clusters.statusCode()
+              + ": "
+              + Responses.abbreviate(clusters.body()));
     }
-    String clusterId = Responses.JSON.readTree(clusters.body()).path("data").path(0).path("cluster_id").asString();
+    String clusterId =
+        Responses.JSON.readTree(clusters.body()).path("data").path(0).path("cluster_id").asString();
     if (clusterId == null || clusterId.isEmpty()) {
-      throw new BenchException("no cluster_id in GET /v3/clusters: " + Responses.abbreviate(clusters.body()));
+      throw new BenchException(
+          "no cluster_id in GET /v3/clusters: " + Responses.abbreviate(clusters.body()));
     }
     ObjectNode request = Responses.JSON.createObjectNode();
-    request.put("topic_name", topic).put("partitions_count", partitions)
+    request
+        .put("topic_name", topic)
+        .put("partitions_count", partitions)
         .put("replication_factor", replicationFactor);
-    request.putArray("configs").addObject().put("name", "min.insync.replicas")
+    request
+        .putArray("configs")
+        .addObject()
+        .put("name", "min.insync.replicas")
         .put("value", String.valueOf(minInsyncReplicas));
     HttpResponse<String> created =
         client.send(
@@ -53,40 +71,60 @@ final class TopicSetup {
             HttpResponse.BodyHandlers.ofString());
     int status = created.statusCode();
     if (status / 100 == 2) {
-      out.printf("created topic %s with %d partitions, replication factor %d, min.insync.replicas %d%n", topic,
-          partitions, replicationFactor, minInsyncReplicas);
+      out.printf(
+          "created topic %s with %d partitions, replication factor %d, min.insync.replicas %d%n",
+          topic, partitions, replicationFactor, minInsyncReplicas);
     } else if (status == 409 || created.body().toLowerCase().contains("exist")) {
       out.printf("topic %s exists%n", topic);
     } else {
-      out.printf("warning: creating topic %s answered HTTP %d: %s%n", topic, status,
-          Responses.abbreviate(created.body()));
+      out.printf(
+          "warning: creating topic %s answered HTTP %d: %s%n",
+          topic, status, Responses.abbreviate(created.body()));
     }
     for (int p = 0; p < partitions; p++) {
       HttpResponse<String> offsets = get(BenchUrls.offsets(base, topic, p));
       if (offsets.statusCode() != 200) {
-        throw new BenchException("partition " + p + " of topic " + topic + " is not available (HTTP "
-            + offsets.statusCode() + ": " + Responses.abbreviate(offsets.body())
-            + "); does the topic exist with fewer partitions?");
+        throw new BenchException(
+            "partition "
+                + p
+                + " of topic "
+                + topic
+                + " is not available (HTTP "
+                + offsets.statusCode()
+                + ": "
+                + Responses.abbreviate(offsets.body())
+                + "); does the topic exist with fewer partitions?");
       }
     }
   }
 
   /**
-   * Each partition's leader as a base URL, as a Kafka client sends each batch straight to its partition's leader
-   * (from its metadata) rather than through one broker that forwards it. A partition without a leader, or a
-   * broker whose address is unknown, keeps {@code base} (that broker forwards or refuses).
+   * Each partition's leader as a base URL, as a Kafka client sends each batch straight to its
+   * partition's leader (from its metadata) rather than through one broker that forwards it. A
+   * partition without a leader, or a broker whose address is unknown, keeps {@code base} (that
+   * broker forwards or refuses).
    */
-  URI[] leaderUrls(URI base, String topic, int partitions) throws IOException, InterruptedException {
+  URI[] leaderUrls(URI base, String topic, int partitions)
+      throws IOException, InterruptedException {
     URI[] targets = new URI[partitions];
     java.util.Arrays.fill(targets, base);
     HttpResponse<String> clusters = get(BenchUrls.clusters(base));
-    String clusterId = Responses.JSON.readTree(clusters.body()).path("data").path(0).path("cluster_id").asString();
-    String cluster = BenchUrls.clusters(base) + "/" + java.net.URLEncoder.encode(clusterId, java.nio.charset.StandardCharsets.UTF_8);
+    String clusterId =
+        Responses.JSON.readTree(clusters.body()).path("data").path(0).path("cluster_id").asString();
+    String cluster =
+        BenchUrls.clusters(base)
+            + "/"
+            + java.net.URLEncoder.encode(clusterId, java.nio.charset.StandardCharsets.UTF_8);
     java.util.Map<Integer, URI> brokers = new java.util.HashMap<>();
-    for (JsonNode b : Responses.JSON.readTree(get(URI.create(cluster + "/brokers")).body()).path("data")) {
-      brokers.put(b.path("broker_id").asInt(), URI.create("http://" + b.path("host").asString() + ":" + b.path("port").asInt()));
+    for (JsonNode b :
+        Responses.JSON.readTree(get(URI.create(cluster + "/brokers")).body()).path("data")) {
+      brokers.put(
+          b.path("broker_id").asInt(),
+          URI.create("http://" + b.path("host").asString() + ":" + b.path("port").asInt()));
     }
-    JsonNode parts = Responses.JSON.readTree(get(URI.create(cluster + "/topics/" + topic + "/partitions")).body());
+    JsonNode parts =
+        Responses.JSON.readTree(
+            get(URI.create(cluster + "/topics/" + topic + "/partitions")).body());
     for (JsonNode p : parts.path("data")) {
       int partition = p.path("partition_id").asInt(-1);
       URI leader = brokers.get(p.path("leader_id").asInt(-1));
@@ -103,8 +141,15 @@ final class TopicSetup {
   Offsets offsets(URI base, String topic, int partition) throws IOException, InterruptedException {
     HttpResponse<String> response = get(BenchUrls.offsets(base, topic, partition));
     if (response.statusCode() != 200) {
-      throw new BenchException("GET offsets of " + topic + "-" + partition + " answered HTTP "
-          + response.statusCode() + ": " + Responses.abbreviate(response.body()));
+      throw new BenchException(
+          "GET offsets of "
+              + topic
+              + "-"
+              + partition
+              + " answered HTTP "
+              + response.statusCode()
+              + ": "
+              + Responses.abbreviate(response.body()));
     }
     JsonNode body = Responses.JSON.readTree(response.body());
     return new Offsets(body.path("beginning_offset").asLong(0), body.path("end_offset").asLong(0));
@@ -112,7 +157,11 @@ final class TopicSetup {
 
   private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
     return client.send(
-        HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json").GET().build(),
+        HttpRequest.newBuilder(uri)
+            .timeout(TIMEOUT)
+            .header("Accept", "application/json")
+            .GET()
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -1,9 +1,9 @@
 package dev.tributary.common;
 
 /**
- * MurmurHash2 (32-bit) exactly as kafka-clients' {@code Utils.murmur2} computes it, seed {@code 0x9747b28c}, so
- * that a keyed record lands in the same partition whether a Kafka client or Tributary picks it. Stateless,
- * thread-safe.
+ * MurmurHash2 (32-bit) exactly as kafka-clients' {@code Utils.murmur2} computes it, seed {@code
+ * 0x9747b28c}, so that a keyed record lands in the same partition whether a Kafka client or
+ * Tributary picks it. Stateless, thread-safe.
  */
 public final class Murmur2 {
   private static final int SEED = 0x9747b28c;
@@ -19,10 +19,11 @@ public final class Murmur2 {
     for (int i = 0; i < blocks; i++) {
       int i4 = i * 4;
       // Little-endian 4-byte blocks, as Kafka reads them.
-      int k = (data[i4] & 0xff)
-          + ((data[i4 + 1] & 0xff) << 8)
-          + ((data[i4 + 2] & 0xff) << 16)
-          + ((data[i4 + 3] & 0xff) << 24);
+      int k =
+          (data[i4] & 0xff)
+              + ((data[i4 + 1] & 0xff) << 8)
+              + ((data[i4 + 2] & 0xff) << 16)
+              + ((data[i4 + 3] & 0xff) << 24);
       k *= M;
       k ^= k >>> R;
       k *= M;
@@ -33,10 +34,10 @@ public final class Murmur2 {
     switch (length % 4) {
       case 3:
         h ^= (data[tail + 2] & 0xff) << 16;
-        // fall through
+      // fall through
       case 2:
         h ^= (data[tail + 1] & 0xff) << 8;
-        // fall through
+      // fall through
       case 1:
         h ^= data[tail] & 0xff;
         h *= M;

@@ -1,8 +1,9 @@
 package dev.tributary.common;
 
 /**
- * Runs a task after a delay. The core takes this instead of creating threads, so that deadlines (long-poll
- * timeouts, produce timeouts) are driven by a real executor in the broker and by a manual clock in tests.
+ * Runs a task after a delay. The core takes this instead of creating threads, so that deadlines
+ * (long-poll timeouts, produce timeouts) are driven by a real executor in the broker and by a
+ * manual clock in tests.
  */
 public interface Scheduler {
   /** Schedules {@code task} to run once after {@code delayMs}; the returned handle cancels it. */

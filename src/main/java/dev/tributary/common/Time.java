@@ -1,11 +1,14 @@
 package dev.tributary.common;
 
 /**
- * The clock the core reads. Production code gets {@link #SYSTEM}; tests pass a manual clock so that time-driven
- * behaviour (segment rolls, retention, flush intervals, long-poll deadlines) is deterministic.
+ * The clock the core reads. Production code gets {@link #SYSTEM}; tests pass a manual clock so that
+ * time-driven behaviour (segment rolls, retention, flush intervals, long-poll deadlines) is
+ * deterministic.
  */
 public interface Time {
-  /** Wall-clock milliseconds since the epoch; used for record timestamps, segment age and retention. */
+  /**
+   * Wall-clock milliseconds since the epoch; used for record timestamps, segment age and retention.
+   */
   long milliseconds();
 
   /** Monotonic nanoseconds, for measuring intervals only. */

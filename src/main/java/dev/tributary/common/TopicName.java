@@ -21,7 +21,9 @@ public final class TopicName {
       return "Topic name is " + name.length() + " characters long; the maximum is " + MAX_LENGTH;
     }
     if (!LEGAL.matcher(name).matches()) {
-      return "Topic name \"" + name + "\" is illegal: it may contain only ASCII letters, digits, '.', '_' and '-'";
+      return "Topic name \""
+          + name
+          + "\" is illegal: it may contain only ASCII letters, digits, '.', '_' and '-'";
     }
     return null;
   }

@@ -3,8 +3,8 @@ package dev.tributary.common;
 import java.util.Objects;
 
 /**
- * A topic name and partition number; also names the partition's log directory ({@code <topic>-<partition>}),
- * exactly as Kafka does.
+ * A topic name and partition number; also names the partition's log directory ({@code
+ * <topic>-<partition>}), exactly as Kafka does.
  */
 public record TopicPartition(String topic, int partition) {
   public TopicPartition {
@@ -19,13 +19,17 @@ public record TopicPartition(String topic, int partition) {
     return topic + "-" + partition;
   }
 
-  /** Parses a directory name; the partition is after the last dash because topic names may contain dashes. */
+  /**
+   * Parses a directory name; the partition is after the last dash because topic names may contain
+   * dashes.
+   */
   public static TopicPartition fromDirName(String dirName) {
     int dash = dirName.lastIndexOf('-');
     if (dash <= 0 || dash == dirName.length() - 1) {
       throw new IllegalArgumentException("not a partition directory: " + dirName);
     }
-    return new TopicPartition(dirName.substring(0, dash), Integer.parseInt(dirName.substring(dash + 1)));
+    return new TopicPartition(
+        dirName.substring(0, dash), Integer.parseInt(dirName.substring(dash + 1)));
   }
 
   @Override

@@ -5,8 +5,8 @@ import java.util.Base64;
 import java.util.Random;
 
 /**
- * A 128-bit id printed as 22 characters of URL-safe base64, as Kafka prints topic ids and cluster ids. Built from
- * an injected {@link Random} so tests are deterministic.
+ * A 128-bit id printed as 22 characters of URL-safe base64, as Kafka prints topic ids and cluster
+ * ids. Built from an injected {@link Random} so tests are deterministic.
  */
 public record Uuid(long mostSignificantBits, long leastSignificantBits) {
   public static Uuid random(Random random) {
@@ -24,7 +24,8 @@ public record Uuid(long mostSignificantBits, long leastSignificantBits) {
 
   @Override
   public String toString() {
-    ByteBuffer buffer = ByteBuffer.allocate(16).putLong(mostSignificantBits).putLong(leastSignificantBits);
+    ByteBuffer buffer =
+        ByteBuffer.allocate(16).putLong(mostSignificantBits).putLong(leastSignificantBits);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(buffer.array());
   }
 }

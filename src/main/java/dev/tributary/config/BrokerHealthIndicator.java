@@ -6,9 +6,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
- * Part of the readiness group (see application.properties): DOWN until log recovery has finished and the broker
- * serves, DOWN again while it shuts down. Liveness does not include it, so a long recovery is not mistaken for a
- * hung process.
+ * Part of the readiness group (see application.properties): DOWN until log recovery has finished
+ * and the broker serves, DOWN again while it shuts down. Liveness does not include it, so a long
+ * recovery is not mistaken for a hung process.
  */
 @Component("broker")
 class BrokerHealthIndicator implements HealthIndicator {

@@ -14,17 +14,18 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Starts the broker core on its own thread once the web server listens, so that liveness answers while logs
- * recover; readiness stays DOWN until recovery has finished. On shutdown it stops the core after the web
- * server has stopped taking requests (graceful shutdown), which flushes logs and writes checkpoints. Readiness
- * comes from {@link BrokerHealthIndicator}.
+ * Starts the broker core on its own thread once the web server listens, so that liveness answers
+ * while logs recover; readiness stays DOWN until recovery has finished. On shutdown it stops the
+ * core after the web server has stopped taking requests (graceful shutdown), which flushes logs and
+ * writes checkpoints. Readiness comes from {@link BrokerHealthIndicator}.
  *
- * <p>A startup that fails (a port taken, the quorum peer or the data directory unusable, the controller refusing
- * the broker) logs one ERROR line and exits the process with status 1, from a thread of its own: {@code
- * System.exit} runs Spring's shutdown hook, which calls {@link #stop()}, which joins the startup thread. A startup
- * still under way when shutdown begins (waiting for a controller, recovering logs) is interrupted and waited for at
- * most {@link #STARTUP_STOP_WAIT_MS}; if it is stuck past that, the broker exits without a clean shutdown, which
- * the next start's log recovery handles like a crash.
+ * <p>A startup that fails (a port taken, the quorum peer or the data directory unusable, the
+ * controller refusing the broker) logs one ERROR line and exits the process with status 1, from a
+ * thread of its own: {@code System.exit} runs Spring's shutdown hook, which calls {@link #stop()},
+ * which joins the startup thread. A startup still under way when shutdown begins (waiting for a
+ * controller, recovering logs) is interrupted and waited for at most {@link #STARTUP_STOP_WAIT_MS};
+ * if it is stuck past that, the broker exits without a clean shutdown, which the next start's log
+ * recovery handles like a crash.
  */
 @Component
 class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerInitializedEvent> {
@@ -36,12 +37,19 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
   private final ApplicationEventPublisher events;
   private final PartitionMetrics metrics;
   private volatile boolean running;
-  /** Set when shutdown begins: a startup failing after that is the shutdown's doing, not a fault. */
+
+  /**
+   * Set when shutdown begins: a startup failing after that is the shutdown's doing, not a fault.
+   */
   private volatile boolean stopping;
+
   private Thread startupThread;
 
   BrokerLifecycle(
-      BrokerServer broker, ExecutorScheduler scheduler, ApplicationEventPublisher events, PartitionMetrics metrics) {
+      BrokerServer broker,
+      ExecutorScheduler scheduler,
+      ApplicationEventPublisher events,
+      PartitionMetrics metrics) {
     this.broker = broker;
     this.metrics = metrics;
     this.scheduler = scheduler;
@@ -54,8 +62,8 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
   }
 
   /**
-   * Starts the core once the web server listens, so the broker registers the port it really bound (which
-   * differs from {@code server.port} when that is 0).
+   * Starts the core once the web server listens, so the broker registers the port it really bound
+   * (which differs from {@code server.port} when that is 0).
    */
   @Override
   public synchronized void onApplicationEvent(WebServerInitializedEvent event) {
@@ -71,7 +79,8 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
     try {
       broker.startup(port);
       metrics.refresh();
-      scheduler.scheduleWithFixedDelay(this::housekeeping, broker.config().logPeriodicTaskIntervalMs());
+      scheduler.scheduleWithFixedDelay(
+          this::housekeeping, broker.config().logPeriodicTaskIntervalMs());
     } catch (InterruptedException e) {
       logger.info("Broker startup interrupted by shutdown");
     } catch (RuntimeException | Error e) {
@@ -79,8 +88,12 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
         logger.info("Broker startup ended by shutdown: {}", e.toString());
         return;
       }
-      String line = "Broker " + broker.config().brokerId() + " failed to start: " + describe(e)
-          + "; exiting with status 1";
+      String line =
+          "Broker "
+              + broker.config().brokerId()
+              + " failed to start: "
+              + describe(e)
+              + "; exiting with status 1";
       if (causedBy(e, BindException.class)) {
         logger.error(line); // the message names the port; a stack trace would add nothing
       } else {
@@ -95,7 +108,9 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
   private static String describe(Throwable failure) {
     String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
     Throwable cause = failure.getCause();
-    return cause == null || message.contains(String.valueOf(cause.getMessage())) ? message : message + " (" + cause + ")";
+    return cause == null || message.contains(String.valueOf(cause.getMessage()))
+        ? message
+        : message + " (" + cause + ")";
   }
 
   private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
@@ -138,7 +153,8 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
       if (startup.isAlive()) {
         logger.warn(
             "Broker startup did not stop within {} ms of shutdown; exiting without a clean shutdown. Startup is at:{}",
-            STARTUP_STOP_WAIT_MS, stackOf(startup));
+            STARTUP_STOP_WAIT_MS,
+            stackOf(startup));
         return;
       }
     }
@@ -158,7 +174,9 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
     return running;
   }
 
-  /** A low phase: stopped only after the web server has drained its requests (graceful shutdown). */
+  /**
+   * A low phase: stopped only after the web server has drained its requests (graceful shutdown).
+   */
   @Override
   public int getPhase() {
     return Integer.MIN_VALUE + 1000;

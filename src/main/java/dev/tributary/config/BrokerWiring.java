@@ -1,13 +1,13 @@
 package dev.tributary.config;
 
 import dev.tributary.common.Time;
-import dev.tributary.server.BrokerConfig;
-import dev.tributary.server.BrokerServer;
-import dev.tributary.server.ProduceHandler;
-import dev.tributary.server.ControllerChannel;
-import dev.tributary.server.PartitionForwarder;
 import dev.tributary.replication.LeaderEndpoint;
 import dev.tributary.replication.ReplicationConfig;
+import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.BrokerServer;
+import dev.tributary.server.ControllerChannel;
+import dev.tributary.server.PartitionForwarder;
+import dev.tributary.server.ProduceHandler;
 import dev.tributary.transport.http.HttpControllerChannel;
 import dev.tributary.transport.http.HttpLeaderEndpoint;
 import dev.tributary.transport.http.HttpPartitionForwarder;
@@ -15,13 +15,13 @@ import java.net.http.HttpClient;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Optional;
-import tools.jackson.databind.json.JsonMapper;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Builds the plain-Java core with {@code new} and hands it to the web layer. */
 @Configuration(proxyBeanMethods = false)
@@ -46,44 +46,74 @@ class BrokerWiring {
   }
 
   @Bean
-  BrokerConfig brokerConfig(TributaryProperties properties, @Value("${server.port:8081}") int port) {
+  BrokerConfig brokerConfig(
+      TributaryProperties properties, @Value("${server.port:8081}") int port) {
     return new BrokerConfig(
-        properties.brokerId(), properties.dataDir().toAbsolutePath().normalize(), properties.advertisedHost(), port,
-        properties.autoCreateTopicsEnable(), properties.numPartitions(), properties.defaultReplicationFactor(),
-        properties.requestTimeoutMs(), properties.logPeriodicTaskIntervalMs(), properties.clusterId(),
-        properties.clusterSecret(), properties.controller().quorumVoters(), properties.controller().quorumListeners(),
+        properties.brokerId(),
+        properties.dataDir().toAbsolutePath().normalize(),
+        properties.advertisedHost(),
+        port,
+        properties.autoCreateTopicsEnable(),
+        properties.numPartitions(),
+        properties.defaultReplicationFactor(),
+        properties.requestTimeoutMs(),
+        properties.logPeriodicTaskIntervalMs(),
+        properties.clusterId(),
+        properties.clusterSecret(),
+        properties.controller().quorumVoters(),
+        properties.controller().quorumListeners(),
         properties.brokerHeartbeatIntervalMs(),
         properties.brokerSessionTimeoutMs(),
         new ReplicationConfig(
-            properties.replicaLagTimeMaxMs(), properties.replicaFetchWaitMaxMs(),
-            properties.replicaFetchResponseMaxBytes(), properties.replicaFetchMaxBytes(),
+            properties.replicaLagTimeMaxMs(),
+            properties.replicaFetchWaitMaxMs(),
+            properties.replicaFetchResponseMaxBytes(),
+            properties.replicaFetchMaxBytes(),
             properties.replicaFetchBackoffMs()),
-        properties.autoLeaderRebalanceEnable(), properties.leaderImbalanceCheckIntervalMs(),
+        properties.autoLeaderRebalanceEnable(),
+        properties.leaderImbalanceCheckIntervalMs(),
         properties.minInsyncReplicas());
   }
 
   /** Closed by {@link BrokerLifecycle} during graceful shutdown, not by the bean factory. */
   @Bean(destroyMethod = "")
   BrokerServer brokerServer(
-      BrokerConfig config, ExecutorScheduler scheduler, ExecutorService tributaryDelayedCompletions,
-      HttpClient tributaryHttpClient, JsonMapper json) {
+      BrokerConfig config,
+      ExecutorScheduler scheduler,
+      ExecutorService tributaryDelayedCompletions,
+      HttpClient tributaryHttpClient,
+      JsonMapper json) {
     ControllerChannel remote =
         new HttpControllerChannel(
-            tributaryHttpClient, json, config.clusterSecret() == null ? "" : config.clusterSecret(),
-            Duration.ofSeconds(5), Duration.ofMillis(Math.max(500, config.brokerSessionTimeoutMs() / 2)));
-    BrokerServer[] self = new BrokerServer[1]; // the leader endpoint looks brokers up in the server's metadata
+            tributaryHttpClient,
+            json,
+            config.clusterSecret() == null ? "" : config.clusterSecret(),
+            Duration.ofSeconds(5),
+            Duration.ofMillis(Math.max(500, config.brokerSessionTimeoutMs() / 2)));
+    BrokerServer[] self =
+        new BrokerServer[1]; // the leader endpoint looks brokers up in the server's metadata
     LeaderEndpoint leaders =
         new HttpLeaderEndpoint(
-            tributaryHttpClient, config.clusterSecret() == null ? "" : config.clusterSecret(),
+            tributaryHttpClient,
+            config.clusterSecret() == null ? "" : config.clusterSecret(),
             id -> self[0].brokerEndpoint(id));
     self[0] =
         new BrokerServer(
-            config, Time.SYSTEM, new SecureRandom(), scheduler, tributaryDelayedCompletions, MetadataQuorums::open,
-            remote, leaders);
+            config,
+            Time.SYSTEM,
+            new SecureRandom(),
+            scheduler,
+            tributaryDelayedCompletions,
+            MetadataQuorums::open,
+            remote,
+            leaders);
     return self[0];
   }
 
-  /** One HTTP client for every call to another broker (forwarded produces and reads, controller calls). */
+  /**
+   * One HTTP client for every call to another broker (forwarded produces and reads, controller
+   * calls).
+   */
   @Bean
   HttpClient tributaryHttpClient() {
     return HttpClient.newBuilder()
@@ -96,10 +126,13 @@ class BrokerWiring {
   PartitionForwarder partitionForwarder(
       HttpClient tributaryHttpClient, JsonMapper json, BrokerServer broker, BrokerConfig config) {
     return new HttpPartitionForwarder(
-        tributaryHttpClient, json,
-        id -> Optional.ofNullable(broker.metadata().brokers().get(id))
-            .map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port())),
-        config.brokerId(), Duration.ofMillis(config.requestTimeoutMs() + 5_000),
+        tributaryHttpClient,
+        json,
+        id ->
+            Optional.ofNullable(broker.metadata().brokers().get(id))
+                .map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port())),
+        config.brokerId(),
+        Duration.ofMillis(config.requestTimeoutMs() + 5_000),
         () -> broker.replicaManager().metadataOffset());
   }
 

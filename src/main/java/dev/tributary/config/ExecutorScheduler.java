@@ -5,9 +5,10 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The production {@link Scheduler}: one daemon thread that fires deadlines (long-poll and produce timeouts) and
- * runs log housekeeping. Deadline tasks only complete futures; what follows them runs on the broker's
- * delayed-completion executor, so a slow housekeeping pass delays deadlines but never blocks them on I/O.
+ * The production {@link Scheduler}: one daemon thread that fires deadlines (long-poll and produce
+ * timeouts) and runs log housekeeping. Deadline tasks only complete futures; what follows them runs
+ * on the broker's delayed-completion executor, so a slow housekeeping pass delays deadlines but
+ * never blocks them on I/O.
  */
 final class ExecutorScheduler implements Scheduler, AutoCloseable {
   private final ScheduledThreadPoolExecutor executor;

@@ -5,8 +5,9 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Stops before the web server's graceful shutdown (a higher phase stops earlier) and answers every waiting long
- * poll, so draining in-flight requests takes milliseconds instead of the longest poll's timeout.
+ * Stops before the web server's graceful shutdown (a higher phase stops earlier) and answers every
+ * waiting long poll, so draining in-flight requests takes milliseconds instead of the longest
+ * poll's timeout.
  */
 @Component
 class LongPollDrain implements SmartLifecycle {

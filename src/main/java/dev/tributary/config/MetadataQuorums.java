@@ -8,7 +8,10 @@ import dev.tributary.metadata.ratis.RatisQuorumOptions;
 import dev.tributary.server.BrokerConfig;
 import java.util.Map;
 
-/** Chooses the metadata quorum: the cluster's Raft group when voters are configured, else a local log of one. */
+/**
+ * Chooses the metadata quorum: the cluster's Raft group when voters are configured, else a local
+ * log of one.
+ */
 final class MetadataQuorums {
   private MetadataQuorums() {}
 
@@ -17,8 +20,12 @@ final class MetadataQuorums {
       return LocalMetadataLog.open(config.metadataDir(), config.brokerId());
     }
     return RatisMetadataQuorum.start(
-        config.brokerId(), QuorumVoters.parse(config.quorumVoters()),
-        config.quorumListeners().isEmpty() ? Map.of() : QuorumVoters.parse(config.quorumListeners()),
-        config.quorumDir(), RatisQuorumOptions.DEFAULTS);
+        config.brokerId(),
+        QuorumVoters.parse(config.quorumVoters()),
+        config.quorumListeners().isEmpty()
+            ? Map.of()
+            : QuorumVoters.parse(config.quorumListeners()),
+        config.quorumDir(),
+        RatisQuorumOptions.DEFAULTS);
   }
 }

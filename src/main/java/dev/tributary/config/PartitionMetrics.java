@@ -11,9 +11,10 @@ import java.util.function.ToDoubleFunction;
 import org.springframework.stereotype.Component;
 
 /**
- * Per-partition gauges for Prometheus: log size and segment count, log start/end offsets and high watermark, ISR
- * size, leadership and under-replication, tagged by topic and partition. The set of partitions changes with the metadata, so the rows are re-registered
- * on each housekeeping pass; values are read live at scrape time.
+ * Per-partition gauges for Prometheus: log size and segment count, log start/end offsets and high
+ * watermark, ISR size, leadership and under-replication, tagged by topic and partition. The set of
+ * partitions changes with the metadata, so the rows are re-registered on each housekeeping pass;
+ * values are read live at scrape time.
  */
 @Component
 class PartitionMetrics {
@@ -29,19 +30,30 @@ class PartitionMetrics {
 
   PartitionMetrics(BrokerServer broker, MeterRegistry registry) {
     this.broker = broker;
-    this.sizeBytes = gauge(registry, "tributary.log.size", "bytes", "Bytes of the partition's log on disk");
-    this.segments = gauge(registry, "tributary.log.segments", null, "Segments in the partition's log");
-    this.logStartOffset = gauge(registry, "tributary.log.start.offset", null, "First offset still in the log");
-    this.logEndOffset = gauge(registry, "tributary.log.end.offset", null, "Offset the next record will get");
-    this.highWatermark = gauge(registry, "tributary.partition.high.watermark", null, "Committed offset bound");
-    this.isrSize = gauge(registry, "tributary.partition.isr.size", null, "In-sync replicas (committed ISR)");
+    this.sizeBytes =
+        gauge(registry, "tributary.log.size", "bytes", "Bytes of the partition's log on disk");
+    this.segments =
+        gauge(registry, "tributary.log.segments", null, "Segments in the partition's log");
+    this.logStartOffset =
+        gauge(registry, "tributary.log.start.offset", null, "First offset still in the log");
+    this.logEndOffset =
+        gauge(registry, "tributary.log.end.offset", null, "Offset the next record will get");
+    this.highWatermark =
+        gauge(registry, "tributary.partition.high.watermark", null, "Committed offset bound");
+    this.isrSize =
+        gauge(registry, "tributary.partition.isr.size", null, "In-sync replicas (committed ISR)");
     this.underReplicated =
-        gauge(registry, "tributary.partition.under.replicated", null,
+        gauge(
+            registry,
+            "tributary.partition.under.replicated",
+            null,
             "1 if this broker leads the partition and its ISR is smaller than its replica set (Kafka's UnderReplicatedPartitions)");
-    this.leader = gauge(registry, "tributary.partition.leader", null, "1 if this broker leads the partition");
+    this.leader =
+        gauge(registry, "tributary.partition.leader", null, "1 if this broker leads the partition");
   }
 
-  private static MultiGauge gauge(MeterRegistry registry, String name, String unit, String description) {
+  private static MultiGauge gauge(
+      MeterRegistry registry, String name, String unit, String description) {
     MultiGauge.Builder builder = MultiGauge.builder(name).description(description);
     if (unit != null) {
       builder.baseUnit(unit);
@@ -61,17 +73,22 @@ class PartitionMetrics {
     register(logEndOffset, partitions, Partition::logEndOffset);
     register(highWatermark, partitions, Partition::highWatermark);
     register(isrSize, partitions, p -> p.isr().size());
-    register(underReplicated, partitions, p -> p.isLeader() && p.isr().size() < p.replicas().size() ? 1 : 0);
+    register(
+        underReplicated,
+        partitions,
+        p -> p.isLeader() && p.isr().size() < p.replicas().size() ? 1 : 0);
     register(leader, partitions, p -> p.isLeader() ? 1 : 0);
   }
 
   /**
-   * Rows look the partition up by name at scrape time rather than holding a {@link Partition}, so an existing row
-   * never needs replacing (a topic re-created under the same name gets a new Partition object): registering with
-   * {@code overwrite=false} only adds new rows and drops gone ones. Overwriting every refresh removed and re-added
-   * each meter, and a scrape in between could see the same labels twice.
+   * Rows look the partition up by name at scrape time rather than holding a {@link Partition}, so
+   * an existing row never needs replacing (a topic re-created under the same name gets a new
+   * Partition object): registering with {@code overwrite=false} only adds new rows and drops gone
+   * ones. Overwriting every refresh removed and re-added each meter, and a scrape in between could
+   * see the same labels twice.
    */
-  private void register(MultiGauge gauge, List<Partition> partitions, ToDoubleFunction<Partition> value) {
+  private void register(
+      MultiGauge gauge, List<Partition> partitions, ToDoubleFunction<Partition> value) {
     gauge.register(
         partitions.stream()
             .map(

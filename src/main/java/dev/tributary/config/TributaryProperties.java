@@ -5,11 +5,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Broker settings under {@code tributary.*}, e.g. {@code --tributary.broker-id=2}. Each maps to the Kafka broker
- * config named in {@link dev.tributary.server.BrokerConfig}.
+ * Broker settings under {@code tributary.*}, e.g. {@code --tributary.broker-id=2}. Each maps to the
+ * Kafka broker config named in {@link dev.tributary.server.BrokerConfig}.
  *
- * @param controller the metadata quorum: {@code tributary.controller.quorum-voters=1@127.0.0.1:9191,...} and
- *     optionally {@code tributary.controller.quorum-listeners=4@127.0.0.1:9194,...} (brokers that do not vote)
+ * @param controller the metadata quorum: {@code
+ *     tributary.controller.quorum-voters=1@127.0.0.1:9191,...} and optionally {@code
+ *     tributary.controller.quorum-listeners=4@127.0.0.1:9194,...} (brokers that do not vote)
  */
 @ConfigurationProperties("tributary")
 public record TributaryProperties(
@@ -36,7 +37,9 @@ public record TributaryProperties(
     @DefaultValue Controller controller) {
 
   /**
-   * {@code tributary.controller.*}: the voters of the metadata quorum, and the brokers that only follow it.
+   * {@code tributary.controller.*}: the voters of the metadata quorum, and the brokers that only
+   * follow it.
    */
-  public record Controller(@DefaultValue("") String quorumVoters, @DefaultValue("") String quorumListeners) {}
+  public record Controller(
+      @DefaultValue("") String quorumVoters, @DefaultValue("") String quorumListeners) {}
 }

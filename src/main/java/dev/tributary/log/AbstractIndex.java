@@ -9,26 +9,29 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A segment's sparse index file: fixed-size entries sorted by key, each mapping a key (an offset or a timestamp)
- * to a relative offset or position. Entries are appended to the file with positional writes and mirrored in a heap
- * buffer for lookups (Kafka memory-maps a preallocated file instead; appending keeps the file exactly the size of
- * its entries, so a reopened index needs no trimming).
+ * A segment's sparse index file: fixed-size entries sorted by key, each mapping a key (an offset or
+ * a timestamp) to a relative offset or position. Entries are appended to the file with positional
+ * writes and mirrored in a heap buffer for lookups (Kafka memory-maps a preallocated file instead;
+ * appending keeps the file exactly the size of its entries, so a reopened index needs no trimming).
  *
- * <p>Invariant: the file holds exactly {@code entries * entrySize()} bytes, keys strictly increasing (checked by
- * {@link #sanityCheck}, which recovery runs on indexes it does not rebuild).
+ * <p>Invariant: the file holds exactly {@code entries * entrySize()} bytes, keys strictly
+ * increasing (checked by {@link #sanityCheck}, which recovery runs on indexes it does not rebuild).
  *
- * <p>Concurrency: every method is synchronized on the index; lookups from readers are short. Lock order: the
- * partition's append lock, then an index.
+ * <p>Concurrency: every method is synchronized on the index; lookups from readers are short. Lock
+ * order: the partition's append lock, then an index.
  */
 abstract class AbstractIndex implements AutoCloseable {
   private Path file;
   protected final long baseOffset;
   private final int maxEntries;
   private FileChannel channel;
+
   /** Entries [0, entries) mirror the file; capacity grows by doubling. */
   private ByteBuffer memory;
+
   /** Invariant: 0 <= entries <= memory.capacity() / entrySize(). */
   private int entries;
+
   /** The file length found at open, checked by {@link #sanityCheck}. */
   private final long fileLengthAtOpen;
 
@@ -37,7 +40,8 @@ abstract class AbstractIndex implements AutoCloseable {
     this.baseOffset = baseOffset;
     this.maxEntries = Math.max(1, maxIndexBytes / entrySize());
     this.channel =
-        FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     long length = channel.size();
     int wholeEntries = (int) Math.min(length / entrySize(), Integer.MAX_VALUE / entrySize());
     this.memory = ByteBuffer.allocate(Math.max(16, wholeEntries) * entrySize());
@@ -107,8 +111,8 @@ abstract class AbstractIndex implements AutoCloseable {
   }
 
   /**
-   * The slot of the largest entry whose key is <= {@code target}, or -1 when the first key is already larger (or the
-   * index is empty).
+   * The slot of the largest entry whose key is <= {@code target}, or -1 when the first key is
+   * already larger (or the index is empty).
    */
   protected final synchronized int largestLowerBoundSlot(long target) {
     int lo = 0;
@@ -151,7 +155,12 @@ abstract class AbstractIndex implements AutoCloseable {
   synchronized void sanityCheck() {
     if (fileLengthAtOpen % entrySize() != 0) {
       throw new IllegalStateException(
-          "index " + file + " has length " + fileLengthAtOpen + ", not a multiple of " + entrySize());
+          "index "
+              + file
+              + " has length "
+              + fileLengthAtOpen
+              + ", not a multiple of "
+              + entrySize());
     }
     for (int i = 1; i < entries; i++) {
       if (keyAt(memory, i * entrySize()) <= keyAt(memory, (i - 1) * entrySize())) {

@@ -6,19 +6,25 @@ import dev.tributary.log.record.RecordBatch;
 import java.nio.ByteBuffer;
 
 /**
- * Checks a produce or replication request before anything is written (Kafka's analyzeAndValidateRecords). It only
- * reads the buffer, so a rejected request changes nothing.
+ * Checks a produce or replication request before anything is written (Kafka's
+ * analyzeAndValidateRecords). It only reads the buffer, so a rejected request changes nothing.
  */
 final class AppendValidator {
   private AppendValidator() {}
 
   /** What the batches hold, as seen before offsets are assigned. */
-  record Summary(int batchCount, int recordCount, int sizeInBytes, long firstOffset, long lastOffset, long maxTimestampMs) {}
+  record Summary(
+      int batchCount,
+      int recordCount,
+      int sizeInBytes,
+      long firstOffset,
+      long lastOffset,
+      long maxTimestampMs) {}
 
   /**
-   * Leader append: strict framing, each batch at most {@code maxMessageBytes}, magic 2 and CRC ({@link
-   * RecordBatch#validate()}), at least one record and a last offset delta of recordCount - 1 (the producer numbers
-   * records 0..n-1 within a batch).
+   * Leader append: strict framing, each batch at most {@code maxMessageBytes}, magic 2 and CRC
+   * ({@link RecordBatch#validate()}), at least one record and a last offset delta of recordCount -
+   * 1 (the producer numbers records 0..n-1 within a batch).
    *
    * @throws CorruptRecordException for bad framing, magic, CRC or record count
    * @throws RecordTooLargeException for a batch larger than {@code maxMessageBytes}
@@ -28,9 +34,9 @@ final class AppendValidator {
   }
 
   /**
-   * Follower append: strict framing, magic and CRC, and offsets that are contiguous within the request (the caller
-   * checks the first against the log end offset). Size is not checked: the leader did, and the follower must store
-   * whatever the leader has.
+   * Follower append: strict framing, magic and CRC, and offsets that are contiguous within the
+   * request (the caller checks the first against the log end offset). Size is not checked: the
+   * leader did, and the follower must store whatever the leader has.
    */
   static Summary validateForFollower(ByteBuffer batches) {
     return validate(batches, Integer.MAX_VALUE, false);
@@ -48,19 +54,28 @@ final class AppendValidator {
     for (RecordBatch batch : BatchIterator.strict(batches.duplicate())) {
       if (batch.sizeInBytes() > maxMessageBytes) {
         throw new RecordTooLargeException(
-            "batch of " + batch.sizeInBytes() + " bytes exceeds max.message.bytes " + maxMessageBytes);
+            "batch of "
+                + batch.sizeInBytes()
+                + " bytes exceeds max.message.bytes "
+                + maxMessageBytes);
       }
       batch.validate();
-      if (leader && (batch.recordCount() < 1 || batch.lastOffsetDelta() != batch.recordCount() - 1)) {
+      if (leader
+          && (batch.recordCount() < 1 || batch.lastOffsetDelta() != batch.recordCount() - 1)) {
         throw new CorruptRecordException(
-            "batch has " + batch.recordCount() + " records but last offset delta " + batch.lastOffsetDelta());
+            "batch has "
+                + batch.recordCount()
+                + " records but last offset delta "
+                + batch.lastOffsetDelta());
       }
       if (!leader) {
         if (batchCount == 0) {
           firstOffset = batch.baseOffset();
         } else if (batch.baseOffset() != expectedOffset) {
           throw new InvalidOffsetException(
-              "follower batches are not contiguous: expected base offset " + expectedOffset + ", got "
+              "follower batches are not contiguous: expected base offset "
+                  + expectedOffset
+                  + ", got "
                   + batch.baseOffset());
         }
         expectedOffset = batch.nextOffset();

@@ -11,30 +11,44 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** Small file helpers: positional reads and writes that loop until done, directory fsync, recursive delete. */
+/**
+ * Small file helpers: positional reads and writes that loop until done, directory fsync, recursive
+ * delete.
+ */
 final class FileIo {
   private FileIo() {}
 
   /**
-   * Replaces {@code file} with {@code text} atomically: a fsynced {@code .tmp} sibling renamed over it with
-   * ATOMIC_MOVE, then the directory fsynced, so a crash leaves the old or the new file, never a torn one.
+   * Replaces {@code file} with {@code text} atomically: a fsynced {@code .tmp} sibling renamed over
+   * it with ATOMIC_MOVE, then the directory fsynced, so a crash leaves the old or the new file,
+   * never a torn one.
    */
   static void writeAtomically(Path file, String text) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (FileChannel channel =
         FileChannel.open(
-            tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            tmp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
       ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       while (bytes.hasRemaining()) {
         channel.write(bytes);
       }
       channel.force(true);
     }
-    Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        tmp,
+        file,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     fsyncDirectory(file.getParent());
   }
 
-  /** Reads {@code length} bytes at {@code position}; fewer only if the file ends first (the buffer is then short). */
+  /**
+   * Reads {@code length} bytes at {@code position}; fewer only if the file ends first (the buffer
+   * is then short).
+   */
   static ByteBuffer read(FileChannel channel, long position, int length) throws IOException {
     ByteBuffer buffer = ByteBuffer.allocate(length);
     while (buffer.hasRemaining()) {
@@ -50,7 +64,13 @@ final class FileIo {
   static ByteBuffer readFully(FileChannel channel, long position, int length) throws IOException {
     ByteBuffer buffer = read(channel, position, length);
     if (buffer.remaining() != length) {
-      throw new EOFException("expected " + length + " bytes at " + position + ", file ended after " + buffer.remaining());
+      throw new EOFException(
+          "expected "
+              + length
+              + " bytes at "
+              + position
+              + ", file ended after "
+              + buffer.remaining());
     }
     return buffer;
   }
@@ -78,7 +98,8 @@ final class FileIo {
         root,
         new SimpleFileVisitor<>() {
           @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
             Files.deleteIfExists(file);
             return FileVisitResult.CONTINUE;
           }

@@ -11,12 +11,12 @@ import java.util.TreeMap;
 
 /**
  * Which leader epoch wrote which part of a log: epoch → the first offset written in it (Kafka's
- * LeaderEpochFileCache). A replica that becomes a follower, or restarts, compares its epochs with the leader's to
- * find the offset where their logs agree and truncates to it, so that logs never diverge (KIP-101, KIP-279; see
- * docs/adr/0008-replica-fetch-and-truncation.md).
+ * LeaderEpochFileCache). A replica that becomes a follower, or restarts, compares its epochs with
+ * the leader's to find the offset where their logs agree and truncates to it, so that logs never
+ * diverge (KIP-101, KIP-279; see docs/adr/0008-replica-fetch-and-truncation.md).
  *
- * <p>File {@code leader-epoch-checkpoint} in the partition directory, Kafka's text format, written atomically on
- * every change (changes are rare: a new epoch, a truncation):
+ * <p>File {@code leader-epoch-checkpoint} in the partition directory, Kafka's text format, written
+ * atomically on every change (changes are rare: a new epoch, a truncation):
  *
  * <pre>
  * 0            version
@@ -25,9 +25,9 @@ import java.util.TreeMap;
  * 3 120
  * </pre>
  *
- * <p>Invariants (enforced in {@link #assign}, the only method that adds entries): epochs strictly increase and so do
- * start offsets; every start offset lies in [logStartOffset, logEndOffset] of the owning log (the log truncates this
- * cache whenever it truncates itself or moves its start).
+ * <p>Invariants (enforced in {@link #assign}, the only method that adds entries): epochs strictly
+ * increase and so do start offsets; every start offset lies in [logStartOffset, logEndOffset] of
+ * the owning log (the log truncates this cache whenever it truncates itself or moves its start).
  *
  * <p>Concurrency: guarded by the owning {@link PartitionLog}'s lock; not thread-safe on its own.
  */
@@ -37,7 +37,11 @@ final class LeaderEpochCache {
 
   private final Path file;
   private final TreeMap<Integer, Long> startOffsets = new TreeMap<>();
-  /** True when the file was absent or unreadable: the owning log rebuilds the cache from its batches. */
+
+  /**
+   * True when the file was absent or unreadable: the owning log rebuilds the cache from its
+   * batches.
+   */
   private boolean needsRebuild;
 
   private LeaderEpochCache(Path file) {
@@ -45,9 +49,9 @@ final class LeaderEpochCache {
   }
 
   /**
-   * Reads the checkpoint in {@code dir}. An absent or unreadable file (a torn write cannot happen: writes are atomic,
-   * but a disk can corrupt it) gives an empty cache marked {@link #needsRebuild}: the epochs are stamped in every
-   * batch, so the log can always rebuild it.
+   * Reads the checkpoint in {@code dir}. An absent or unreadable file (a torn write cannot happen:
+   * writes are atomic, but a disk can corrupt it) gives an empty cache marked {@link
+   * #needsRebuild}: the epochs are stamped in every batch, so the log can always rebuild it.
    */
   static LeaderEpochCache load(Path dir) throws IOException {
     LeaderEpochCache cache = new LeaderEpochCache(dir.resolve(FILE_NAME));
@@ -68,14 +72,18 @@ final class LeaderEpochCache {
       }
       for (int i = 0; i < count; i++) {
         String[] parts = lines.get(2 + i).trim().split(" ");
-        if (parts.length != 2 || !cache.assignInMemory(Integer.parseInt(parts[0]), Long.parseLong(parts[1]))) {
+        if (parts.length != 2
+            || !cache.assignInMemory(Integer.parseInt(parts[0]), Long.parseLong(parts[1]))) {
           throw new IllegalArgumentException("bad entry '" + lines.get(2 + i) + "'");
         }
       }
     } catch (IllegalArgumentException e) { // NumberFormatException included
-      System.getLogger(LeaderEpochCache.class.getName()).log(
-          System.Logger.Level.WARNING, "rebuilding unreadable leader epoch checkpoint {0}: {1}", cache.file,
-          e.getMessage());
+      System.getLogger(LeaderEpochCache.class.getName())
+          .log(
+              System.Logger.Level.WARNING,
+              "rebuilding unreadable leader epoch checkpoint {0}: {1}",
+              cache.file,
+              e.getMessage());
       cache.startOffsets.clear();
       cache.needsRebuild = true;
     }
@@ -87,9 +95,10 @@ final class LeaderEpochCache {
   }
 
   /**
-   * Records that {@code epoch} starts at {@code startOffset}. An epoch no newer than the latest is ignored (it is
-   * already known, or it is stale); entries starting at or after {@code startOffset} are replaced, as Kafka does
-   * when an epoch wrote nothing before the next began. Returns whether anything changed.
+   * Records that {@code epoch} starts at {@code startOffset}. An epoch no newer than the latest is
+   * ignored (it is already known, or it is stale); entries starting at or after {@code startOffset}
+   * are replaced, as Kafka does when an epoch wrote nothing before the next began. Returns whether
+   * anything changed.
    */
   boolean assign(int epoch, long startOffset) throws IOException {
     if (!assignInMemory(epoch, startOffset)) {
@@ -99,7 +108,9 @@ final class LeaderEpochCache {
     return true;
   }
 
-  /** As {@link #assign}, without writing the file; the caller calls {@link #write} once it is done. */
+  /**
+   * As {@link #assign}, without writing the file; the caller calls {@link #write} once it is done.
+   */
   boolean assignInMemory(int epoch, long startOffset) {
     if (epoch < 0 || (!startOffsets.isEmpty() && epoch <= startOffsets.lastKey())) {
       return false;
@@ -121,10 +132,11 @@ final class LeaderEpochCache {
   }
 
   /**
-   * Where {@code requestedEpoch} ends in a log ending at {@code logEndOffset}, with Kafka's semantics: the latest
-   * epoch ends at the log end offset; an older one at the start of the next epoch the cache knows, reported with
-   * the largest known epoch at most {@code requestedEpoch} (or the requested one itself if it predates every entry);
-   * an epoch newer than any known, or an empty cache, is {@link EpochEndOffset#UNDEFINED}.
+   * Where {@code requestedEpoch} ends in a log ending at {@code logEndOffset}, with Kafka's
+   * semantics: the latest epoch ends at the log end offset; an older one at the start of the next
+   * epoch the cache knows, reported with the largest known epoch at most {@code requestedEpoch} (or
+   * the requested one itself if it predates every entry); an epoch newer than any known, or an
+   * empty cache, is {@link EpochEndOffset#UNDEFINED}.
    */
   EpochEndOffset endOffsetFor(int requestedEpoch, long logEndOffset) {
     if (requestedEpoch < 0 || startOffsets.isEmpty()) {
@@ -141,7 +153,10 @@ final class LeaderEpochCache {
     return new EpochEndOffset(floor == null ? requestedEpoch : floor.getKey(), higher.getValue());
   }
 
-  /** Removes the entries of epochs that start at or after {@code endOffset} (the log was truncated there). */
+  /**
+   * Removes the entries of epochs that start at or after {@code endOffset} (the log was truncated
+   * there).
+   */
   void truncateFromEnd(long endOffset) throws IOException {
     if (startOffsets.values().removeIf(offset -> offset >= endOffset)) {
       write();
@@ -149,14 +164,15 @@ final class LeaderEpochCache {
   }
 
   /**
-   * The log now starts at {@code startOffset}: entries wholly below it go, and the epoch that covers it is moved to
-   * start there.
+   * The log now starts at {@code startOffset}: entries wholly below it go, and the epoch that
+   * covers it is moved to start there.
    */
   void truncateFromStart(long startOffset) throws IOException {
     Integer covering = null;
     for (Map.Entry<Integer, Long> entry : List.copyOf(startOffsets.entrySet())) {
       if (entry.getValue() < startOffset) {
-        covering = entry.getKey(); // the last one below the new start wins: epochs rise with offsets
+        covering =
+            entry.getKey(); // the last one below the new start wins: epochs rise with offsets
         startOffsets.remove(entry.getKey());
       }
     }
@@ -184,8 +200,10 @@ final class LeaderEpochCache {
   /** Writes the file atomically ({@link FileIo#writeAtomically}). */
   void write() throws IOException {
     needsRebuild = false;
-    StringBuilder text = new StringBuilder().append(VERSION).append('\n').append(startOffsets.size()).append('\n');
-    startOffsets.forEach((epoch, offset) -> text.append(epoch).append(' ').append(offset).append('\n'));
+    StringBuilder text =
+        new StringBuilder().append(VERSION).append('\n').append(startOffsets.size()).append('\n');
+    startOffsets.forEach(
+        (epoch, offset) -> text.append(epoch).append(' ').append(offset).append('\n'));
     FileIo.writeAtomically(file, text.toString());
   }
 

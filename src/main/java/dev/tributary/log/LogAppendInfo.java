@@ -7,8 +7,10 @@ package dev.tributary.log;
  * @param lastOffset last offset of the last batch
  * @param recordCount records across all batches (from the batch headers)
  * @param sizeInBytes bytes appended
- * @param maxTimestampMs largest batch max timestamp after the append (log append time for LogAppendTime topics)
- * @param logAppendTimeMs the broker time stamped into the batches, or -1 for CreateTime topics and follower appends
+ * @param maxTimestampMs largest batch max timestamp after the append (log append time for
+ *     LogAppendTime topics)
+ * @param logAppendTimeMs the broker time stamped into the batches, or -1 for CreateTime topics and
+ *     follower appends
  * @param logStartOffset the log start offset after the append
  */
 public record LogAppendInfo(

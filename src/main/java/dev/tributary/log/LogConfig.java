@@ -8,25 +8,25 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * A topic's log settings, with Kafka's config names and defaults. Immutable; build it with {@link #fromMap} (which
- * validates every override) or {@link #defaults()}.
+ * A topic's log settings, with Kafka's config names and defaults. Immutable; build it with {@link
+ * #fromMap} (which validates every override) or {@link #defaults()}.
  *
  * <p>Deliberate differences from Kafka, each rejected with a message rather than silently ignored:
  *
  * <ul>
  *   <li>{@code cleanup.policy} accepts only {@code delete}: log compaction is not implemented yet.
- *   <li>{@code compression.type} accepts only {@code producer}: batches are stored byte for byte as they arrive;
- *       the broker never recompresses.
- *   <li>{@code segment.bytes} has a minimum of 1024 (Kafka 4 requires 1 MiB, older versions 14): small enough for
- *       tests that roll often, large enough that a segment holds a few batches.
+ *   <li>{@code compression.type} accepts only {@code producer}: batches are stored byte for byte as
+ *       they arrive; the broker never recompresses.
+ *   <li>{@code segment.bytes} has a minimum of 1024 (Kafka 4 requires 1 MiB, older versions 14):
+ *       small enough for tests that roll often, large enough that a segment holds a few batches.
  *   <li>{@code segment.index.bytes} must hold at least one time index entry (12 bytes).
  * </ul>
  *
- * <p>{@code min.insync.replicas}, {@code unclean.leader.election.enable} and {@code delete.retention.ms} are
- * validated and carried for the replication and cleaning layers. {@code file.delete.delay.ms} is validated and
- * accepted only for compatibility with Kafka configs: nothing uses it. Tributary deletes a segment's files as soon
- * as it renames them {@code .deleted}, because a reader that hits a deleted segment retries (see {@link
- * PartitionLog}).
+ * <p>{@code min.insync.replicas}, {@code unclean.leader.election.enable} and {@code
+ * delete.retention.ms} are validated and carried for the replication and cleaning layers. {@code
+ * file.delete.delay.ms} is validated and accepted only for compatibility with Kafka configs:
+ * nothing uses it. Tributary deletes a segment's files as soon as it renames them {@code .deleted},
+ * because a reader that hits a deleted segment retries (see {@link PartitionLog}).
  */
 public final class LogConfig {
   public static final String CLEANUP_POLICY = "cleanup.policy";
@@ -77,12 +77,16 @@ public final class LogConfig {
 
   /** Always {@code "delete"}. */
   private final String cleanupPolicy;
+
   /** Always {@code "producer"}. */
   private final String compressionType;
+
   /** -1 keeps data forever. */
   private final long retentionMs;
+
   /** -1 means no size limit. */
   private final long retentionBytes;
+
   private final int segmentBytes;
   private final long segmentMs;
   private final int segmentIndexBytes;
@@ -90,8 +94,10 @@ public final class LogConfig {
   private final int maxMessageBytes;
   private final long flushMessages;
   private final long flushMs;
+
   /** Accepted for compatibility, unused: segment files are deleted at once because reads retry. */
   private final long fileDeleteDelayMs;
+
   private final TimestampType messageTimestampType;
   private final int minInSyncReplicas;
   private final boolean uncleanLeaderElectionEnable;
@@ -135,7 +141,8 @@ public final class LogConfig {
       String name = override.getKey();
       Def def = DEFS.get(name);
       if (def == null) {
-        throw new InvalidConfigException("unknown topic config '" + name + "'; known configs: " + DEFS.keySet());
+        throw new InvalidConfigException(
+            "unknown topic config '" + name + "'; known configs: " + DEFS.keySet());
       }
       if (override.getValue() == null) {
         throw new InvalidConfigException("config " + name + " has no value");
@@ -144,7 +151,8 @@ public final class LogConfig {
       try {
         def.parser.apply(value);
       } catch (IllegalArgumentException e) {
-        throw new InvalidConfigException("invalid value '" + value + "' for config " + name + ": " + e.getMessage());
+        throw new InvalidConfigException(
+            "invalid value '" + value + "' for config " + name + ": " + e.getMessage());
       }
       values.put(name, value);
     }
@@ -181,11 +189,12 @@ public final class LogConfig {
   /** Only the configs that were set explicitly (even if set to the default value). */
   public Map<String, String> overrides() {
     Map<String, String> result = new LinkedHashMap<>();
-    values.forEach((name, value) -> {
-      if (overridden.contains(name)) {
-        result.put(name, value);
-      }
-    });
+    values.forEach(
+        (name, value) -> {
+          if (overridden.contains(name)) {
+            result.put(name, value);
+          }
+        });
     return result;
   }
 
@@ -242,8 +251,8 @@ public final class LogConfig {
   }
 
   /**
-   * Accepted for compatibility and otherwise unused: segment files are deleted immediately, since reads retry (see
-   * {@link PartitionLog}).
+   * Accepted for compatibility and otherwise unused: segment files are deleted immediately, since
+   * reads retry (see {@link PartitionLog}).
    */
   public long fileDeleteDelayMs() {
     return fileDeleteDelayMs;
@@ -267,7 +276,9 @@ public final class LogConfig {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof LogConfig other && values.equals(other.values) && overridden.equals(other.overridden);
+    return o instanceof LogConfig other
+        && values.equals(other.values)
+        && overridden.equals(other.overridden);
   }
 
   @Override
@@ -331,7 +342,8 @@ public final class LogConfig {
       return value;
     }
     if (value.contains("compact")) {
-      throw new IllegalArgumentException("log compaction is not implemented yet; only 'delete' is supported");
+      throw new IllegalArgumentException(
+          "log compaction is not implemented yet; only 'delete' is supported");
     }
     throw new IllegalArgumentException("must be 'delete'");
   }

@@ -12,20 +12,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Loads a partition directory into segments, recovering it after an unclean shutdown (Kafka's LogLoader).
+ * Loads a partition directory into segments, recovering it after an unclean shutdown (Kafka's
+ * LogLoader).
  *
  * <ol>
- *   <li>Deletes leftover temp files: {@code *.deleted} (a segment deletion interrupted by a crash), {@code
- *       *.cleaned} and {@code *.swap} (compaction output, which Tributary never writes; Kafka would complete a swap,
- *       we have none to complete), {@code *.tmp}, and index files whose {@code .log} is gone.
- *   <li>Opens every {@code <20-digit offset>.log} in offset order. A missing index or time index, or one failing
- *       its sanity check, is rebuilt by recovering that segment.
- *   <li>Unclean shutdown: every segment from the one holding the recovery point on is recovered: each batch's
- *       framing, CRC and offset order is checked, indexes are rebuilt, and the file is truncated at the first bad
- *       byte; all later segments are then deleted. Recovered segments are fsynced, so the recovery point becomes
- *       the log end offset.
- *   <li>Clean shutdown or below the recovery point: the file is trusted; only the tail after the last index entry is
- *       scanned to find the next offset (and recovered if its framing is off).
+ *   <li>Deletes leftover temp files: {@code *.deleted} (a segment deletion interrupted by a crash),
+ *       {@code *.cleaned} and {@code *.swap} (compaction output, which Tributary never writes;
+ *       Kafka would complete a swap, we have none to complete), {@code *.tmp}, and index files
+ *       whose {@code .log} is gone.
+ *   <li>Opens every {@code <20-digit offset>.log} in offset order. A missing index or time index,
+ *       or one failing its sanity check, is rebuilt by recovering that segment.
+ *   <li>Unclean shutdown: every segment from the one holding the recovery point on is recovered:
+ *       each batch's framing, CRC and offset order is checked, indexes are rebuilt, and the file is
+ *       truncated at the first bad byte; all later segments are then deleted. Recovered segments
+ *       are fsynced, so the recovery point becomes the log end offset.
+ *   <li>Clean shutdown or below the recovery point: the file is trusted; only the tail after the
+ *       last index entry is scanned to find the next offset (and recovered if its framing is off).
  * </ol>
  */
 final class LogLoader {
@@ -33,9 +35,15 @@ final class LogLoader {
 
   private LogLoader() {}
 
-  /** The loaded state. Invariant: first segment base <= logStartOffset <= recoveryPoint <= logEndOffset. */
+  /**
+   * The loaded state. Invariant: first segment base <= logStartOffset <= recoveryPoint <=
+   * logEndOffset.
+   */
   record Loaded(
-      TreeMap<Long, LogSegment> segments, long logStartOffset, long logEndOffset, long recoveryPoint) {}
+      TreeMap<Long, LogSegment> segments,
+      long logStartOffset,
+      long logEndOffset,
+      long recoveryPoint) {}
 
   static Loaded load(
       Path dir, LogConfig config, long recoveryPoint, long logStartOffset, boolean hadCleanShutdown)
@@ -49,8 +57,12 @@ final class LogLoader {
     for (Map.Entry<Long, Path> entry : logFiles.entrySet()) {
       long baseOffset = entry.getKey();
       if (previousNextOffset > baseOffset) {
-        // The previous segment runs past this one's base: offsets would go backwards. Drop the rest.
-        LOG.log(Level.WARNING, "segment {0} overlaps its predecessor; deleting it and later segments", entry.getValue());
+        // The previous segment runs past this one's base: offsets would go backwards. Drop the
+        // rest.
+        LOG.log(
+            Level.WARNING,
+            "segment {0} overlaps its predecessor; deleting it and later segments",
+            entry.getValue());
         deleteSegmentFilesFrom(dir, logFiles.tailMap(baseOffset, true).keySet());
         break;
       }
@@ -88,7 +100,8 @@ final class LogLoader {
     }
     long logEndOffset = segments.lastEntry().getValue().nextOffset();
     if (logStartOffset > logEndOffset) {
-      // The checkpointed start is past the data we have (data lost, or deleted records): start over there.
+      // The checkpointed start is past the data we have (data lost, or deleted records): start over
+      // there.
       for (LogSegment segment : segments.values()) {
         segment.deleteFiles();
       }
@@ -104,7 +117,8 @@ final class LogLoader {
       FileIo.fsyncDirectory(dir);
       recoveryPoint = logEndOffset;
     }
-    return new Loaded(segments, start, logEndOffset, Math.max(start, Math.min(recoveryPoint, logEndOffset)));
+    return new Loaded(
+        segments, start, logEndOffset, Math.max(start, Math.min(recoveryPoint, logEndOffset)));
   }
 
   private static boolean indexesSane(LogSegment segment) {
@@ -142,7 +156,8 @@ final class LogLoader {
           } else {
             logs.put(offset, file);
           }
-        } else if (name.endsWith(LogSegment.INDEX_SUFFIX) || name.endsWith(LogSegment.TIME_INDEX_SUFFIX)) {
+        } else if (name.endsWith(LogSegment.INDEX_SUFFIX)
+            || name.endsWith(LogSegment.TIME_INDEX_SUFFIX)) {
           indexFiles.add(file);
         }
       }
@@ -166,11 +181,14 @@ final class LogLoader {
     return Long.parseLong(digits);
   }
 
-  private static void deleteSegmentFilesFrom(Path dir, Collection<Long> baseOffsets) throws IOException {
+  private static void deleteSegmentFilesFrom(Path dir, Collection<Long> baseOffsets)
+      throws IOException {
     for (long baseOffset : new ArrayList<>(baseOffsets)) {
       String name = LogSegment.fileName(baseOffset);
       for (String suffix :
-          new String[] {LogSegment.LOG_SUFFIX, LogSegment.INDEX_SUFFIX, LogSegment.TIME_INDEX_SUFFIX}) {
+          new String[] {
+            LogSegment.LOG_SUFFIX, LogSegment.INDEX_SUFFIX, LogSegment.TIME_INDEX_SUFFIX
+          }) {
         Files.deleteIfExists(dir.resolve(name + suffix));
       }
     }

@@ -17,22 +17,24 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
- * Owns a data directory of partition logs ({@code <dataDir>/<topic>-<partition>/}) and the files beside them:
+ * Owns a data directory of partition logs ({@code <dataDir>/<topic>-<partition>/}) and the files
+ * beside them:
  *
  * <ul>
- *   <li>{@code recovery-point-offset-checkpoint}, {@code log-start-offset-checkpoint}: Kafka's checkpoint text
- *       format ({@link OffsetCheckpointFile}), written atomically.
- *   <li>{@code .tributary_cleanshutdown}: written last by {@link #shutdown}; if present at load, recovery is skipped.
- *       It is deleted at load, so a crash after that is detected at the next start.
+ *   <li>{@code recovery-point-offset-checkpoint}, {@code log-start-offset-checkpoint}: Kafka's
+ *       checkpoint text format ({@link OffsetCheckpointFile}), written atomically.
+ *   <li>{@code .tributary_cleanshutdown}: written last by {@link #shutdown}; if present at load,
+ *       recovery is skipped. It is deleted at load, so a crash after that is detected at the next
+ *       start.
  * </ul>
  *
- * <p>Starts no threads: a driver calls {@link #runPeriodicTasks} on a schedule (flush by flush.ms, retention,
- * checkpoints).
+ * <p>Starts no threads: a driver calls {@link #runPeriodicTasks} on a schedule (flush by flush.ms,
+ * retention, checkpoints).
  *
- * <p>Concurrency: logs live in a concurrent map; each {@link PartitionLog} has its own lock, so appends to
- * different partitions proceed in parallel. Lock order: (LogManager has no lock) then a partition log's lock.
- * {@link #getOrCreateLog} is atomic per partition. {@link #loadLogs} and {@link #shutdown} must not run
- * concurrently with other calls.
+ * <p>Concurrency: logs live in a concurrent map; each {@link PartitionLog} has its own lock, so
+ * appends to different partitions proceed in parallel. Lock order: (LogManager has no lock) then a
+ * partition log's lock. {@link #getOrCreateLog} is atomic per partition. {@link #loadLogs} and
+ * {@link #shutdown} must not run concurrently with other calls.
  */
 public final class LogManager {
   private static final System.Logger LOG = System.getLogger(LogManager.class.getName());
@@ -46,8 +48,10 @@ public final class LogManager {
   private final ConcurrentHashMap<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
   private final OffsetCheckpointFile recoveryPointCheckpoint;
   private final OffsetCheckpointFile logStartOffsetCheckpoint;
+
   /** Serializes checkpoint writers (the periodic task and shutdown). */
   private final Object checkpointLock = new Object();
+
   private final Executor deletionExecutor;
 
   public LogManager(Path dataDir, Time time) {
@@ -55,32 +59,38 @@ public final class LogManager {
   }
 
   /**
-   * @param deletionExecutor deletes the files of removed logs (renamed {@code *-delete} first, so a crash midway
-   *     leaves nothing a restart would load)
+   * @param deletionExecutor deletes the files of removed logs (renamed {@code *-delete} first, so a
+   *     crash midway leaves nothing a restart would load)
    */
   public LogManager(Path dataDir, Time time, Executor deletionExecutor) {
     this.dataDir = dataDir;
     this.time = time;
     this.deletionExecutor = deletionExecutor;
-    this.recoveryPointCheckpoint = new OffsetCheckpointFile(dataDir.resolve(RECOVERY_POINT_CHECKPOINT));
-    this.logStartOffsetCheckpoint = new OffsetCheckpointFile(dataDir.resolve(LOG_START_OFFSET_CHECKPOINT));
+    this.recoveryPointCheckpoint =
+        new OffsetCheckpointFile(dataDir.resolve(RECOVERY_POINT_CHECKPOINT));
+    this.logStartOffsetCheckpoint =
+        new OffsetCheckpointFile(dataDir.resolve(LOG_START_OFFSET_CHECKPOINT));
   }
 
   /**
-   * Loads every partition directory, recovering them unless the last shutdown was clean. A directory whose topic has
-   * no config (the topic was deleted while the broker was down) is deleted, as are directories left by an
-   * interrupted deletion. Unparseable directory names are skipped with a warning.
+   * Loads every partition directory, recovering them unless the last shutdown was clean. A
+   * directory whose topic has no config (the topic was deleted while the broker was down) is
+   * deleted, as are directories left by an interrupted deletion. Unparseable directory names are
+   * skipped with a warning.
    */
-  public Map<TopicPartition, PartitionLog> loadLogs(Function<TopicPartition, Optional<LogConfig>> configFor) {
+  public Map<TopicPartition, PartitionLog> loadLogs(
+      Function<TopicPartition, Optional<LogConfig>> configFor) {
     return loadLogs(configFor, tp -> Optional.empty());
   }
 
   /**
-   * As {@link #loadLogs(Function)}, and a directory whose {@code partition.metadata} names another topic id than
-   * {@code topicIdFor} gives (an older topic of the same name, deleted while this broker was away) is deleted too.
+   * As {@link #loadLogs(Function)}, and a directory whose {@code partition.metadata} names another
+   * topic id than {@code topicIdFor} gives (an older topic of the same name, deleted while this
+   * broker was away) is deleted too.
    */
   public Map<TopicPartition, PartitionLog> loadLogs(
-      Function<TopicPartition, Optional<LogConfig>> configFor, Function<TopicPartition, Optional<String>> topicIdFor) {
+      Function<TopicPartition, Optional<LogConfig>> configFor,
+      Function<TopicPartition, Optional<String>> topicIdFor) {
     try {
       Files.createDirectories(dataDir);
       Path marker = dataDir.resolve(CLEAN_SHUTDOWN_FILE);
@@ -93,8 +103,11 @@ public final class LogManager {
         }
       }
       if (!hadCleanShutdown && !logs.isEmpty()) {
-        LOG.log(Level.INFO, "no clean shutdown marker in {0}: recovered {1} log(s) from their recovery points",
-            dataDir, logs.size());
+        LOG.log(
+            Level.INFO,
+            "no clean shutdown marker in {0}: recovered {1} log(s) from their recovery points",
+            dataDir,
+            logs.size());
       }
       Files.deleteIfExists(marker);
       FileIo.fsyncDirectory(dataDir);
@@ -133,8 +146,13 @@ public final class LogManager {
     Optional<String> expectedId = topicIdFor.apply(tp);
     Optional<String> storedId = PartitionMetadataFile.read(dir);
     if (expectedId.isPresent() && storedId.isPresent() && !expectedId.equals(storedId)) {
-      LOG.log(Level.INFO, "deleting {0}: it belongs to an earlier topic {1} (id {2}, now {3})",
-          dir, tp.topic(), storedId.get(), expectedId.get());
+      LOG.log(
+          Level.INFO,
+          "deleting {0}: it belongs to an earlier topic {1} (id {2}, now {3})",
+          dir,
+          tp.topic(),
+          storedId.get(),
+          expectedId.get());
       FileIo.deleteRecursively(dir);
       return;
     }
@@ -158,21 +176,27 @@ public final class LogManager {
       return checkpoint.read();
     } catch (IOException e) {
       LOG.log(
-          Level.WARNING, "ignoring corrupt checkpoint {0} (logs recover from offset 0): {1}", checkpoint.file(),
+          Level.WARNING,
+          "ignoring corrupt checkpoint {0} (logs recover from offset 0): {1}",
+          checkpoint.file(),
           e.getMessage());
       return Map.of();
     }
   }
 
-  /** The partition's log, created empty with {@code config} if it does not exist (an existing log keeps its config). */
+  /**
+   * The partition's log, created empty with {@code config} if it does not exist (an existing log
+   * keeps its config).
+   */
   public PartitionLog getOrCreateLog(TopicPartition tp, LogConfig config) {
     return logs.computeIfAbsent(
         tp, key -> PartitionLog.open(dataDir.resolve(key.dirName()), key, config, 0, true, time));
   }
 
   /**
-   * The partition's log for topic id {@code topicId}: an existing log of another topic id (an older topic of the
-   * same name) is deleted first, and a new log records the id in its {@code partition.metadata}.
+   * The partition's log for topic id {@code topicId}: an existing log of another topic id (an older
+   * topic of the same name) is deleted first, and a new log records the id in its {@code
+   * partition.metadata}.
    */
   public PartitionLog getOrCreateLog(TopicPartition tp, LogConfig config, String topicId) {
     PartitionLog existing = logs.get(tp);
@@ -197,10 +221,10 @@ public final class LogManager {
   }
 
   /**
-   * Removes the partition's log; a no-op for an unknown partition. In order: the checkpoints are rewritten without
-   * it (a topic re-created under the same name must not inherit its log start offset or recovery point), the
-   * directory is renamed out of the way (cheap, so this is safe on the metadata thread), and the files are deleted
-   * by the deletion executor.
+   * Removes the partition's log; a no-op for an unknown partition. In order: the checkpoints are
+   * rewritten without it (a topic re-created under the same name must not inherit its log start
+   * offset or recovery point), the directory is renamed out of the way (cheap, so this is safe on
+   * the metadata thread), and the files are deleted by the deletion executor.
    */
   public void deleteLog(TopicPartition tp) {
     PartitionLog log = logs.remove(tp);
@@ -242,8 +266,8 @@ public final class LogManager {
   }
 
   /**
-   * One round of background work: flush logs whose flush.ms has passed, apply retention, write the checkpoints. A
-   * failing log is logged and skipped so the others still get their turn.
+   * One round of background work: flush logs whose flush.ms has passed, apply retention, write the
+   * checkpoints. A failing log is logged and skipped so the others still get their turn.
    */
   public void runPeriodicTasks() {
     for (PartitionLog log : logs.values()) {
@@ -257,7 +281,9 @@ public final class LogManager {
     checkpointRecoveryPointsAndLogStartOffsets();
   }
 
-  /** Flushes and closes every log, writes the checkpoints, then the clean shutdown marker (last). */
+  /**
+   * Flushes and closes every log, writes the checkpoints, then the clean shutdown marker (last).
+   */
   public void shutdown() {
     for (PartitionLog log : logs.values()) {
       log.close();

@@ -7,10 +7,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * The result of {@link PartitionLog#read}: whole batches, read from the segment file with one positional read, and
- * the log's offsets at the time of the read.
+ * The result of {@link PartitionLog#read}: whole batches, read from the segment file with one
+ * positional read, and the log's offsets at the time of the read.
  *
- * <p>Invariant: {@code records} holds zero or more whole, consecutive batches (never a partial one).
+ * <p>Invariant: {@code records} holds zero or more whole, consecutive batches (never a partial
+ * one).
  */
 public final class LogReadInfo {
   private final ByteBuffer records;
@@ -56,9 +57,9 @@ public final class LogReadInfo {
   }
 
   /**
-   * Writes all the bytes to {@code target} (a socket, for example) and returns how many were written. Today this
-   * writes the buffer that the read filled; serving straight from the file with FileChannel.transferTo is a later
-   * optimisation that can keep this signature.
+   * Writes all the bytes to {@code target} (a socket, for example) and returns how many were
+   * written. Today this writes the buffer that the read filled; serving straight from the file with
+   * FileChannel.transferTo is a later optimisation that can keep this signature.
    */
   public long transferTo(WritableByteChannel target) throws IOException {
     ByteBuffer view = records();
@@ -71,7 +72,14 @@ public final class LogReadInfo {
 
   @Override
   public String toString() {
-    return "LogReadInfo(bytes=" + sizeInBytes() + ", firstOffset=" + firstOffset() + ", logStartOffset="
-        + logStartOffset + ", logEndOffset=" + logEndOffset + ")";
+    return "LogReadInfo(bytes="
+        + sizeInBytes()
+        + ", firstOffset="
+        + firstOffset()
+        + ", logStartOffset="
+        + logStartOffset
+        + ", logEndOffset="
+        + logEndOffset
+        + ")";
   }
 }

@@ -11,18 +11,19 @@ import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 /**
- * One segment of a partition log: {@code <baseOffset>.log} holding whole v2 batches back to back, with its sparse
- * {@code .index} ({@link OffsetIndex}) and {@code .timeindex} ({@link TimeIndex}). File names are the base offset
- * zero-padded to 20 digits, as in Kafka.
+ * One segment of a partition log: {@code <baseOffset>.log} holding whole v2 batches back to back,
+ * with its sparse {@code .index} ({@link OffsetIndex}) and {@code .timeindex} ({@link TimeIndex}).
+ * File names are the base offset zero-padded to 20 digits, as in Kafka.
  *
- * <p>Invariants: bytes [0, size) of the log file are whole batches with strictly increasing offsets, all >=
- * baseOffset and within baseOffset + Integer.MAX_VALUE (relative offsets are int32); every index entry points into
- * [0, size).
+ * <p>Invariants: bytes [0, size) of the log file are whole batches with strictly increasing
+ * offsets, all >= baseOffset and within baseOffset + Integer.MAX_VALUE (relative offsets are
+ * int32); every index entry points into [0, size).
  *
- * <p>Concurrency: mutations ({@code append}, {@code truncateTo}, {@code recover}, {@code close}) run under the owning
- * {@link PartitionLog}'s lock. Reads run without it: {@link #size} is volatile and is raised only after the bytes
- * it covers are written, so a reader bounded by it never sees a half-written batch. Truncation and deletion are made
- * safe for readers by the partition log (a sequence check and a retry), not here.
+ * <p>Concurrency: mutations ({@code append}, {@code truncateTo}, {@code recover}, {@code close})
+ * run under the owning {@link PartitionLog}'s lock. Reads run without it: {@link #size} is volatile
+ * and is raised only after the bytes it covers are written, so a reader bounded by it never sees a
+ * half-written batch. Truncation and deletion are made safe for readers by the partition log (a
+ * sequence check and a retry), not here.
  */
 final class LogSegment implements AutoCloseable {
   static final String LOG_SUFFIX = ".log";
@@ -37,17 +38,29 @@ final class LogSegment implements AutoCloseable {
   private final TimeIndex timeIndex;
   private final int indexIntervalBytes;
 
-  /** Committed bytes. Invariant: raised only after the bytes are in the file; lowered only by truncation. */
+  /**
+   * Committed bytes. Invariant: raised only after the bytes are in the file; lowered only by
+   * truncation.
+   */
   private volatile int size;
+
   /** The offset after the last batch, or baseOffset when empty. Guarded by the partition lock. */
   private long nextOffset;
+
   private int bytesSinceLastIndexEntry;
-  /** Largest batch max timestamp in the segment, -1 when none; with the base offset of the first batch to reach it. */
-  private volatile long maxTimestampSoFar = -1;
-  private long offsetOfMaxTimestampSoFar;
+
   /**
-   * What {@code segment.ms} is measured from: the broker time of the first append, or after a restart the first
-   * batch's max timestamp (the best record of when it was written); -1 while empty.
+   * Largest batch max timestamp in the segment, -1 when none; with the base offset of the first
+   * batch to reach it.
+   */
+  private volatile long maxTimestampSoFar = -1;
+
+  private long offsetOfMaxTimestampSoFar;
+
+  /**
+   * What {@code segment.ms} is measured from: the broker time of the first append, or after a
+   * restart the first batch's max timestamp (the best record of when it was written); -1 while
+   * empty.
    */
   private long rollingBasedTimestampMs = -1;
 
@@ -56,16 +69,23 @@ final class LogSegment implements AutoCloseable {
     String name = fileName(baseOffset);
     this.logFile = dir.resolve(name + LOG_SUFFIX);
     this.channel =
-        FileChannel.open(logFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    this.offsetIndex = new OffsetIndex(dir.resolve(name + INDEX_SUFFIX), baseOffset, config.segmentIndexBytes());
-    this.timeIndex = new TimeIndex(dir.resolve(name + TIME_INDEX_SUFFIX), baseOffset, config.segmentIndexBytes());
+        FileChannel.open(
+            logFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    this.offsetIndex =
+        new OffsetIndex(dir.resolve(name + INDEX_SUFFIX), baseOffset, config.segmentIndexBytes());
+    this.timeIndex =
+        new TimeIndex(
+            dir.resolve(name + TIME_INDEX_SUFFIX), baseOffset, config.segmentIndexBytes());
     this.indexIntervalBytes = config.indexIntervalBytes();
     this.size = (int) Math.min(channel.size(), Integer.MAX_VALUE);
     this.nextOffset = baseOffset;
     this.offsetOfMaxTimestampSoFar = baseOffset;
   }
 
-  /** A new, empty segment; stale files of the same name (left by an earlier truncation) are removed first. */
+  /**
+   * A new, empty segment; stale files of the same name (left by an earlier truncation) are removed
+   * first.
+   */
   static LogSegment create(Path dir, long baseOffset, LogConfig config) throws IOException {
     String name = fileName(baseOffset);
     for (String suffix : new String[] {LOG_SUFFIX, INDEX_SUFFIX, TIME_INDEX_SUFFIX}) {
@@ -75,8 +95,8 @@ final class LogSegment implements AutoCloseable {
   }
 
   /**
-   * Opens existing files without validating batches: the caller must then run {@link #loadTailState} (trusting
-   * the file) or {@link #recover} (validating it).
+   * Opens existing files without validating batches: the caller must then run {@link
+   * #loadTailState} (trusting the file) or {@link #recover} (validating it).
    */
   static LogSegment open(Path dir, long baseOffset, LogConfig config) throws IOException {
     return new LogSegment(dir, baseOffset, config);
@@ -119,15 +139,19 @@ final class LogSegment implements AutoCloseable {
     return maxTimestampSoFar;
   }
 
-  /** For retention: the largest record timestamp, or the file's modification time when no batch has one. */
+  /**
+   * For retention: the largest record timestamp, or the file's modification time when no batch has
+   * one.
+   */
   long largestTimestamp() throws IOException {
     long max = maxTimestampSoFar;
     return max >= 0 ? max : Files.getLastModifiedTime(logFile).toMillis();
   }
 
   /**
-   * Whether the next append of {@code messagesSize} bytes up to {@code maxOffsetInMessages} must go to a new
-   * segment. An empty segment never rolls (a batch larger than segment.bytes gets a segment of its own).
+   * Whether the next append of {@code messagesSize} bytes up to {@code maxOffsetInMessages} must go
+   * to a new segment. An empty segment never rolls (a batch larger than segment.bytes gets a
+   * segment of its own).
    */
   boolean shouldRoll(int messagesSize, long maxOffsetInMessages, long nowMs, LogConfig config) {
     if (size == 0) {
@@ -141,8 +165,9 @@ final class LogSegment implements AutoCloseable {
   }
 
   /**
-   * Appends validated batches with offsets already assigned (the first at or after {@link #nextOffset}), indexing
-   * one batch every {@code index.interval.bytes}. Caller holds the partition lock.
+   * Appends validated batches with offsets already assigned (the first at or after {@link
+   * #nextOffset}), indexing one batch every {@code index.interval.bytes}. Caller holds the
+   * partition lock.
    */
   void append(ByteBuffer batches, long nowMs) throws IOException {
     int position = size;
@@ -161,7 +186,10 @@ final class LogSegment implements AutoCloseable {
     size = position; // publish: readers may now see these batches
   }
 
-  /** Truncates the file back to {@code oldSize} after a failed append; indexes are rebuilt by the caller. */
+  /**
+   * Truncates the file back to {@code oldSize} after a failed append; indexes are rebuilt by the
+   * caller.
+   */
   void truncateToSize(int oldSize) throws IOException {
     channel.truncate(oldSize);
     size = oldSize;
@@ -185,16 +213,18 @@ final class LogSegment implements AutoCloseable {
   record BatchPosition(int position, RecordBatch header) {}
 
   /**
-   * The first batch at or after {@code startingPosition} whose last offset is >= {@code offset}, scanning headers
-   * below {@code maxPosition}; null if there is none.
+   * The first batch at or after {@code startingPosition} whose last offset is >= {@code offset},
+   * scanning headers below {@code maxPosition}; null if there is none.
    */
-  BatchPosition translateOffset(long offset, int startingPosition, int maxPosition) throws IOException {
+  BatchPosition translateOffset(long offset, int startingPosition, int maxPosition)
+      throws IOException {
     int position = startingPosition;
     while (position + RecordBatch.HEADER_SIZE <= maxPosition) {
       ByteBuffer header = FileIo.readFully(channel, position, RecordBatch.HEADER_SIZE);
       RecordBatch batch = new RecordBatch(header, 0);
       if (batch.batchLength() < RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD) {
-        throw new CorruptRecordException("batch at position " + position + " of " + logFile + " has a bad length");
+        throw new CorruptRecordException(
+            "batch at position " + position + " of " + logFile + " has a bad length");
       }
       if (batch.lastOffset() >= offset) {
         return new BatchPosition(position, batch);
@@ -205,14 +235,17 @@ final class LogSegment implements AutoCloseable {
   }
 
   /**
-   * Whole batches from the one holding {@code startOffset}: at most {@code maxBytes} (but the first whole batch
-   * regardless if {@code minOneBatch}) and only batches with last offset < {@code maxOffset}. Returns null when no
-   * batch of this segment reaches {@code startOffset} (the caller tries the next segment); an empty buffer when the
-   * limits exclude the first batch. One positional read, bounded by the committed size.
+   * Whole batches from the one holding {@code startOffset}: at most {@code maxBytes} (but the first
+   * whole batch regardless if {@code minOneBatch}) and only batches with last offset < {@code
+   * maxOffset}. Returns null when no batch of this segment reaches {@code startOffset} (the caller
+   * tries the next segment); an empty buffer when the limits exclude the first batch. One
+   * positional read, bounded by the committed size.
    */
-  ByteBuffer read(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) throws IOException {
+  ByteBuffer read(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch)
+      throws IOException {
     int maxPosition = size;
-    BatchPosition first = translateOffset(startOffset, offsetIndex.lookup(startOffset).position(), maxPosition);
+    BatchPosition first =
+        translateOffset(startOffset, offsetIndex.lookup(startOffset).position(), maxPosition);
     if (first == null) {
       return null;
     }
@@ -227,7 +260,8 @@ final class LogSegment implements AutoCloseable {
       RecordBatch batch = new RecordBatch(chunk, end);
       int batchSize = batch.sizeInBytes();
       if (batch.batchLength() < RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD) {
-        throw new CorruptRecordException("batch at position " + (first.position() + end) + " has a bad length");
+        throw new CorruptRecordException(
+            "batch at position " + (first.position() + end) + " has a bad length");
       }
       if (chunk.limit() - end < batchSize || batch.lastOffset() >= maxOffset) {
         break;
@@ -238,10 +272,10 @@ final class LogSegment implements AutoCloseable {
   }
 
   /**
-   * The first record with timestamp >= {@code targetTimestampMs} at or after {@code startingOffset}, via the time
-   * index then a batch scan. Record-level precision for uncompressed CreateTime batches; for a compressed batch the
-   * answer is its base offset and max timestamp (a consumer seeking there may see a few earlier records, never
-   * misses one).
+   * The first record with timestamp >= {@code targetTimestampMs} at or after {@code
+   * startingOffset}, via the time index then a batch scan. Record-level precision for uncompressed
+   * CreateTime batches; for a compressed batch the answer is its base offset and max timestamp (a
+   * consumer seeking there may see a few earlier records, never misses one).
    */
   Optional<TimestampAndOffset> findOffsetByTimestamp(long targetTimestampMs, long startingOffset)
       throws IOException {
@@ -257,15 +291,17 @@ final class LogSegment implements AutoCloseable {
       if (header.maxTimestamp() >= targetTimestampMs) {
         ByteBuffer whole = FileIo.readFully(channel, found.position(), header.sizeInBytes());
         return Optional.of(
-            RecordTimestamps.firstAtOrAfter(new RecordBatch(whole, 0), targetTimestampMs, startingOffset));
+            RecordTimestamps.firstAtOrAfter(
+                new RecordBatch(whole, 0), targetTimestampMs, startingOffset));
       }
       position = found.position() + header.sizeInBytes();
     }
   }
 
   /**
-   * Rebuilds the indexes by validating every batch (framing, CRC, offsets increasing from {@code minOffset}) and
-   * truncates the file at the first invalid byte: a torn write, a flipped bit, garbage after the last batch.
+   * Rebuilds the indexes by validating every batch (framing, CRC, offsets increasing from {@code
+   * minOffset}) and truncates the file at the first invalid byte: a torn write, a flipped bit,
+   * garbage after the last batch.
    *
    * @return bytes truncated
    */
@@ -281,7 +317,8 @@ final class LogSegment implements AutoCloseable {
     long expectedMinOffset = Math.max(minOffset, baseOffset);
     int position = 0;
     while (fileSize - position >= RecordBatch.HEADER_SIZE) {
-      RecordBatch header = new RecordBatch(FileIo.readFully(channel, position, RecordBatch.HEADER_SIZE), 0);
+      RecordBatch header =
+          new RecordBatch(FileIo.readFully(channel, position, RecordBatch.HEADER_SIZE), 0);
       long batchSize = RecordBatch.LOG_OVERHEAD + (long) header.batchLength();
       if (header.batchLength() < RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD
           || position + batchSize > fileSize
@@ -294,7 +331,8 @@ final class LogSegment implements AutoCloseable {
       } catch (CorruptRecordException e) {
         break;
       }
-      if (batch.baseOffset() < expectedMinOffset || batch.lastOffset() - baseOffset > Integer.MAX_VALUE) {
+      if (batch.baseOffset() < expectedMinOffset
+          || batch.lastOffset() - baseOffset > Integer.MAX_VALUE) {
         break;
       }
       if (rollingBasedTimestampMs < 0) {
@@ -313,10 +351,11 @@ final class LogSegment implements AutoCloseable {
   }
 
   /**
-   * Trusts the file (clean shutdown, or data below the recovery point): derives the next offset and the max
-   * timestamp by scanning headers from the last offset index entry, which is cheap.
+   * Trusts the file (clean shutdown, or data below the recovery point): derives the next offset and
+   * the max timestamp by scanning headers from the last offset index entry, which is cheap.
    *
-   * @return false if the headers do not end exactly at the end of the file; the caller must then {@link #recover}
+   * @return false if the headers do not end exactly at the end of the file; the caller must then
+   *     {@link #recover}
    */
   boolean loadTailState() throws IOException {
     TimeIndex.TimestampOffset lastTime = timeIndex.lastEntry();
@@ -330,7 +369,8 @@ final class LogSegment implements AutoCloseable {
     }
     nextOffset = baseOffset;
     while (fileSize - position >= RecordBatch.HEADER_SIZE) {
-      RecordBatch header = new RecordBatch(FileIo.readFully(channel, position, RecordBatch.HEADER_SIZE), 0);
+      RecordBatch header =
+          new RecordBatch(FileIo.readFully(channel, position, RecordBatch.HEADER_SIZE), 0);
       if (header.batchLength() < RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD
           || position + (long) header.sizeInBytes() > fileSize
           || header.baseOffset() < nextOffset) {
@@ -349,15 +389,16 @@ final class LogSegment implements AutoCloseable {
     size = position;
     bytesSinceLastIndexEntry = position - lastEntry.position();
     if (size > 0) {
-      long first = new RecordBatch(FileIo.readFully(channel, 0, RecordBatch.HEADER_SIZE), 0).maxTimestamp();
+      long first =
+          new RecordBatch(FileIo.readFully(channel, 0, RecordBatch.HEADER_SIZE), 0).maxTimestamp();
       rollingBasedTimestampMs = first >= 0 ? first : Files.getLastModifiedTime(logFile).toMillis();
     }
     return true;
   }
 
   /**
-   * Removes the batch holding {@code offset} and everything after it (truncation is at batch boundaries, so the
-   * segment may end below {@code offset}).
+   * Removes the batch holding {@code offset} and everything after it (truncation is at batch
+   * boundaries, so the segment may end below {@code offset}).
    *
    * @return bytes removed
    */
@@ -380,7 +421,10 @@ final class LogSegment implements AutoCloseable {
     return removed;
   }
 
-  /** Writes the final time index entry, so that a reopened segment knows its max timestamp from the index. */
+  /**
+   * Writes the final time index entry, so that a reopened segment knows its max timestamp from the
+   * index.
+   */
   void onBecomeInactiveSegment() {
     timeIndex.maybeAppend(maxTimestampSoFar, offsetOfMaxTimestampSoFar);
   }
@@ -401,7 +445,10 @@ final class LogSegment implements AutoCloseable {
     timeIndex.close();
   }
 
-  /** Closes the files without writing anything (a log directory gone offline, or a simulated crash in tests). */
+  /**
+   * Closes the files without writing anything (a log directory gone offline, or a simulated crash
+   * in tests).
+   */
   void closeHandlers() throws IOException {
     channel.close();
     offsetIndex.close();
@@ -409,14 +456,17 @@ final class LogSegment implements AutoCloseable {
   }
 
   /**
-   * Renames the files to {@code .deleted} (so a crash midway leaves only files the loader removes), closes them and
-   * deletes them. Readers still holding this segment get a ClosedChannelException and retry.
+   * Renames the files to {@code .deleted} (so a crash midway leaves only files the loader removes),
+   * closes them and deletes them. Readers still holding this segment get a ClosedChannelException
+   * and retry.
    */
   void deleteFiles() throws IOException {
     Path deleted = logFile.resolveSibling(logFile.getFileName() + DELETED_SUFFIX);
     Files.move(logFile, deleted);
-    offsetIndex.renameTo(offsetIndex.file().resolveSibling(offsetIndex.file().getFileName() + DELETED_SUFFIX));
-    timeIndex.renameTo(timeIndex.file().resolveSibling(timeIndex.file().getFileName() + DELETED_SUFFIX));
+    offsetIndex.renameTo(
+        offsetIndex.file().resolveSibling(offsetIndex.file().getFileName() + DELETED_SUFFIX));
+    timeIndex.renameTo(
+        timeIndex.file().resolveSibling(timeIndex.file().getFileName() + DELETED_SUFFIX));
     channel.close();
     Files.deleteIfExists(deleted);
     offsetIndex.closeAndDelete();
@@ -425,6 +475,12 @@ final class LogSegment implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "LogSegment(baseOffset=" + baseOffset + ", size=" + size + ", nextOffset=" + nextOffset + ")";
+    return "LogSegment(baseOffset="
+        + baseOffset
+        + ", size="
+        + size
+        + ", nextOffset="
+        + nextOffset
+        + ")";
   }
 }

@@ -8,13 +8,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The segments of one partition's log, by base offset (Kafka's LogSegments); the last is the active segment.
+ * The segments of one partition's log, by base offset (Kafka's LogSegments); the last is the active
+ * segment.
  *
  * <p>Invariant: never empty while the log is open; segments' offset ranges do not overlap.
  *
- * <p>Thread safety: a concurrent map, so lock-free readers ({@link LogReader}) may look segments up at any time
- * and may find one that has just been removed (its channel is then closed and they retry). Every mutating method
- * is called only under the owning {@link PartitionLog}'s lock.
+ * <p>Thread safety: a concurrent map, so lock-free readers ({@link LogReader}) may look segments up
+ * at any time and may find one that has just been removed (its channel is then closed and they
+ * retry). Every mutating method is called only under the owning {@link PartitionLog}'s lock.
  */
 final class LogSegments {
   private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
@@ -74,7 +75,9 @@ final class LogSegments {
     delete(new ArrayList<>(segments.values()));
   }
 
-  /** Removes {@code doomed} from the set, then deletes each one's files (readers holding one retry). */
+  /**
+   * Removes {@code doomed} from the set, then deletes each one's files (readers holding one retry).
+   */
   void delete(List<LogSegment> doomed) throws IOException {
     for (LogSegment segment : doomed) {
       segments.remove(segment.baseOffset());
@@ -85,7 +88,8 @@ final class LogSegments {
   /** Fsyncs the segment holding {@code offset} and every later one. */
   void flushFrom(long offset) throws IOException {
     Long from = segments.floorKey(offset);
-    for (LogSegment segment : segments.tailMap(from == null ? segments.firstKey() : from, true).values()) {
+    for (LogSegment segment :
+        segments.tailMap(from == null ? segments.firstKey() : from, true).values()) {
       segment.flush();
     }
   }
@@ -97,7 +101,10 @@ final class LogSegments {
     }
   }
 
-  /** Closes every segment's file handles without writing anything (see {@link LogSegment#closeHandlers}). */
+  /**
+   * Closes every segment's file handles without writing anything (see {@link
+   * LogSegment#closeHandlers}).
+   */
   void closeHandlers() throws IOException {
     for (LogSegment segment : segments.values()) {
       segment.closeHandlers();

@@ -4,9 +4,10 @@ import dev.tributary.log.record.RecordBatch;
 import java.nio.ByteBuffer;
 
 /**
- * Prepares validated batches for a leader append (Kafka's LogValidator.assignOffsetsNonCompressed): writes offsets
- * and the leader epoch in place, and for LogAppendTime topics the timestamp. The caller holds the log's lock, so the
- * offsets it assigns from the log end offset are the ones the append will get.
+ * Prepares validated batches for a leader append (Kafka's LogValidator.assignOffsetsNonCompressed):
+ * writes offsets and the leader epoch in place, and for LogAppendTime topics the timestamp. The
+ * caller holds the log's lock, so the offsets it assigns from the log end offset are the ones the
+ * append will get.
  */
 final class OffsetAssigner {
   private static final short TIMESTAMP_TYPE_LOG_APPEND_TIME = 0x08;
@@ -14,13 +15,14 @@ final class OffsetAssigner {
   private OffsetAssigner() {}
 
   /**
-   * Gives the batches in {@code records} consecutive offsets from {@code firstOffset} and {@code leaderEpoch} (both
-   * outside the CRC). If {@code logAppendTime} it also sets each batch's max timestamp to {@code nowMs} and its
-   * timestamp type to LogAppendTime, and recomputes the CRC.
+   * Gives the batches in {@code records} consecutive offsets from {@code firstOffset} and {@code
+   * leaderEpoch} (both outside the CRC). If {@code logAppendTime} it also sets each batch's max
+   * timestamp to {@code nowMs} and its timestamp type to LogAppendTime, and recomputes the CRC.
    *
    * @return the offset after the last record
    */
-  static long assign(ByteBuffer records, long firstOffset, int leaderEpoch, boolean logAppendTime, long nowMs) {
+  static long assign(
+      ByteBuffer records, long firstOffset, int leaderEpoch, boolean logAppendTime, long nowMs) {
     long offset = firstOffset;
     for (int at = records.position(); at < records.limit(); ) {
       RecordBatch batch = new RecordBatch(records, at);

@@ -20,8 +20,9 @@ import java.util.Map;
  * orders 1 98
  * </pre>
  *
- * Written atomically: a {@code .tmp} sibling is written and fsynced, renamed over the file with ATOMIC_MOVE, and the
- * directory fsynced, so a crash leaves either the old or the new file, never a torn one.
+ * Written atomically: a {@code .tmp} sibling is written and fsynced, renamed over the file with
+ * ATOMIC_MOVE, and the directory fsynced, so a crash leaves either the old or the new file, never a
+ * torn one.
  */
 final class OffsetCheckpointFile {
   static final int VERSION = 0;
@@ -37,10 +38,16 @@ final class OffsetCheckpointFile {
   }
 
   void write(Map<TopicPartition, Long> offsets) throws IOException {
-    StringBuilder text = new StringBuilder().append(VERSION).append('\n').append(offsets.size()).append('\n');
+    StringBuilder text =
+        new StringBuilder().append(VERSION).append('\n').append(offsets.size()).append('\n');
     for (Map.Entry<TopicPartition, Long> entry : offsets.entrySet()) {
       TopicPartition tp = entry.getKey();
-      text.append(tp.topic()).append(' ').append(tp.partition()).append(' ').append(entry.getValue()).append('\n');
+      text.append(tp.topic())
+          .append(' ')
+          .append(tp.partition())
+          .append(' ')
+          .append(entry.getValue())
+          .append('\n');
     }
     FileIo.writeAtomically(file, text.toString());
   }
@@ -63,17 +70,25 @@ final class OffsetCheckpointFile {
       }
       int count = Integer.parseInt(lines.get(1).trim());
       if (count < 0 || lines.size() != count + 2) {
-        throw new IOException("checkpoint " + file + " announces " + count + " entries but has " + (lines.size() - 2));
+        throw new IOException(
+            "checkpoint "
+                + file
+                + " announces "
+                + count
+                + " entries but has "
+                + (lines.size() - 2));
       }
       Map<TopicPartition, Long> offsets = new HashMap<>();
       for (int i = 2; i < lines.size(); i++) {
         String[] fields = lines.get(i).trim().split(" ");
         if (fields.length != 3) {
-          throw new IOException("checkpoint " + file + " line " + (i + 1) + " is malformed: " + lines.get(i));
+          throw new IOException(
+              "checkpoint " + file + " line " + (i + 1) + " is malformed: " + lines.get(i));
         }
         long offset = Long.parseLong(fields[2]);
         if (offset < 0) {
-          throw new IOException("checkpoint " + file + " line " + (i + 1) + " has a negative offset");
+          throw new IOException(
+              "checkpoint " + file + " line " + (i + 1) + " has a negative offset");
         }
         offsets.put(new TopicPartition(fields[0], Integer.parseInt(fields[1])), offset);
       }

@@ -5,12 +5,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
- * The sparse offset index of a segment ({@code <baseOffset>.index}), as in Kafka: 8-byte entries of relative
- * offset (int32, offset - segment base offset) and file position (int32) of the batch that starts there; one entry
- * per {@code index.interval.bytes} of log. A lookup gives the position from which to scan batch headers.
+ * The sparse offset index of a segment ({@code <baseOffset>.index}), as in Kafka: 8-byte entries of
+ * relative offset (int32, offset - segment base offset) and file position (int32) of the batch that
+ * starts there; one entry per {@code index.interval.bytes} of log. A lookup gives the position from
+ * which to scan batch headers.
  *
- * <p>Invariant: relative offsets and positions both strictly increase; each entry names the start of a batch whose
- * base offset is that entry's offset.
+ * <p>Invariant: relative offsets and positions both strictly increase; each entry names the start
+ * of a batch whose base offset is that entry's offset.
  */
 final class OffsetIndex extends AbstractIndex {
   static final int ENTRY_SIZE = 8;
@@ -33,8 +34,8 @@ final class OffsetIndex extends AbstractIndex {
   }
 
   /**
-   * The entry with the largest offset <= {@code targetOffset}, or (baseOffset, 0) when there is none: scanning
-   * from there reaches the batch that holds {@code targetOffset}.
+   * The entry with the largest offset <= {@code targetOffset}, or (baseOffset, 0) when there is
+   * none: scanning from there reaches the batch that holds {@code targetOffset}.
    */
   synchronized OffsetPosition lookup(long targetOffset) {
     int slot = largestLowerBoundSlot(relative(targetOffset));
@@ -63,12 +64,16 @@ final class OffsetIndex extends AbstractIndex {
     int n = entries();
     if (n > 0 && offset <= lastEntry().offset()) {
       throw new InvalidOffsetException(
-          "offset index append of " + offset + " is not larger than the last entry " + lastEntry().offset());
+          "offset index append of "
+              + offset
+              + " is not larger than the last entry "
+              + lastEntry().offset());
     }
     if (n > 0 && position <= lastEntry().position()) {
       throw new InvalidOffsetException("offset index position " + position + " does not increase");
     }
-    ByteBuffer entry = ByteBuffer.allocate(ENTRY_SIZE).putInt(relative(offset)).putInt(position).flip();
+    ByteBuffer entry =
+        ByteBuffer.allocate(ENTRY_SIZE).putInt(relative(offset)).putInt(position).flip();
     appendEntry(entry);
   }
 
@@ -84,11 +89,15 @@ final class OffsetIndex extends AbstractIndex {
     int n = entries();
     for (int i = 0; i < n; i++) {
       OffsetPosition entry = entry(i);
-      if (entry.offset() < baseOffset || entry.position() < 0 || entry.position() >= logSizeInBytes) {
-        throw new IllegalStateException("offset index " + file() + " entry " + i + " is out of range: " + entry);
+      if (entry.offset() < baseOffset
+          || entry.position() < 0
+          || entry.position() >= logSizeInBytes) {
+        throw new IllegalStateException(
+            "offset index " + file() + " entry " + i + " is out of range: " + entry);
       }
       if (i > 0 && entry.position() <= entry(i - 1).position()) {
-        throw new IllegalStateException("offset index " + file() + " positions are not increasing at entry " + i);
+        throw new IllegalStateException(
+            "offset index " + file() + " positions are not increasing at entry " + i);
       }
     }
   }

@@ -11,52 +11,59 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One partition's log (Kafka's UnifiedLog): a directory {@code <topic>-<partition>} of segments, each {@code
- * <baseOffset, 20 digits>.log} (v2 record batches stored byte for byte as appended), {@code .index} (sparse
- * relative offset int32 to file position int32, one entry per {@code index.interval.bytes}) and {@code .timeindex}
- * (timestamp int64 to relative offset int32). See {@link LogSegment}, {@link OffsetIndex}, {@link TimeIndex}.
+ * One partition's log (Kafka's UnifiedLog): a directory {@code <topic>-<partition>} of segments,
+ * each {@code <baseOffset, 20 digits>.log} (v2 record batches stored byte for byte as appended),
+ * {@code .index} (sparse relative offset int32 to file position int32, one entry per {@code
+ * index.interval.bytes}) and {@code .timeindex} (timestamp int64 to relative offset int32). See
+ * {@link LogSegment}, {@link OffsetIndex}, {@link TimeIndex}.
  *
- * <p>This class owns the log's state, its lock and its invariants, and does every write. Two package-private
- * helpers hold the rest: {@link LogReader} (the lock-free read path and its retries, and timestamp lookups) and
- * {@link LogRetention} (which segments retention deletes). {@link LogSegments} is the ordered segment set.
+ * <p>This class owns the log's state, its lock and its invariants, and does every write. Two
+ * package-private helpers hold the rest: {@link LogReader} (the lock-free read path and its
+ * retries, and timestamp lookups) and {@link LogRetention} (which segments retention deletes).
+ * {@link LogSegments} is the ordered segment set.
  *
- * <p>Invariants (each enforced in the one method that writes its field; checked by the randomized test after every
- * step):
+ * <p>Invariants (each enforced in the one method that writes its field; checked by the randomized
+ * test after every step):
  *
  * <ul>
- *   <li>first segment's base offset <= logStartOffset <= logEndOffset; logStartOffset never decreases except
- *       through {@link #truncateFullyAndStartAt} (and {@link #truncateTo} below it, which calls it). Writer: {@link
- *       #updateLogStartOffset}.
+ *   <li>first segment's base offset <= logStartOffset <= logEndOffset; logStartOffset never
+ *       decreases except through {@link #truncateFullyAndStartAt} (and {@link #truncateTo} below
+ *       it, which calls it). Writer: {@link #updateLogStartOffset}.
  *   <li>logEndOffset never decreases except under truncation. Writer: {@link #updateLogEndOffset}.
- *   <li>logStartOffset <= recoveryPoint <= logEndOffset; everything below recoveryPoint has been fsynced. Writer:
- *       {@link #updateRecoveryPoint}.
- *   <li>batch offsets strictly increase across the log; segments' ranges do not overlap; only the last segment
- *       (the active one) is appended to.
+ *   <li>logStartOffset <= recoveryPoint <= logEndOffset; everything below recoveryPoint has been
+ *       fsynced. Writer: {@link #updateRecoveryPoint}.
+ *   <li>batch offsets strictly increase across the log; segments' ranges do not overlap; only the
+ *       last segment (the active one) is appended to.
  * </ul>
  *
  * <p>Concurrency notes:
  *
  * <ol>
- *   <li>Appends, rolls, truncation, retention, flush, close hold {@code lock} (taken only in {@link #inLock});
- *       appends to one partition are serialized, different partitions proceed in parallel. Lock order: partition
- *       lock, then a segment's index monitor. Nothing calls out while holding the lock.
- *   <li>Reads ({@link LogReader}) take no lock. They snapshot logStartOffset/logEndOffset (volatile) and read at
- *       most a segment's committed size (volatile, raised after the bytes are written, and the segment size before
- *       logEndOffset), so they never see a half-written batch.
- *   <li>Truncation changes bytes readers may be reading: it runs inside a sequence lock ({@link TruncationSequence},
- *       odd while it runs); a read that overlapped one is retried. A read that hits a segment deleted by retention
- *       (ClosedChannelException) is retried too, and then reports OffsetOutOfRange if its offset is gone.
+ *   <li>Appends, rolls, truncation, retention, flush, close hold {@code lock} (taken only in {@link
+ *       #inLock}); appends to one partition are serialized, different partitions proceed in
+ *       parallel. Lock order: partition lock, then a segment's index monitor. Nothing calls out
+ *       while holding the lock.
+ *   <li>Reads ({@link LogReader}) take no lock. They snapshot logStartOffset/logEndOffset
+ *       (volatile) and read at most a segment's committed size (volatile, raised after the bytes
+ *       are written, and the segment size before logEndOffset), so they never see a half-written
+ *       batch.
+ *   <li>Truncation changes bytes readers may be reading: it runs inside a sequence lock ({@link
+ *       TruncationSequence}, odd while it runs); a read that overlapped one is retried. A read that
+ *       hits a segment deleted by retention (ClosedChannelException) is retried too, and then
+ *       reports OffsetOutOfRange if its offset is gone.
  *   <li>{@link #offsetForTimestamp} takes the lock (ListOffsets is rare and this keeps it simple).
  * </ol>
  *
- * <p>Durability: an append is written to the file (the OS page cache) before it is acknowledged; it is fsynced when
- * {@code flush.messages} unflushed messages accumulate, when {@code flush.ms} has passed (driven by {@link
- * LogManager#runPeriodicTasks}), at every segment roll (synchronously here; Kafka schedules that flush) and at
- * close. A crash loses what the OS had not written since the last fsync; recovery truncates each recovered segment
- * at its first invalid batch, so what survives is always a prefix of what was appended.
+ * <p>Durability: an append is written to the file (the OS page cache) before it is acknowledged; it
+ * is fsynced when {@code flush.messages} unflushed messages accumulate, when {@code flush.ms} has
+ * passed (driven by {@link LogManager#runPeriodicTasks}), at every segment roll (synchronously
+ * here; Kafka schedules that flush) and at close. A crash loses what the OS had not written since
+ * the last fsync; recovery truncates each recovered segment at its first invalid batch, so what
+ * survives is always a prefix of what was appended.
  *
- * <p>Deletion (retention, truncation) renames segment files to {@code .deleted} and deletes them at once; {@code
- * file.delete.delay.ms} is accepted but not used, because readers retry instead of relying on a grace period.
+ * <p>Deletion (retention, truncation) renames segment files to {@code .deleted} and deletes them at
+ * once; {@code file.delete.delay.ms} is accepted but not used, because readers retry instead of
+ * relying on a grace period.
  */
 public final class PartitionLog implements AutoCloseable {
   private final Path dir;
@@ -64,40 +71,58 @@ public final class PartitionLog implements AutoCloseable {
   private final Time time;
   private volatile LogConfig config;
   private final ReentrantLock lock = new ReentrantLock();
-  /** The last is the active segment. Invariant: never empty while open. Changed only under {@code lock}. */
+
+  /**
+   * The last is the active segment. Invariant: never empty while open. Changed only under {@code
+   * lock}.
+   */
   private final LogSegments segments;
+
   private final LogReader reader;
 
   /**
-   * Invariant: first segment base <= logStartOffset <= logEndOffset; moves forward only, except under truncation
-   * (see class doc). Changed only by {@link #updateLogStartOffset}.
+   * Invariant: first segment base <= logStartOffset <= logEndOffset; moves forward only, except
+   * under truncation (see class doc). Changed only by {@link #updateLogStartOffset}.
    */
   private volatile long logStartOffset;
+
   /**
-   * The offset the next batch gets; = active segment's nextOffset. Published after the segment's size. Invariant:
-   * moves forward only, except under truncation. Changed only by {@link #updateLogEndOffset}.
+   * The offset the next batch gets; = active segment's nextOffset. Published after the segment's
+   * size. Invariant: moves forward only, except under truncation. Changed only by {@link
+   * #updateLogEndOffset}.
    */
   private volatile long logEndOffset;
+
   /**
-   * Invariant: logStartOffset <= recoveryPoint <= logEndOffset (outside truncation); everything below it is on
-   * disk. Changed only by {@link #updateRecoveryPoint}.
+   * Invariant: logStartOffset <= recoveryPoint <= logEndOffset (outside truncation); everything
+   * below it is on disk. Changed only by {@link #updateRecoveryPoint}.
    */
   private volatile long recoveryPoint;
+
   /** Readers' sequence lock: odd while a truncation runs (see {@link TruncationSequence}). */
   private final TruncationSequence truncations = new TruncationSequence(lock);
+
   /** Leader epoch → start offset; truncated with the log. Guarded by {@code lock}. */
   private final LeaderEpochCache epochs;
+
   /**
-   * Retention deletes only segments wholly below this offset: the partition's high watermark, so that nothing a
-   * follower may still need, or a consumer has not been allowed to see, goes (Kafka bounds deletion by the HW too).
-   * {@code Long.MAX_VALUE} for a log no partition owns (tools, tests).
+   * Retention deletes only segments wholly below this offset: the partition's high watermark, so
+   * that nothing a follower may still need, or a consumer has not been allowed to see, goes (Kafka
+   * bounds deletion by the HW too). {@code Long.MAX_VALUE} for a log no partition owns (tools,
+   * tests).
    */
   private volatile long retentionBoundOffset = Long.MAX_VALUE;
+
   private long lastFlushTimeMs;
   private boolean closed;
 
   private PartitionLog(
-      Path dir, TopicPartition tp, LogConfig config, Time time, LogLoader.Loaded loaded, LeaderEpochCache epochs) {
+      Path dir,
+      TopicPartition tp,
+      LogConfig config,
+      Time time,
+      LogLoader.Loaded loaded,
+      LeaderEpochCache epochs) {
     this.dir = dir;
     this.topicPartition = tp;
     this.config = config;
@@ -111,16 +136,24 @@ public final class PartitionLog implements AutoCloseable {
     this.epochs = epochs;
   }
 
-  /** Opens (creating if needed) the log in {@code dir}, with the log start offset derived from the segments. */
+  /**
+   * Opens (creating if needed) the log in {@code dir}, with the log start offset derived from the
+   * segments.
+   */
   public static PartitionLog open(
-      Path dir, TopicPartition tp, LogConfig config, long recoveryPoint, boolean hadCleanShutdown, Time time) {
+      Path dir,
+      TopicPartition tp,
+      LogConfig config,
+      long recoveryPoint,
+      boolean hadCleanShutdown,
+      Time time) {
     return open(dir, tp, config, recoveryPoint, 0, hadCleanShutdown, time);
   }
 
   /**
-   * Opens the log in {@code dir}, recovering every segment from {@code recoveryPoint} on unless {@code
-   * hadCleanShutdown} (see {@link LogLoader}). {@code logStartOffset} comes from the checkpoint; it is raised to the
-   * first segment's base offset.
+   * Opens the log in {@code dir}, recovering every segment from {@code recoveryPoint} on unless
+   * {@code hadCleanShutdown} (see {@link LogLoader}). {@code logStartOffset} comes from the
+   * checkpoint; it is raised to the first segment's base offset.
    */
   public static PartitionLog open(
       Path dir,
@@ -131,8 +164,10 @@ public final class PartitionLog implements AutoCloseable {
       boolean hadCleanShutdown,
       Time time) {
     try {
-      LogLoader.Loaded loaded = LogLoader.load(dir, config, recoveryPoint, logStartOffset, hadCleanShutdown);
-      PartitionLog log = new PartitionLog(dir, tp, config, time, loaded, LeaderEpochCache.load(dir));
+      LogLoader.Loaded loaded =
+          LogLoader.load(dir, config, recoveryPoint, logStartOffset, hadCleanShutdown);
+      PartitionLog log =
+          new PartitionLog(dir, tp, config, time, loaded, LeaderEpochCache.load(dir));
       log.reconcileEpochCache();
       return log;
     } catch (IOException e) {
@@ -141,35 +176,39 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
-   * Brings the epoch cache in line with the recovered log: entries past the log end (written just before a crash
-   * lost the batches) or below its start go. A log without a readable checkpoint file (written before epochs were
-   * tracked, or corrupted) rebuilds it from the epochs stamped in its batches.
+   * Brings the epoch cache in line with the recovered log: entries past the log end (written just
+   * before a crash lost the batches) or below its start go. A log without a readable checkpoint
+   * file (written before epochs were tracked, or corrupted) rebuilds it from the epochs stamped in
+   * its batches.
    */
   private void reconcileEpochCache() throws IOException {
-    inLock("epoch cache recovery of", () -> {
-      if (epochs.needsRebuild() && logEndOffset > logStartOffset) {
-        long offset = logStartOffset;
-        while (offset < logEndOffset) {
-          LogReadInfo read = reader.read(offset, 1 << 20, Long.MAX_VALUE, true);
-          if (read.isEmpty()) {
-            break;
+    inLock(
+        "epoch cache recovery of",
+        () -> {
+          if (epochs.needsRebuild() && logEndOffset > logStartOffset) {
+            long offset = logStartOffset;
+            while (offset < logEndOffset) {
+              LogReadInfo read = reader.read(offset, 1 << 20, Long.MAX_VALUE, true);
+              if (read.isEmpty()) {
+                break;
+              }
+              for (dev.tributary.log.record.RecordBatch batch : read.batches()) {
+                epochs.assignInMemory(batch.partitionLeaderEpoch(), batch.baseOffset());
+                offset = batch.nextOffset();
+              }
+            }
+            epochs.write();
           }
-          for (dev.tributary.log.record.RecordBatch batch : read.batches()) {
-            epochs.assignInMemory(batch.partitionLeaderEpoch(), batch.baseOffset());
-            offset = batch.nextOffset();
-          }
-        }
-        epochs.write();
-      }
-      epochs.truncateFromEnd(logEndOffset);
-      epochs.truncateFromStart(logStartOffset);
-    });
+          epochs.truncateFromEnd(logEndOffset);
+          epochs.truncateFromStart(logStartOffset);
+        });
   }
 
   /**
-   * Appends a produce request: validates every batch first (a rejected request changes nothing), then assigns
-   * offsets from the log end offset and stamps {@code leaderEpoch} in place (both outside the CRC); for
-   * LogAppendTime topics it sets the max timestamp and timestamp type and recomputes the CRC.
+   * Appends a produce request: validates every batch first (a rejected request changes nothing),
+   * then assigns offsets from the log end offset and stamps {@code leaderEpoch} in place (both
+   * outside the CRC); for LogAppendTime topics it sets the max timestamp and timestamp type and
+   * recomputes the CRC.
    *
    * @throws CorruptRecordException bad framing, magic, CRC or record count
    * @throws RecordTooLargeException a batch larger than max.message.bytes
@@ -177,64 +216,80 @@ public final class PartitionLog implements AutoCloseable {
   public LogAppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch) {
     LogConfig config = this.config;
     ByteBuffer records = batches.duplicate();
-    AppendValidator.Summary summary = AppendValidator.validateForLeader(records, config.maxMessageBytes());
-    return inOpenLog("append to", () -> {
-      long nowMs = time.milliseconds();
-      boolean logAppendTime = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME;
-      long firstOffset = logEndOffset;
-      epochs.assign(leaderEpoch, firstOffset); // a no-op unless this is the epoch's first append
-      long offset = OffsetAssigner.assign(records, firstOffset, leaderEpoch, logAppendTime, nowMs);
-      long maxTimestampMs = logAppendTime ? nowMs : summary.maxTimestampMs();
-      appendLocked(records, offset - 1, nowMs);
-      return new LogAppendInfo(
-          firstOffset,
-          offset - 1,
-          summary.recordCount(),
-          summary.sizeInBytes(),
-          maxTimestampMs,
-          logAppendTime ? nowMs : -1,
-          logStartOffset);
-    });
+    AppendValidator.Summary summary =
+        AppendValidator.validateForLeader(records, config.maxMessageBytes());
+    return inOpenLog(
+        "append to",
+        () -> {
+          long nowMs = time.milliseconds();
+          boolean logAppendTime = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME;
+          long firstOffset = logEndOffset;
+          epochs.assign(
+              leaderEpoch, firstOffset); // a no-op unless this is the epoch's first append
+          long offset =
+              OffsetAssigner.assign(records, firstOffset, leaderEpoch, logAppendTime, nowMs);
+          long maxTimestampMs = logAppendTime ? nowMs : summary.maxTimestampMs();
+          appendLocked(records, offset - 1, nowMs);
+          return new LogAppendInfo(
+              firstOffset,
+              offset - 1,
+              summary.recordCount(),
+              summary.sizeInBytes(),
+              maxTimestampMs,
+              logAppendTime ? nowMs : -1,
+              logStartOffset);
+        });
   }
 
   /**
    * Appends batches fetched from the leader, keeping their offsets, epochs and timestamps.
    *
-   * @throws InvalidOffsetException if the first batch does not start at the log end offset or the batches are not
-   *     contiguous
+   * @throws InvalidOffsetException if the first batch does not start at the log end offset or the
+   *     batches are not contiguous
    * @throws CorruptRecordException bad framing, magic or CRC
    */
   public LogAppendInfo appendAsFollower(ByteBuffer batches) {
     ByteBuffer records = batches.duplicate();
     AppendValidator.Summary summary = AppendValidator.validateForFollower(records);
-    return inOpenLog("append to", () -> {
-      if (summary.firstOffset() != logEndOffset) {
-        throw new InvalidOffsetException(
-            "follower append to " + topicPartition + " starts at " + summary.firstOffset()
-                + " but the log end offset is " + logEndOffset);
-      }
-      // The leader's epochs, recorded before the batches that carry them: a crash in between leaves an entry past
-      // the log end, which reconcileEpochCache removes at the next start.
-      boolean newEpoch = false;
-      for (dev.tributary.log.record.RecordBatch batch : dev.tributary.log.record.BatchIterator.strict(records.duplicate())) {
-        newEpoch |= epochs.assignInMemory(batch.partitionLeaderEpoch(), batch.baseOffset());
-      }
-      if (newEpoch) {
-        epochs.write();
-      }
-      appendLocked(records, summary.lastOffset(), time.milliseconds());
-      return new LogAppendInfo(
-          summary.firstOffset(),
-          summary.lastOffset(),
-          summary.recordCount(),
-          summary.sizeInBytes(),
-          summary.maxTimestampMs(),
-          -1,
-          logStartOffset);
-    });
+    return inOpenLog(
+        "append to",
+        () -> {
+          if (summary.firstOffset() != logEndOffset) {
+            throw new InvalidOffsetException(
+                "follower append to "
+                    + topicPartition
+                    + " starts at "
+                    + summary.firstOffset()
+                    + " but the log end offset is "
+                    + logEndOffset);
+          }
+          // The leader's epochs, recorded before the batches that carry them: a crash in between
+          // leaves an entry past
+          // the log end, which reconcileEpochCache removes at the next start.
+          boolean newEpoch = false;
+          for (dev.tributary.log.record.RecordBatch batch :
+              dev.tributary.log.record.BatchIterator.strict(records.duplicate())) {
+            newEpoch |= epochs.assignInMemory(batch.partitionLeaderEpoch(), batch.baseOffset());
+          }
+          if (newEpoch) {
+            epochs.write();
+          }
+          appendLocked(records, summary.lastOffset(), time.milliseconds());
+          return new LogAppendInfo(
+              summary.firstOffset(),
+              summary.lastOffset(),
+              summary.recordCount(),
+              summary.sizeInBytes(),
+              summary.maxTimestampMs(),
+              -1,
+              logStartOffset);
+        });
   }
 
-  /** Writes offset-assigned batches to the active segment (rolling first if needed); caller holds the lock. */
+  /**
+   * Writes offset-assigned batches to the active segment (rolling first if needed); caller holds
+   * the lock.
+   */
   private void appendLocked(ByteBuffer records, long lastOffset, long nowMs) {
     LogSegment segment = maybeRoll(records.remaining(), lastOffset, nowMs);
     int sizeBefore = segment.size();
@@ -254,10 +309,14 @@ public final class PartitionLog implements AutoCloseable {
     }
   }
 
-  /** The only writer of logEndOffset; it must move forward except under truncation. Lowers the recovery point. */
+  /**
+   * The only writer of logEndOffset; it must move forward except under truncation. Lowers the
+   * recovery point.
+   */
   private void updateLogEndOffset(long offset) {
     if (offset < logEndOffset && !truncations.inProgress()) {
-      throw new IllegalStateException("log end offset would go back from " + logEndOffset + " to " + offset);
+      throw new IllegalStateException(
+          "log end offset would go back from " + logEndOffset + " to " + offset);
     }
     logEndOffset = offset;
     if (recoveryPoint > offset) {
@@ -266,13 +325,20 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
-   * The only writer of logStartOffset: it never passes the log end offset and moves forward except under truncation
-   * (a full truncation resets it). Raises the recovery point with it: data below the start needs no recovery.
+   * The only writer of logStartOffset: it never passes the log end offset and moves forward except
+   * under truncation (a full truncation resets it). Raises the recovery point with it: data below
+   * the start needs no recovery.
    */
   private void updateLogStartOffset(long offset) {
     if (offset > logEndOffset || (offset < logStartOffset && !truncations.inProgress())) {
       throw new IllegalStateException(
-          "log start offset cannot move from " + logStartOffset + " to " + offset + " (end " + logEndOffset + ")");
+          "log start offset cannot move from "
+              + logStartOffset
+              + " to "
+              + offset
+              + " (end "
+              + logEndOffset
+              + ")");
     }
     logStartOffset = offset;
     if (recoveryPoint < offset) {
@@ -280,7 +346,10 @@ public final class PartitionLog implements AutoCloseable {
     }
   }
 
-  /** The only writer of recoveryPoint: within [logStartOffset, logEndOffset] except midway through a truncation. */
+  /**
+   * The only writer of recoveryPoint: within [logStartOffset, logEndOffset] except midway through a
+   * truncation.
+   */
   private void updateRecoveryPoint(long offset) {
     if ((offset < logStartOffset || offset > logEndOffset) && !truncations.inProgress()) {
       throw new IllegalStateException(
@@ -295,8 +364,9 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
-   * Starts a new active segment at the log end offset. The previous one gets its final time index entry and is
-   * fsynced synchronously (Kafka schedules that flush), so the recovery point moves to the new base offset.
+   * Starts a new active segment at the log end offset. The previous one gets its final time index
+   * entry and is fsynced synchronously (Kafka schedules that flush), so the recovery point moves to
+   * the new base offset.
    */
   private LogSegment roll(long nowMs) {
     LogSegment previous = segments.active();
@@ -316,9 +386,10 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
-   * Whole batches from the batch holding {@code startOffset}: at most {@code maxBytes} (at least one whole batch if
-   * {@code minOneBatch}), only batches with last offset < {@code maxOffset} (the high watermark), from one segment.
-   * Empty when {@code startOffset} is the log end offset or >= {@code maxOffset}.
+   * Whole batches from the batch holding {@code startOffset}: at most {@code maxBytes} (at least
+   * one whole batch if {@code minOneBatch}), only batches with last offset < {@code maxOffset} (the
+   * high watermark), from one segment. Empty when {@code startOffset} is the log end offset or >=
+   * {@code maxOffset}.
    *
    * @throws OffsetOutOfRangeException if startOffset is outside [logStartOffset, logEndOffset]
    */
@@ -327,48 +398,56 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
-   * The first offset whose record timestamp is >= {@code targetTimestampMs} (ListOffsets), with that record's
-   * timestamp; empty if no record is that recent. The special targets are handled here too: {@code -2} (earliest)
-   * answers the log start offset, {@code -1} (latest) the log end offset, both with timestamp -1. The caller bounds
-   * the answer by the high watermark if it must.
+   * The first offset whose record timestamp is >= {@code targetTimestampMs} (ListOffsets), with
+   * that record's timestamp; empty if no record is that recent. The special targets are handled
+   * here too: {@code -2} (earliest) answers the log start offset, {@code -1} (latest) the log end
+   * offset, both with timestamp -1. The caller bounds the answer by the high watermark if it must.
    */
   public Optional<TimestampAndOffset> offsetForTimestamp(long targetTimestampMs) {
     return inOpenLog("offset lookup in", () -> reader.offsetForTimestampLocked(targetTimestampMs));
   }
 
   /**
-   * Removes everything at and after {@code offset} (replication truncation). Truncation is at batch boundaries: if
-   * {@code offset} falls inside a batch, that whole batch goes and the log end offset ends below {@code offset}.
-   * Below the log start offset this is {@link #truncateFullyAndStartAt}.
+   * Removes everything at and after {@code offset} (replication truncation). Truncation is at batch
+   * boundaries: if {@code offset} falls inside a batch, that whole batch goes and the log end
+   * offset ends below {@code offset}. Below the log start offset this is {@link
+   * #truncateFullyAndStartAt}.
    */
   public void truncateTo(long offset) {
     if (offset < 0) {
       throw new IllegalArgumentException("cannot truncate to negative offset " + offset);
     }
-    inOpenLog("truncation of", () -> {
-      if (offset >= logEndOffset) {
-        epochs.truncateFromEnd(offset); // epochs that wrote nothing before the end go too
-        return;
-      }
-      if (offset < logStartOffset) {
-        truncateFullyLocked(offset);
-        return;
-      }
-      truncations.truncate("truncation of " + topicPartition + " to " + offset, () -> {
-        segments.deleteAfter(offset);
-        LogSegment active = segments.active();
-        active.truncateTo(offset);
-        updateLogEndOffset(active.nextOffset());
-      });
-      if (logEndOffset < logStartOffset) {
-        truncateFullyLocked(offset); // the batch holding logStartOffset straddled offset
-      } else {
-        epochs.truncateFromEnd(logEndOffset);
-      }
-    });
+    inOpenLog(
+        "truncation of",
+        () -> {
+          if (offset >= logEndOffset) {
+            epochs.truncateFromEnd(offset); // epochs that wrote nothing before the end go too
+            return;
+          }
+          if (offset < logStartOffset) {
+            truncateFullyLocked(offset);
+            return;
+          }
+          truncations.truncate(
+              "truncation of " + topicPartition + " to " + offset,
+              () -> {
+                segments.deleteAfter(offset);
+                LogSegment active = segments.active();
+                active.truncateTo(offset);
+                updateLogEndOffset(active.nextOffset());
+              });
+          if (logEndOffset < logStartOffset) {
+            truncateFullyLocked(offset); // the batch holding logStartOffset straddled offset
+          } else {
+            epochs.truncateFromEnd(logEndOffset);
+          }
+        });
   }
 
-  /** Deletes every segment and starts an empty log at {@code offset}: start, end and recovery point all become it. */
+  /**
+   * Deletes every segment and starts an empty log at {@code offset}: start, end and recovery point
+   * all become it.
+   */
   public void truncateFullyAndStartAt(long offset) {
     if (offset < 0) {
       throw new IllegalArgumentException("cannot start at negative offset " + offset);
@@ -377,33 +456,39 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   private void truncateFullyLocked(long offset) throws IOException {
-    truncations.truncate("full truncation of " + topicPartition, () -> {
-      segments.deleteAll();
-      segments.add(LogSegment.create(dir, offset, config));
-      updateLogEndOffset(offset);
-      updateLogStartOffset(offset); // raises the recovery point to offset too
-    });
+    truncations.truncate(
+        "full truncation of " + topicPartition,
+        () -> {
+          segments.deleteAll();
+          segments.add(LogSegment.create(dir, offset, config));
+          updateLogEndOffset(offset);
+          updateLogStartOffset(offset); // raises the recovery point to offset too
+        });
     epochs.clear();
   }
 
-
   /**
-   * Raises the log start offset (DeleteRecords, or a leader's start offset seen by a follower). Segments wholly below
-   * it are deleted by the next {@link #deleteOldSegments}.
+   * Raises the log start offset (DeleteRecords, or a leader's start offset seen by a follower).
+   * Segments wholly below it are deleted by the next {@link #deleteOldSegments}.
    *
    * @return true if it moved
    * @throws OffsetOutOfRangeException if {@code newLogStartOffset} is beyond the log end offset
    */
   public boolean maybeIncrementLogStartOffset(long newLogStartOffset) {
-    return inOpenLog("log start offset update of", () -> maybeIncrementLogStartOffsetLocked(newLogStartOffset));
+    return inOpenLog(
+        "log start offset update of", () -> maybeIncrementLogStartOffsetLocked(newLogStartOffset));
   }
 
   /** Untrusted input is checked here; retention's own start offsets pass through the same check. */
   private boolean maybeIncrementLogStartOffsetLocked(long newLogStartOffset) {
     if (newLogStartOffset > logEndOffset) {
       throw new OffsetOutOfRangeException(
-          "cannot move the log start offset of " + topicPartition + " to " + newLogStartOffset
-              + ": beyond the log end offset " + logEndOffset);
+          "cannot move the log start offset of "
+              + topicPartition
+              + " to "
+              + newLogStartOffset
+              + ": beyond the log end offset "
+              + logEndOffset);
     }
     if (newLogStartOffset <= logStartOffset) {
       return false;
@@ -418,29 +503,33 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
-   * Applies retention: deletes the oldest segments that {@link LogRetention#segmentsToDelete} chooses (below the log
-   * start offset, older than retention.ms, or beyond retention.bytes). When the active segment itself must go (the
-   * whole log expired), the log first rolls an empty segment, as Kafka does. The log start offset moves to the first
-   * remaining segment's base offset (never backwards).
+   * Applies retention: deletes the oldest segments that {@link LogRetention#segmentsToDelete}
+   * chooses (below the log start offset, older than retention.ms, or beyond retention.bytes). When
+   * the active segment itself must go (the whole log expired), the log first rolls an empty
+   * segment, as Kafka does. The log start offset moves to the first remaining segment's base offset
+   * (never backwards).
    *
    * @return segments deleted
    */
   public int deleteOldSegments() {
-    return inOpenLog("retention of", () -> {
-      long nowMs = time.milliseconds();
-      List<LogSegment> deletable =
-          LogRetention.segmentsToDelete(segments, logStartOffset, retentionBoundOffset, config, nowMs);
-      if (deletable.isEmpty()) {
-        return 0;
-      }
-      LogSegment last = deletable.get(deletable.size() - 1);
-      if (last == segments.active()) {
-        roll(nowMs);
-      }
-      maybeIncrementLogStartOffsetLocked(segments.higherEntry(last.baseOffset()).getKey());
-      segments.delete(deletable);
-      return deletable.size();
-    });
+    return inOpenLog(
+        "retention of",
+        () -> {
+          long nowMs = time.milliseconds();
+          List<LogSegment> deletable =
+              LogRetention.segmentsToDelete(
+                  segments, logStartOffset, retentionBoundOffset, config, nowMs);
+          if (deletable.isEmpty()) {
+            return 0;
+          }
+          LogSegment last = deletable.get(deletable.size() - 1);
+          if (last == segments.active()) {
+            roll(nowMs);
+          }
+          maybeIncrementLogStartOffsetLocked(segments.higherEntry(last.baseOffset()).getKey());
+          segments.delete(deletable);
+          return deletable.size();
+        });
   }
 
   /** Fsyncs every segment up to the log end offset and moves the recovery point there. */
@@ -450,13 +539,15 @@ public final class PartitionLog implements AutoCloseable {
 
   /** Flushes if {@code flush.ms} has passed since the last flush; returns whether it did. */
   public boolean maybeFlushByTime() {
-    return inLock("flush of", () -> {
-      if (closed || time.milliseconds() - lastFlushTimeMs < config.flushMs()) {
-        return false;
-      }
-      flushLocked(time.milliseconds());
-      return true;
-    });
+    return inLock(
+        "flush of",
+        () -> {
+          if (closed || time.milliseconds() - lastFlushTimeMs < config.flushMs()) {
+            return false;
+          }
+          flushLocked(time.milliseconds());
+          return true;
+        });
   }
 
   private void flushLocked(long nowMs) {
@@ -476,19 +567,25 @@ public final class PartitionLog implements AutoCloseable {
     return logStartOffset;
   }
 
-  /** Bounds retention: only segments wholly below {@code offset} may be deleted (see the field's doc). */
+  /**
+   * Bounds retention: only segments wholly below {@code offset} may be deleted (see the field's
+   * doc).
+   */
   public void setRetentionBoundOffset(long offset) {
     retentionBoundOffset = offset;
   }
 
   /**
-   * Records that {@code leaderEpoch} starts at the log end offset: a new leader does this before its first append,
-   * so that it can tell followers where their older epochs end even if it writes nothing in its own.
+   * Records that {@code leaderEpoch} starts at the log end offset: a new leader does this before
+   * its first append, so that it can tell followers where their older epochs end even if it writes
+   * nothing in its own.
    */
   public void assignEpochStartOffset(int leaderEpoch) {
-    inOpenLog("epoch checkpoint of", () -> {
-      epochs.assign(leaderEpoch, logEndOffset);
-    });
+    inOpenLog(
+        "epoch checkpoint of",
+        () -> {
+          epochs.assign(leaderEpoch, logEndOffset);
+        });
   }
 
   /** The latest leader epoch in this log's epoch cache, or -1 if none. */
@@ -496,7 +593,10 @@ public final class PartitionLog implements AutoCloseable {
     return inLock("epoch lookup in", () -> epochs.latestEpoch());
   }
 
-  /** Where {@code leaderEpoch} ends in this log (Kafka's OffsetsForLeaderEpoch semantics; see {@link LeaderEpochCache#endOffsetFor}). */
+  /**
+   * Where {@code leaderEpoch} ends in this log (Kafka's OffsetsForLeaderEpoch semantics; see {@link
+   * LeaderEpochCache#endOffsetFor}).
+   */
   public EpochEndOffset endOffsetForEpoch(int leaderEpoch) {
     return inLock("epoch lookup in", () -> epochs.endOffsetFor(leaderEpoch, logEndOffset));
   }
@@ -540,7 +640,9 @@ public final class PartitionLog implements AutoCloseable {
     return config;
   }
 
-  /** Takes effect for the next append, roll and retention; existing segments keep their index sizes. */
+  /**
+   * Takes effect for the next append, roll and retention; existing segments keep their index sizes.
+   */
   public void updateConfig(LogConfig config) {
     this.config = config;
   }
@@ -548,52 +650,61 @@ public final class PartitionLog implements AutoCloseable {
   /** Flushes and closes the files; the log cannot be used afterwards. Idempotent. */
   @Override
   public void close() {
-    inLock("close of", () -> {
-      if (closed) {
-        return;
-      }
-      flushLocked(time.milliseconds());
-      closed = true;
-      segments.closeAll();
-    });
+    inLock(
+        "close of",
+        () -> {
+          if (closed) {
+            return;
+          }
+          flushLocked(time.milliseconds());
+          closed = true;
+          segments.closeAll();
+        });
   }
 
   /**
-   * Closes the file handles without flushing or writing final index entries (Kafka's closeHandlers: the directory
-   * went offline). Tests use it to simulate a crash. Idempotent.
+   * Closes the file handles without flushing or writing final index entries (Kafka's closeHandlers:
+   * the directory went offline). Tests use it to simulate a crash. Idempotent.
    */
   void closeHandlers() {
-    inLock("closing handles of", () -> {
-      closed = true;
-      segments.closeHandlers();
-    });
+    inLock(
+        "closing handles of",
+        () -> {
+          closed = true;
+          segments.closeHandlers();
+        });
   }
 
   /**
-   * Closes the files without flushing and renames the directory to {@code <name>.<n>-delete}, so that it is no
-   * longer this partition's (a crash now leaves a directory the next start deletes, never a half-deleted log
-   * under the live name). Cheap, whatever the log's size; the caller deletes the returned directory.
+   * Closes the files without flushing and renames the directory to {@code <name>.<n>-delete}, so
+   * that it is no longer this partition's (a crash now leaves a directory the next start deletes,
+   * never a half-deleted log under the live name). Cheap, whatever the log's size; the caller
+   * deletes the returned directory.
    */
   Path renameForDeletion() {
-    return inLock("deletion of", () -> {
-      closed = true;
-      segments.closeAll();
-      segments.clear();
-      Path doomed = dir.resolveSibling(dir.getFileName() + "." + System.nanoTime() + "-delete");
-      java.nio.file.Files.move(dir, doomed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-      FileIo.fsyncDirectory(dir.getParent());
-      return doomed;
-    });
+    return inLock(
+        "deletion of",
+        () -> {
+          closed = true;
+          segments.closeAll();
+          segments.clear();
+          Path doomed = dir.resolveSibling(dir.getFileName() + "." + System.nanoTime() + "-delete");
+          java.nio.file.Files.move(dir, doomed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+          FileIo.fsyncDirectory(dir.getParent());
+          return doomed;
+        });
   }
 
   /** Closes the files without flushing and removes the directory. */
   public void delete() {
-    inLock("delete of", () -> {
-      closed = true;
-      segments.closeAll();
-      segments.clear();
-      FileIo.deleteRecursively(dir);
-    });
+    inLock(
+        "delete of",
+        () -> {
+          closed = true;
+          segments.closeAll();
+          segments.clear();
+          FileIo.deleteRecursively(dir);
+        });
   }
 
   /** Work done under the lock that returns a value and may fail with an IOException. */
@@ -607,8 +718,9 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
-   * Runs {@code step} holding the lock (Kafka's inLock); the only place the lock is taken, apart from readers
-   * waiting out a truncation. An IOException becomes a LogStorageException "{@code what} topic-partition failed".
+   * Runs {@code step} holding the lock (Kafka's inLock); the only place the lock is taken, apart
+   * from readers waiting out a truncation. An IOException becomes a LogStorageException "{@code
+   * what} topic-partition failed".
    */
   private <T> T inLock(String what, LockedStep<T> step) {
     lock.lock();
@@ -622,25 +734,31 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   private void inLock(String what, LockedAction action) {
-    inLock(what, () -> {
-      action.run();
-      return null;
-    });
+    inLock(
+        what,
+        () -> {
+          action.run();
+          return null;
+        });
   }
 
   /** {@link #inLock} on a log that must be open: a closed one throws IllegalStateException. */
   private <T> T inOpenLog(String what, LockedStep<T> step) {
-    return inLock(what, () -> {
-      ensureOpen();
-      return step.run();
-    });
+    return inLock(
+        what,
+        () -> {
+          ensureOpen();
+          return step.run();
+        });
   }
 
   private void inOpenLog(String what, LockedAction action) {
-    inLock(what, () -> {
-      ensureOpen();
-      action.run();
-    });
+    inLock(
+        what,
+        () -> {
+          ensureOpen();
+          action.run();
+        });
   }
 
   private void ensureOpen() {
@@ -652,7 +770,14 @@ public final class PartitionLog implements AutoCloseable {
   /** One status line: {@code orders-3 start=0 end=120 recovery=100 segments=3 bytes=40960}. */
   @Override
   public String toString() {
-    return topicPartition + " start=" + logStartOffset + " end=" + logEndOffset + " recovery=" + recoveryPoint
-        + " segments=" + segments.count();
+    return topicPartition
+        + " start="
+        + logStartOffset
+        + " end="
+        + logEndOffset
+        + " recovery="
+        + recoveryPoint
+        + " segments="
+        + segments.count();
   }
 }

@@ -8,9 +8,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 
 /**
- * {@code partition.metadata} in a partition directory (Kafka's, KIP-516): the id of the topic the log belongs to.
- * Names are reused — a topic deleted and created again gets the same directory name but a new id — so a log whose
- * id differs from the metadata's is the old topic's and must not be served as the new one's.
+ * {@code partition.metadata} in a partition directory (Kafka's, KIP-516): the id of the topic the
+ * log belongs to. Names are reused — a topic deleted and created again gets the same directory name
+ * but a new id — so a log whose id differs from the metadata's is the old topic's and must not be
+ * served as the new one's.
  *
  * <pre>
  * version: 0
@@ -46,8 +47,10 @@ final class PartitionMetadataFile {
     Path temp = dir.resolve(FILE_NAME + ".tmp");
     try {
       Files.createDirectories(dir);
-      Files.write(temp, ("version: 0\ntopic_id: " + topicId + "\n").getBytes(StandardCharsets.UTF_8));
-      try (var channel = java.nio.channels.FileChannel.open(temp, java.nio.file.StandardOpenOption.WRITE)) {
+      Files.write(
+          temp, ("version: 0\ntopic_id: " + topicId + "\n").getBytes(StandardCharsets.UTF_8));
+      try (var channel =
+          java.nio.channels.FileChannel.open(temp, java.nio.file.StandardOpenOption.WRITE)) {
         channel.force(true);
       }
       Files.move(temp, dir.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE);

@@ -6,21 +6,24 @@ import dev.tributary.log.record.RecordBatch;
 import java.nio.ByteBuffer;
 
 /**
- * Finds a record's timestamp inside a v2 batch by walking the uncompressed records' varint framing (length,
- * attributes, timestampDelta, offsetDelta, ...), without decoding keys, values or headers.
+ * Finds a record's timestamp inside a v2 batch by walking the uncompressed records' varint framing
+ * (length, attributes, timestampDelta, offsetDelta, ...), without decoding keys, values or headers.
  */
 final class RecordTimestamps {
   private RecordTimestamps() {}
 
   /**
-   * The first record of {@code batch} with timestamp >= {@code targetTimestampMs} and offset >= {@code minOffset}.
-   * The caller knows the batch's max timestamp reaches the target. For LogAppendTime and compressed batches the
-   * answer is batch-level: (max timestamp, max(base offset, minOffset)).
+   * The first record of {@code batch} with timestamp >= {@code targetTimestampMs} and offset >=
+   * {@code minOffset}. The caller knows the batch's max timestamp reaches the target. For
+   * LogAppendTime and compressed batches the answer is batch-level: (max timestamp, max(base
+   * offset, minOffset)).
    */
-  static TimestampAndOffset firstAtOrAfter(RecordBatch batch, long targetTimestampMs, long minOffset) {
+  static TimestampAndOffset firstAtOrAfter(
+      RecordBatch batch, long targetTimestampMs, long minOffset) {
     int epoch = batch.partitionLeaderEpoch();
     TimestampAndOffset batchLevel =
-        new TimestampAndOffset(batch.maxTimestamp(), Math.max(batch.baseOffset(), minOffset), epoch);
+        new TimestampAndOffset(
+            batch.maxTimestamp(), Math.max(batch.baseOffset(), minOffset), epoch);
     if (batch.isLogAppendTime() || batch.compressionType() != CompressionType.NONE) {
       return batchLevel;
     }
@@ -40,7 +43,8 @@ final class RecordTimestamps {
         position = bodyStart + length;
       }
     } catch (RuntimeException e) {
-      // Opaque or malformed records: fall back to the batch-level answer, which never skips a record.
+      // Opaque or malformed records: fall back to the batch-level answer, which never skips a
+      // record.
       return batchLevel;
     }
     return batchLevel;

@@ -4,7 +4,10 @@ package dev.tributary.log;
 public enum TimestampType {
   /** The producer's timestamp is stored as it arrives. */
   CREATE_TIME("CreateTime"),
-  /** The broker overwrites the batch's max timestamp with its clock at append (and recomputes the CRC). */
+  /**
+   * The broker overwrites the batch's max timestamp with its clock at append (and recomputes the
+   * CRC).
+   */
   LOG_APPEND_TIME("LogAppendTime");
 
   public final String configValue;

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The sequence lock that lets {@link LogReader} read without the log's lock while truncation rewrites bytes under
- * it (concurrency note 3 in {@link PartitionLog}). A reader notes {@link #sequence()} before it reads and retries if
- * the number was odd or has changed since.
+ * The sequence lock that lets {@link LogReader} read without the log's lock while truncation
+ * rewrites bytes under it (concurrency note 3 in {@link PartitionLog}). A reader notes {@link
+ * #sequence()} before it reads and retries if the number was odd or has changed since.
  */
 final class TruncationSequence {
   /** A step that may fail with an IOException. */
@@ -16,7 +16,11 @@ final class TruncationSequence {
 
   /** The owning log's lock, held by every truncation from start to end. */
   private final ReentrantLock lock;
-  /** Invariant: odd exactly while a truncation runs. Changed only by {@link #truncate}, under {@code lock}. */
+
+  /**
+   * Invariant: odd exactly while a truncation runs. Changed only by {@link #truncate}, under {@code
+   * lock}.
+   */
   private volatile long sequence;
 
   TruncationSequence(ReentrantLock lock) {
@@ -24,8 +28,8 @@ final class TruncationSequence {
   }
 
   /**
-   * Runs {@code truncation} with the sequence odd; the caller holds the lock. An IOException becomes a
-   * LogStorageException saying that {@code what} failed.
+   * Runs {@code truncation} with the sequence odd; the caller holds the lock. An IOException
+   * becomes a LogStorageException saying that {@code what} failed.
    */
   void truncate(String what, IoStep truncation) {
     if (!lock.isHeldByCurrentThread()) {

@@ -7,14 +7,15 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * When each broker was last heard from, as seen by the active controller (Kafka's BrokerHeartbeatManager). Soft
- * state: never in the metadata log, lost when controllership moves; the new active controller calls {@link
- * #resetAll} so that every registered broker gets a full session before it can be fenced (it cannot know how long
- * a broker had been silent under the previous controller, and must not punish it for the failover).
+ * When each broker was last heard from, as seen by the active controller (Kafka's
+ * BrokerHeartbeatManager). Soft state: never in the metadata log, lost when controllership moves;
+ * the new active controller calls {@link #resetAll} so that every registered broker gets a full
+ * session before it can be fenced (it cannot know how long a broker had been silent under the
+ * previous controller, and must not punish it for the failover).
  *
- * <p>A session lasts {@code sessionTimeoutMs}: a broker last heard from at {@code t} is stale from {@code t +
- * sessionTimeoutMs} on (silent for the whole session timeout). Time comes in as {@code nowMs}; nothing here reads a
- * clock.
+ * <p>A session lasts {@code sessionTimeoutMs}: a broker last heard from at {@code t} is stale from
+ * {@code t + sessionTimeoutMs} on (silent for the whole session timeout). Time comes in as {@code
+ * nowMs}; nothing here reads a clock.
  *
  * <p>Invariant: {@code sessionTimeoutMs > 0}; a broker's last contact never moves backwards.
  *
@@ -22,12 +23,14 @@ import java.util.TreeMap;
  */
 public final class BrokerHeartbeatManager {
   private final long sessionTimeoutMs;
+
   /** Broker id → last contact; sorted so that every listing comes out in id order. */
   private final TreeMap<Integer, Long> lastContactMs = new TreeMap<>();
 
   public BrokerHeartbeatManager(long sessionTimeoutMs) {
     if (sessionTimeoutMs <= 0) {
-      throw new IllegalArgumentException("sessionTimeoutMs must be positive, got " + sessionTimeoutMs);
+      throw new IllegalArgumentException(
+          "sessionTimeoutMs must be positive, got " + sessionTimeoutMs);
     }
     this.sessionTimeoutMs = sessionTimeoutMs;
   }
@@ -41,7 +44,9 @@ public final class BrokerHeartbeatManager {
     lastContactMs.merge(brokerId, nowMs, Math::max);
   }
 
-  /** Forgets everything and starts a fresh session for each of {@code brokerIds} at {@code nowMs}. */
+  /**
+   * Forgets everything and starts a fresh session for each of {@code brokerIds} at {@code nowMs}.
+   */
   public void resetAll(Collection<Integer> brokerIds, long nowMs) {
     lastContactMs.clear();
     brokerIds.forEach(id -> lastContactMs.put(id, nowMs));
@@ -52,7 +57,10 @@ public final class BrokerHeartbeatManager {
     return lastContactMs.containsKey(brokerId);
   }
 
-  /** The moment {@code brokerId}'s session ends (it is stale from then on), or {@link Long#MAX_VALUE} if untracked. */
+  /**
+   * The moment {@code brokerId}'s session ends (it is stale from then on), or {@link
+   * Long#MAX_VALUE} if untracked.
+   */
   public long sessionDeadlineMs(int brokerId) {
     Long last = lastContactMs.get(brokerId);
     return last == null ? Long.MAX_VALUE : last + sessionTimeoutMs;
@@ -75,8 +83,8 @@ public final class BrokerHeartbeatManager {
   }
 
   /**
-   * The earliest session deadline among {@code brokerIds} (the ones whose staleness matters: the unfenced ones),
-   * or {@link Long#MAX_VALUE} if none is tracked.
+   * The earliest session deadline among {@code brokerIds} (the ones whose staleness matters: the
+   * unfenced ones), or {@link Long#MAX_VALUE} if none is tracked.
    */
   public long nextDeadlineMs(Collection<Integer> brokerIds) {
     long next = Long.MAX_VALUE;

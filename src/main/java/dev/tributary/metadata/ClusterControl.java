@@ -12,10 +12,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Controller logic for cluster membership and liveness (Kafka's ClusterControlManager, plus the fencing half of
- * its ReplicationControlManager): validates a broker's registration or heartbeat against the image and
- * <em>computes</em> the records that carry it out; it changes no metadata itself. Its only state is the soft
- * {@link BrokerHeartbeatManager} of the active controller, which heartbeats and registrations touch.
+ * Controller logic for cluster membership and liveness (Kafka's ClusterControlManager, plus the
+ * fencing half of its ReplicationControlManager): validates a broker's registration or heartbeat
+ * against the image and <em>computes</em> the records that carry it out; it changes no metadata
+ * itself. Its only state is the soft {@link BrokerHeartbeatManager} of the active controller, which
+ * heartbeats and registrations touch.
  *
  * <p>A broker's registration state ({@link BrokerState}) and its transitions:
  *
@@ -40,20 +41,22 @@ import java.util.TreeSet;
  * FENCED, UNFENCED  heartbeat with another broker epoch          unchanged         error STALE_BROKER_EPOCH
  * </pre>
  *
- * A new registration and a fenced one are the same state in the image ({@code fenced == true}); only how it was
- * reached differs. The broker epoch is the offset of the registration's record, so a new incarnation always has a
- * larger one, and a late BrokerFenced/BrokerUnfenced about an old epoch replays as a no-op.
+ * A new registration and a fenced one are the same state in the image ({@code fenced == true});
+ * only how it was reached differs. The broker epoch is the offset of the registration's record, so
+ * a new incarnation always has a larger one, and a late BrokerFenced/BrokerUnfenced about an old
+ * epoch replays as a no-op.
  *
- * <p>Ordering within a batch: partition changes come <em>before</em> BrokerFenced and RegisterBroker, and
- * <em>after</em> BrokerUnfenced, so the image satisfies "a fenced broker leads nothing" after every single record,
- * not only after the whole batch.
+ * <p>Ordering within a batch: partition changes come <em>before</em> BrokerFenced and
+ * RegisterBroker, and <em>after</em> BrokerUnfenced, so the image satisfies "a fenced broker leads
+ * nothing" after every single record, not only after the whole batch.
  *
- * <p>Leader election (Kafka's, without KIP-966's ELR): the first replica in replica order that is in the ISR and on
- * an unfenced broker; if there is none the partition goes offline, unless its topic sets {@code
- * unclean.leader.election.enable}, when the first live replica leads even though it may lack acknowledged records.
- * A controlled shutdown ({@link #controlledShutdown}) moves leadership and ISR membership away first, exactly as
- * fencing does. {@link #preferredLeaderChanges} gives leadership back to each partition's first replica once it is
- * in sync again ({@code auto.leader.rebalance.enable}).
+ * <p>Leader election (Kafka's, without KIP-966's ELR): the first replica in replica order that is
+ * in the ISR and on an unfenced broker; if there is none the partition goes offline, unless its
+ * topic sets {@code unclean.leader.election.enable}, when the first live replica leads even though
+ * it may lack acknowledged records. A controlled shutdown ({@link #controlledShutdown}) moves
+ * leadership and ISR membership away first, exactly as fencing does. {@link
+ * #preferredLeaderChanges} gives leadership back to each partition's first replica once it is in
+ * sync again ({@code auto.leader.rebalance.enable}).
  *
  * <p>Concurrency: not thread-safe; the {@link Controller} calls it under its lock.
  */
@@ -63,12 +66,15 @@ public final class ClusterControl {
     /** No registration: heartbeats are refused; registering leads to {@link #FENCED}. */
     UNREGISTERED,
     /**
-     * Registered but may not lead or receive new replicas: newly registered (until its first caught-up heartbeat)
-     * or missed its session. A caught-up heartbeat leads to {@link #UNFENCED}; a new incarnation stays here with
-     * a new epoch.
+     * Registered but may not lead or receive new replicas: newly registered (until its first
+     * caught-up heartbeat) or missed its session. A caught-up heartbeat leads to {@link #UNFENCED};
+     * a new incarnation stays here with a new epoch.
      */
     FENCED,
-    /** Alive: may lead and receive replicas. A missed session or a new incarnation leads to {@link #FENCED}. */
+    /**
+     * Alive: may lead and receive replicas. A missed session or a new incarnation leads to {@link
+     * #FENCED}.
+     */
     UNFENCED;
 
     public static BrokerState of(MetadataImage image, int brokerId) {
@@ -77,8 +83,8 @@ public final class ClusterControl {
   }
 
   /**
-   * What a heartbeat computed: the records to commit (possibly none) and whether the broker is still fenced once
-   * they are committed.
+   * What a heartbeat computed: the records to commit (possibly none) and whether the broker is
+   * still fenced once they are committed.
    */
   public record HeartbeatResult(List<MetadataRecord> records, boolean fenced) {
     public HeartbeatResult {
@@ -97,9 +103,10 @@ public final class ClusterControl {
   }
 
   /**
-   * Records that register {@code incarnationId} as broker {@code brokerId}: none if that incarnation is already the
-   * registered one (a retried request). A new incarnation replaces the old registration, and since the old process
-   * is gone, its leaderships and ISR memberships are given up first, exactly as if it had been fenced.
+   * Records that register {@code incarnationId} as broker {@code brokerId}: none if that
+   * incarnation is already the registered one (a retried request). A new incarnation replaces the
+   * old registration, and since the old process is gone, its leaderships and ISR memberships are
+   * given up first, exactly as if it had been fenced.
    */
   public List<MetadataRecord> register(
       MetadataImage image, int brokerId, Uuid incarnationId, String host, int port, long nowMs) {
@@ -107,7 +114,8 @@ public final class ClusterControl {
       throw new InvalidRequestException("Broker id must not be negative, got " + brokerId);
     }
     if (port < 0 || port > 65_535) {
-      throw new InvalidRequestException("Broker " + brokerId + " registered with invalid port " + port);
+      throw new InvalidRequestException(
+          "Broker " + brokerId + " registered with invalid port " + port);
     }
     heartbeats.touch(brokerId, nowMs);
     BrokerImage current = image.brokers().get(brokerId);
@@ -123,10 +131,10 @@ public final class ClusterControl {
   }
 
   /**
-   * Answers a heartbeat from registration {@code brokerEpoch} of {@code brokerId}, which has replayed the metadata
-   * log up to {@code brokerMetadataOffset}. A fenced broker is unfenced once it has caught up at least to its own
-   * registration (so it knows the metadata it must act on), and then leads the offline partitions whose ISR holds
-   * it.
+   * Answers a heartbeat from registration {@code brokerEpoch} of {@code brokerId}, which has
+   * replayed the metadata log up to {@code brokerMetadataOffset}. A fenced broker is unfenced once
+   * it has caught up at least to its own registration (so it knows the metadata it must act on),
+   * and then leads the offline partitions whose ISR holds it.
    *
    * @throws BrokerNotRegisteredException if the broker id has no registration
    * @throws StaleBrokerEpochException if {@code brokerEpoch} is not the current registration's
@@ -135,11 +143,16 @@ public final class ClusterControl {
       MetadataImage image, int brokerId, long brokerEpoch, long brokerMetadataOffset, long nowMs) {
     BrokerImage broker = image.brokers().get(brokerId);
     if (broker == null) {
-      throw new BrokerNotRegisteredException("Broker " + brokerId + " is not registered; register first");
+      throw new BrokerNotRegisteredException(
+          "Broker " + brokerId + " is not registered; register first");
     }
     if (broker.brokerEpoch() != brokerEpoch) {
       throw new StaleBrokerEpochException(
-          "Broker " + brokerId + " sent broker epoch " + brokerEpoch + " but its current registration has epoch "
+          "Broker "
+              + brokerId
+              + " sent broker epoch "
+              + brokerEpoch
+              + " but its current registration has epoch "
               + broker.brokerEpoch());
     }
     heartbeats.touch(brokerId, nowMs);
@@ -156,9 +169,10 @@ public final class ClusterControl {
   }
 
   /**
-   * Records that fence every unfenced broker whose session has expired at {@code nowMs}, and move or take offline
-   * what they led. An unfenced broker this controller has no contact on record for gets a fresh session from
-   * {@code nowMs} instead (it cannot have been silent for longer than this controller knows of it).
+   * Records that fence every unfenced broker whose session has expired at {@code nowMs}, and move
+   * or take offline what they led. An unfenced broker this controller has no contact on record for
+   * gets a fresh session from {@code nowMs} instead (it cannot have been silent for longer than
+   * this controller knows of it).
    */
   public List<MetadataRecord> fenceStaleBrokers(MetadataImage image, long nowMs) {
     Set<Integer> stale = new TreeSet<>();
@@ -174,36 +188,44 @@ public final class ClusterControl {
     }
     List<MetadataRecord> records = new ArrayList<>(partitionChangesWithout(image, stale));
     for (int brokerId : stale) {
-      records.add(new MetadataRecord.BrokerFenced(brokerId, image.brokers().get(brokerId).brokerEpoch()));
+      records.add(
+          new MetadataRecord.BrokerFenced(brokerId, image.brokers().get(brokerId).brokerEpoch()));
     }
     return records;
   }
 
   /**
-   * Records that fence registration {@code brokerEpoch} of {@code brokerId} at once, moving what it led: for a
-   * broker shutting down cleanly (it stopped heartbeating first), or one found dead before its session expired.
-   * None if that registration is already fenced.
+   * Records that fence registration {@code brokerEpoch} of {@code brokerId} at once, moving what it
+   * led: for a broker shutting down cleanly (it stopped heartbeating first), or one found dead
+   * before its session expired. None if that registration is already fenced.
    *
-   * @throws StaleBrokerEpochException if {@code brokerEpoch} is not the broker's current registration
+   * @throws StaleBrokerEpochException if {@code brokerEpoch} is not the broker's current
+   *     registration
    */
   public List<MetadataRecord> fenceBroker(MetadataImage image, int brokerId, long brokerEpoch) {
     BrokerImage broker = image.brokers().get(brokerId);
     if (broker == null || broker.brokerEpoch() != brokerEpoch) {
       throw new StaleBrokerEpochException(
-          "Broker " + brokerId + " epoch " + brokerEpoch + " is not the current registration"
+          "Broker "
+              + brokerId
+              + " epoch "
+              + brokerEpoch
+              + " is not the current registration"
               + (broker == null ? "" : " (" + broker.brokerEpoch() + ")"));
     }
     if (broker.fenced()) {
       return List.of();
     }
-    List<MetadataRecord> records = new ArrayList<>(partitionChangesWithout(image, Set.of(brokerId)));
+    List<MetadataRecord> records =
+        new ArrayList<>(partitionChangesWithout(image, Set.of(brokerId)));
     records.add(new MetadataRecord.BrokerFenced(brokerId, brokerEpoch));
     return records;
   }
 
   /**
-   * Partition changes that hand leadership back to each partition's preferred (first) replica where it is in the
-   * ISR, unfenced and not leading (Kafka's preferred replica election), so leaders stay spread after failovers.
+   * Partition changes that hand leadership back to each partition's preferred (first) replica where
+   * it is in the ISR, unfenced and not leading (Kafka's preferred replica election), so leaders
+   * stay spread after failovers.
    */
   public static List<MetadataRecord> preferredLeaderChanges(MetadataImage image) {
     List<MetadataRecord> changes = new ArrayList<>();
@@ -218,7 +240,10 @@ public final class ClusterControl {
     return changes;
   }
 
-  /** The earliest session deadline of an unfenced broker in {@code image}, or {@link Long#MAX_VALUE} if none. */
+  /**
+   * The earliest session deadline of an unfenced broker in {@code image}, or {@link Long#MAX_VALUE}
+   * if none.
+   */
   public long nextDeadlineMs(MetadataImage image) {
     return heartbeats.nextDeadlineMs(image.unfencedBrokerIds());
   }
@@ -229,11 +254,11 @@ public final class ClusterControl {
   }
 
   /**
-   * Partition changes for {@code leaving} brokers going away: each partition one of them leads gets the first
-   * unfenced, staying ISR member (in replica order) as leader, or goes offline (-1) with leader epoch + 1; they
-   * leave every ISR, except that an ISR never becomes empty (it keeps the old leader, or else its first member:
-   * the replica with the most recent data, which must come back before the partition can). Partition epoch + 1 on
-   * any change.
+   * Partition changes for {@code leaving} brokers going away: each partition one of them leads gets
+   * the first unfenced, staying ISR member (in replica order) as leader, or goes offline (-1) with
+   * leader epoch + 1; they leave every ISR, except that an ISR never becomes empty (it keeps the
+   * old leader, or else its first member: the replica with the most recent data, which must come
+   * back before the partition can). Partition epoch + 1 on any change.
    */
   static List<MetadataRecord> partitionChangesWithout(MetadataImage image, Set<Integer> leaving) {
     Set<Integer> eligible = new HashSet<>(image.unfencedBrokerIds());
@@ -251,7 +276,8 @@ public final class ClusterControl {
           if (leader == -1 && uncleanElection(topic)) {
             leader = electLeader(p.replicas(), p.replicas(), eligible);
             if (leader != -1) {
-              isr = List.of(leader); // it may lack acknowledged records: the topic chose availability
+              isr =
+                  List.of(leader); // it may lack acknowledged records: the topic chose availability
             }
           }
         }
@@ -263,7 +289,10 @@ public final class ClusterControl {
     return changes;
   }
 
-  /** Partition changes for {@code brokerId} being unfenced: offline partitions whose ISR holds it get a leader. */
+  /**
+   * Partition changes for {@code brokerId} being unfenced: offline partitions whose ISR holds it
+   * get a leader.
+   */
   static List<MetadataRecord> partitionChangesOnUnfence(MetadataImage image, int brokerId) {
     Set<Integer> eligible = new HashSet<>(image.unfencedBrokerIds());
     eligible.add(brokerId);
@@ -271,7 +300,8 @@ public final class ClusterControl {
     for (TopicImage topic : image.topicsByName().values()) {
       for (PartitionImage p : topic.partitions().values()) {
         if (p.leader() == -1 && p.isr().contains(brokerId)) {
-          changes.add(change(topic.topicId(), p, p.isr(), electLeader(p.replicas(), p.isr(), eligible)));
+          changes.add(
+              change(topic.topicId(), p, p.isr(), electLeader(p.replicas(), p.isr(), eligible)));
         } else if (p.leader() == -1 && p.replicas().contains(brokerId) && uncleanElection(topic)) {
           changes.add(change(topic.topicId(), p, List.of(brokerId), brokerId));
         }
@@ -281,10 +311,14 @@ public final class ClusterControl {
   }
 
   private static boolean uncleanElection(TopicImage topic) {
-    return Boolean.parseBoolean(topic.configs().getOrDefault(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, "false"));
+    return Boolean.parseBoolean(
+        topic.configs().getOrDefault(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, "false"));
   }
 
-  /** The first replica, in replica order, that is in {@code isr} and {@code eligible}; -1 if none (offline). */
+  /**
+   * The first replica, in replica order, that is in {@code isr} and {@code eligible}; -1 if none
+   * (offline).
+   */
   static int electLeader(List<Integer> replicas, List<Integer> isr, Set<Integer> eligible) {
     for (int replica : replicas) {
       if (isr.contains(replica) && eligible.contains(replica)) {

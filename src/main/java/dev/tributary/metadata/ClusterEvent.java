@@ -3,11 +3,13 @@ package dev.tributary.metadata;
 import java.util.Locale;
 
 /**
- * One entry of the cluster's timeline: something the controller changed, when and why. The controller computes
- * these together with the records they describe ({@link ClusterEvents#describe}) and commits them in the same batch
- * as a {@link MetadataRecord.EventsRecorded}, so every broker replays the same timeline, in metadata-log order.
+ * One entry of the cluster's timeline: something the controller changed, when and why. The
+ * controller computes these together with the records they describe ({@link
+ * ClusterEvents#describe}) and commits them in the same batch as a {@link
+ * MetadataRecord.EventsRecorded}, so every broker replays the same timeline, in metadata-log order.
  *
- * @param offset the metadata-log offset of the batch's {@link MetadataRecord.EventsRecorded}; -1 until replayed
+ * @param offset the metadata-log offset of the batch's {@link MetadataRecord.EventsRecorded}; -1
+ *     until replayed
  * @param timestampMs the active controller's clock when it computed the change
  * @param topic the topic concerned, or null
  * @param partition the partition concerned, or -1
@@ -16,9 +18,18 @@ import java.util.Locale;
  * @param reason why, as the controller or the partition's leader saw it, or null
  */
 public record ClusterEvent(
-    long offset, long timestampMs, Type type, String topic, int partition, int brokerId, String text,
+    long offset,
+    long timestampMs,
+    Type type,
+    String topic,
+    int partition,
+    int brokerId,
+    String text,
     String reason) {
-  /** Longer texts are cut (a reason may list many replicas; the record encoding caps strings at 64 KiB). */
+  /**
+   * Longer texts are cut (a reason may list many replicas; the record encoding caps strings at 64
+   * KiB).
+   */
   static final int MAX_TEXT_CHARS = 1_000;
 
   public ClusterEvent {
@@ -58,6 +69,7 @@ public record ClusterEvent(
 
   /** The same event stamped with the offset it was committed at. */
   ClusterEvent atOffset(long committedOffset) {
-    return new ClusterEvent(committedOffset, timestampMs, type, topic, partition, brokerId, text, reason);
+    return new ClusterEvent(
+        committedOffset, timestampMs, type, topic, partition, brokerId, text, reason);
   }
 }

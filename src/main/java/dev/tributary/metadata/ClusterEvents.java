@@ -6,13 +6,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Describes a batch of metadata records as {@link ClusterEvent}s for the timeline: which broker was fenced, which
- * partition changed leader (old → new, epoch) or ISR (who left or joined), which topic appeared. Pure: the
- * controller calls it with the image the batch was computed from, so the descriptions are exact, and commits them
- * with the batch (see {@link Controller}).
+ * Describes a batch of metadata records as {@link ClusterEvent}s for the timeline: which broker was
+ * fenced, which partition changed leader (old → new, epoch) or ISR (who left or joined), which
+ * topic appeared. Pure: the controller calls it with the image the batch was computed from, so the
+ * descriptions are exact, and commits them with the batch (see {@link Controller}).
  */
 public final class ClusterEvents {
-  /** How many events an image keeps; older ones fall off (the timeline is recent history, not an audit log). */
+  /**
+   * How many events an image keeps; older ones fall off (the timeline is recent history, not an
+   * audit log).
+   */
   public static final int MAX_RETAINED = 200;
 
   private ClusterEvents() {}
@@ -36,8 +39,9 @@ public final class ClusterEvents {
         createdHere.add(created.topicId());
       }
       // A new topic's partitions are part of its TopicCreated event, not events of their own.
-      boolean ofNewTopic = record instanceof MetadataRecord.PartitionChange change
-          && createdHere.contains(change.topicId());
+      boolean ofNewTopic =
+          record instanceof MetadataRecord.PartitionChange change
+              && createdHere.contains(change.topicId());
       if (!ofNewTopic) {
         describeOne(image, record, reason, nowMs, events);
       }
@@ -47,40 +51,103 @@ public final class ClusterEvents {
   }
 
   private static void describeOne(
-      MetadataImage image, MetadataRecord record, String reason, long nowMs, List<ClusterEvent> events) {
+      MetadataImage image,
+      MetadataRecord record,
+      String reason,
+      long nowMs,
+      List<ClusterEvent> events) {
     if (record instanceof MetadataRecord.RegisterBroker r) {
       boolean restart = image.broker(r.brokerId()).isPresent();
-      events.add(event(nowMs, ClusterEvent.Type.BROKER_REGISTERED, null, -1, r.brokerId(),
-          "broker " + r.brokerId() + (restart ? " registered again (new process)" : " registered") + " at "
-              + r.host() + ":" + r.port(), null));
+      events.add(
+          event(
+              nowMs,
+              ClusterEvent.Type.BROKER_REGISTERED,
+              null,
+              -1,
+              r.brokerId(),
+              "broker "
+                  + r.brokerId()
+                  + (restart ? " registered again (new process)" : " registered")
+                  + " at "
+                  + r.host()
+                  + ":"
+                  + r.port(),
+              null));
     } else if (record instanceof MetadataRecord.BrokerFenced r) {
       if (isCurrentRegistration(image, r.brokerId(), r.brokerEpoch(), false)) {
-        events.add(event(nowMs, ClusterEvent.Type.BROKER_FENCED, null, -1, r.brokerId(),
-            "broker " + r.brokerId() + " fenced", reason));
+        events.add(
+            event(
+                nowMs,
+                ClusterEvent.Type.BROKER_FENCED,
+                null,
+                -1,
+                r.brokerId(),
+                "broker " + r.brokerId() + " fenced",
+                reason));
       }
     } else if (record instanceof MetadataRecord.BrokerUnfenced r) {
       if (isCurrentRegistration(image, r.brokerId(), r.brokerEpoch(), true)) {
-        events.add(event(nowMs, ClusterEvent.Type.BROKER_UNFENCED, null, -1, r.brokerId(),
-            "broker " + r.brokerId() + " unfenced", "caught up with the metadata log"));
+        events.add(
+            event(
+                nowMs,
+                ClusterEvent.Type.BROKER_UNFENCED,
+                null,
+                -1,
+                r.brokerId(),
+                "broker " + r.brokerId() + " unfenced",
+                "caught up with the metadata log"));
       }
     } else if (record instanceof MetadataRecord.TopicCreated r) {
-      events.add(event(nowMs, ClusterEvent.Type.TOPIC_CREATED, r.name(), -1, -1, "topic " + r.name() + " created",
-          reason));
+      events.add(
+          event(
+              nowMs,
+              ClusterEvent.Type.TOPIC_CREATED,
+              r.name(),
+              -1,
+              -1,
+              "topic " + r.name() + " created",
+              reason));
     } else if (record instanceof MetadataRecord.TopicDeleted r) {
-      image.topic(r.topicId()).ifPresent(topic -> events.add(event(nowMs, ClusterEvent.Type.TOPIC_DELETED,
-          topic.name(), -1, -1, "topic " + topic.name() + " deleted", reason)));
+      image
+          .topic(r.topicId())
+          .ifPresent(
+              topic ->
+                  events.add(
+                      event(
+                          nowMs,
+                          ClusterEvent.Type.TOPIC_DELETED,
+                          topic.name(),
+                          -1,
+                          -1,
+                          "topic " + topic.name() + " deleted",
+                          reason)));
     } else if (record instanceof MetadataRecord.TopicConfigChanged r) {
-      image.topic(r.topicId()).ifPresent(topic -> events.add(event(nowMs, ClusterEvent.Type.CONFIG_CHANGED,
-          topic.name(), -1, -1,
-          r.name() + (r.value() == null ? " reset to its default" : " = " + r.value()) + " on " + topic.name(),
-          reason)));
+      image
+          .topic(r.topicId())
+          .ifPresent(
+              topic ->
+                  events.add(
+                      event(
+                          nowMs,
+                          ClusterEvent.Type.CONFIG_CHANGED,
+                          topic.name(),
+                          -1,
+                          -1,
+                          r.name()
+                              + (r.value() == null ? " reset to its default" : " = " + r.value())
+                              + " on "
+                              + topic.name(),
+                          reason)));
     } else if (record instanceof MetadataRecord.PartitionChange r) {
       describePartitionChange(image, r, reason, nowMs, events);
     }
   }
 
   private static void describePartitionChange(
-      MetadataImage image, MetadataRecord.PartitionChange change, String reason, long nowMs,
+      MetadataImage image,
+      MetadataRecord.PartitionChange change,
+      String reason,
+      long nowMs,
       List<ClusterEvent> events) {
     TopicImage topic = image.topic(change.topicId()).orElse(null);
     if (topic == null) {
@@ -89,42 +156,90 @@ public final class ClusterEvents {
     String tp = topic.name() + "-" + change.partition();
     PartitionImage old = topic.partitions().get(change.partition());
     if (old == null) {
-      events.add(event(nowMs, ClusterEvent.Type.PARTITIONS_ADDED, topic.name(), change.partition(), -1,
-          "partition " + tp + " added on replicas " + change.replicas(), reason));
+      events.add(
+          event(
+              nowMs,
+              ClusterEvent.Type.PARTITIONS_ADDED,
+              topic.name(),
+              change.partition(),
+              -1,
+              "partition " + tp + " added on replicas " + change.replicas(),
+              reason));
       return;
     }
     if (old.leader() != change.leader()) {
-      String text = change.leader() < 0
-          ? tp + " offline: leader " + old.leader() + " → none (leader epoch " + change.leaderEpoch() + ")"
-          : tp + " leader " + (old.leader() < 0 ? "none" : String.valueOf(old.leader())) + " → "
-              + change.leader() + " (leader epoch " + change.leaderEpoch() + ")";
-      events.add(event(nowMs, ClusterEvent.Type.LEADER_CHANGED, topic.name(), change.partition(), change.leader(),
-          text, reason));
+      String text =
+          change.leader() < 0
+              ? tp
+                  + " offline: leader "
+                  + old.leader()
+                  + " → none (leader epoch "
+                  + change.leaderEpoch()
+                  + ")"
+              : tp
+                  + " leader "
+                  + (old.leader() < 0 ? "none" : String.valueOf(old.leader()))
+                  + " → "
+                  + change.leader()
+                  + " (leader epoch "
+                  + change.leaderEpoch()
+                  + ")";
+      events.add(
+          event(
+              nowMs,
+              ClusterEvent.Type.LEADER_CHANGED,
+              topic.name(),
+              change.partition(),
+              change.leader(),
+              text,
+              reason));
     }
     List<Integer> left = old.isr().stream().filter(id -> !change.isr().contains(id)).toList();
     List<Integer> joined = change.isr().stream().filter(id -> !old.isr().contains(id)).toList();
     if (!left.isEmpty()) {
-      events.add(event(nowMs, ClusterEvent.Type.ISR_SHRINK, topic.name(), change.partition(),
-          left.size() == 1 ? left.get(0) : -1,
-          tp + " ISR " + old.isr() + " → " + change.isr() + ": " + ids(left) + " left", reason));
+      events.add(
+          event(
+              nowMs,
+              ClusterEvent.Type.ISR_SHRINK,
+              topic.name(),
+              change.partition(),
+              left.size() == 1 ? left.get(0) : -1,
+              tp + " ISR " + old.isr() + " → " + change.isr() + ": " + ids(left) + " left",
+              reason));
     }
     if (!joined.isEmpty()) {
-      events.add(event(nowMs, ClusterEvent.Type.ISR_EXPAND, topic.name(), change.partition(),
-          joined.size() == 1 ? joined.get(0) : -1,
-          tp + " ISR " + old.isr() + " → " + change.isr() + ": " + ids(joined) + " joined", reason));
+      events.add(
+          event(
+              nowMs,
+              ClusterEvent.Type.ISR_EXPAND,
+              topic.name(),
+              change.partition(),
+              joined.size() == 1 ? joined.get(0) : -1,
+              tp + " ISR " + old.isr() + " → " + change.isr() + ": " + ids(joined) + " joined",
+              reason));
     }
   }
 
   /** The event of a controller taking over, written by the new controller as its first batch. */
   public static ClusterEvent controllerElected(int controllerId, long controllerEpoch, long nowMs) {
-    return event(nowMs, ClusterEvent.Type.CONTROLLER_ELECTED, null, -1, controllerId,
+    return event(
+        nowMs,
+        ClusterEvent.Type.CONTROLLER_ELECTED,
+        null,
+        -1,
+        controllerId,
         "broker " + controllerId + " is the active controller (Raft term " + controllerEpoch + ")",
         "won the metadata quorum's election");
   }
 
-  /** {@code history} followed by {@code added}, stamped with {@code offset} where unstamped, and bounded. */
-  static List<ClusterEvent> append(List<ClusterEvent> history, List<ClusterEvent> added, long offset) {
-    List<ClusterEvent> next = new ArrayList<>(Math.min(MAX_RETAINED, history.size() + added.size()));
+  /**
+   * {@code history} followed by {@code added}, stamped with {@code offset} where unstamped, and
+   * bounded.
+   */
+  static List<ClusterEvent> append(
+      List<ClusterEvent> history, List<ClusterEvent> added, long offset) {
+    List<ClusterEvent> next =
+        new ArrayList<>(Math.min(MAX_RETAINED, history.size() + added.size()));
     int keepFromHistory = Math.max(0, history.size() + added.size() - MAX_RETAINED);
     next.addAll(history.subList(Math.min(keepFromHistory, history.size()), history.size()));
     int skipAdded = Math.max(0, keepFromHistory - history.size());
@@ -134,17 +249,27 @@ public final class ClusterEvents {
     return List.copyOf(next);
   }
 
-  private static boolean isCurrentRegistration(MetadataImage image, int brokerId, long brokerEpoch, boolean fenced) {
-    return image.broker(brokerId).filter(b -> b.brokerEpoch() == brokerEpoch && b.fenced() == fenced).isPresent();
+  private static boolean isCurrentRegistration(
+      MetadataImage image, int brokerId, long brokerEpoch, boolean fenced) {
+    return image
+        .broker(brokerId)
+        .filter(b -> b.brokerEpoch() == brokerEpoch && b.fenced() == fenced)
+        .isPresent();
   }
 
   private static String ids(List<Integer> brokerIds) {
-    return (brokerIds.size() == 1 ? "replica " : "replicas ") + String.join(", ",
-        brokerIds.stream().map(Objects::toString).toList());
+    return (brokerIds.size() == 1 ? "replica " : "replicas ")
+        + String.join(", ", brokerIds.stream().map(Objects::toString).toList());
   }
 
   private static ClusterEvent event(
-      long nowMs, ClusterEvent.Type type, String topic, int partition, int brokerId, String text, String reason) {
+      long nowMs,
+      ClusterEvent.Type type,
+      String topic,
+      int partition,
+      int brokerId,
+      String text,
+      String reason) {
     return new ClusterEvent(-1, nowMs, type, topic, partition, brokerId, text, reason);
   }
 }

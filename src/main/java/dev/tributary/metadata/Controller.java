@@ -8,36 +8,42 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The active controller's request path: it serializes "compute records from the current image, then commit
- * them", so that two concurrent requests cannot both pass validation against the same image (two creates of one
- * topic, say). Topic requests go to {@link TopicControl}; broker registration, heartbeats and fencing go to {@link
- * ClusterControl}, whose {@link BrokerHeartbeatManager} (soft state) this controller owns.
+ * The active controller's request path: it serializes "compute records from the current image, then
+ * commit them", so that two concurrent requests cannot both pass validation against the same image
+ * (two creates of one topic, say). Topic requests go to {@link TopicControl}; broker registration,
+ * heartbeats and fencing go to {@link ClusterControl}, whose {@link BrokerHeartbeatManager} (soft
+ * state) this controller owns.
  *
- * <p>Time comes in as {@code nowMs}; a driver calls {@link #maybeFenceStaleBrokers} again after the delay it
- * returns, and {@link #onBecomeActive} when this member becomes the active controller. Appends on a member that is
- * not the active controller fail with {@link dev.tributary.common.errors.NotControllerException} (from the quorum).
+ * <p>Time comes in as {@code nowMs}; a driver calls {@link #maybeFenceStaleBrokers} again after the
+ * delay it returns, and {@link #onBecomeActive} when this member becomes the active controller.
+ * Appends on a member that is not the active controller fail with {@link
+ * dev.tributary.common.errors.NotControllerException} (from the quorum).
  *
- * <p>Every batch it commits ends with a {@link MetadataRecord.EventsRecorded} describing it for the cluster's
- * timeline ({@link ClusterEvents}): timestamped by this controller's clock, with the reason the caller gave.
+ * <p>Every batch it commits ends with a {@link MetadataRecord.EventsRecorded} describing it for the
+ * cluster's timeline ({@link ClusterEvents}): timestamped by this controller's clock, with the
+ * reason the caller gave.
  *
  * <p>Concurrency: every public method is serialized on this object.
  */
 public final class Controller {
-  private static final org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(Controller.class);
+  private static final org.slf4j.Logger logger =
+      org.slf4j.LoggerFactory.getLogger(Controller.class);
   private static final int MAX_ATTEMPTS = 5;
   private final MetadataQuorum quorum;
   private final TopicControl topics;
   private final ClusterControl cluster;
   private final Time time;
 
-  public Controller(MetadataQuorum quorum, TopicControl topics, long brokerSessionTimeoutMs, Time time) {
+  public Controller(
+      MetadataQuorum quorum, TopicControl topics, long brokerSessionTimeoutMs, Time time) {
     this.quorum = quorum;
     this.topics = topics;
     this.cluster = new ClusterControl(new BrokerHeartbeatManager(brokerSessionTimeoutMs));
     this.time = time;
   }
 
-  public TopicImage createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+  public TopicImage createTopic(
+      String name, int partitions, int replicationFactor, Map<String, String> configs) {
     return submit(
             "requested: " + partitions + " partition(s), replication factor " + replicationFactor,
             image -> topics.createTopic(image, name, partitions, replicationFactor, configs))
@@ -46,7 +52,9 @@ public final class Controller {
   }
 
   public TopicImage createPartitions(String name, int newTotal) {
-    return submit("requested: " + newTotal + " partitions in all", image -> topics.createPartitions(image, name, newTotal))
+    return submit(
+            "requested: " + newTotal + " partitions in all",
+            image -> topics.createPartitions(image, name, newTotal))
         .topic(name)
         .orElseThrow();
   }
@@ -56,12 +64,15 @@ public final class Controller {
   }
 
   public TopicImage alterConfig(String name, String key, String value) {
-    return submit("requested", image -> topics.alterConfig(image, name, key, value)).topic(name).orElseThrow();
+    return submit("requested", image -> topics.alterConfig(image, name, key, value))
+        .topic(name)
+        .orElseThrow();
   }
 
   /**
-   * Registers {@code incarnationId} as broker {@code brokerId} (a no-op for a retry of the same incarnation) and
-   * returns its broker epoch, which its heartbeats must carry. The registration starts fenced.
+   * Registers {@code incarnationId} as broker {@code brokerId} (a no-op for a retry of the same
+   * incarnation) and returns its broker epoch, which its heartbeats must carry. The registration
+   * starts fenced.
    */
   public long registerBroker(int brokerId, Uuid incarnationId, String host, int port, long nowMs) {
     return submit(
@@ -73,8 +84,9 @@ public final class Controller {
   }
 
   /**
-   * A heartbeat from registration {@code brokerEpoch} of {@code brokerId}, which has replayed metadata up to
-   * {@code brokerMetadataOffset}; returns true while the broker stays fenced (it has not caught up yet).
+   * A heartbeat from registration {@code brokerEpoch} of {@code brokerId}, which has replayed
+   * metadata up to {@code brokerMetadataOffset}; returns true while the broker stays fenced (it has
+   * not caught up yet).
    *
    * @throws dev.tributary.common.errors.BrokerNotRegisteredException for an unknown broker id
    * @throws dev.tributary.common.errors.StaleBrokerEpochException for another registration's epoch
@@ -82,16 +94,20 @@ public final class Controller {
   public boolean heartbeat(int brokerId, long brokerEpoch, long brokerMetadataOffset, long nowMs) {
     return submit(
             "broker " + brokerId + " unfenced",
-            image -> cluster.heartbeat(image, brokerId, brokerEpoch, brokerMetadataOffset, nowMs).records())
+            image ->
+                cluster
+                    .heartbeat(image, brokerId, brokerEpoch, brokerMetadataOffset, nowMs)
+                    .records())
         .broker(brokerId)
         .map(BrokerImage::fenced)
         .orElse(true);
   }
 
   /**
-   * Fences the brokers whose session expired at {@code nowMs} and moves what they led; returns the delay until
-   * this should run again (the next session deadline, at most one session timeout away, so that brokers
-   * unfenced meanwhile are watched too). Does nothing on a member that is not the active controller.
+   * Fences the brokers whose session expired at {@code nowMs} and moves what they led; returns the
+   * delay until this should run again (the next session deadline, at most one session timeout away,
+   * so that brokers unfenced meanwhile are watched too). Does nothing on a member that is not the
+   * active controller.
    */
   public synchronized long maybeFenceStaleBrokers(long nowMs) {
     long sessionTimeoutMs = cluster.heartbeats().sessionTimeoutMs();
@@ -99,46 +115,73 @@ public final class Controller {
       return sessionTimeoutMs;
     }
     MetadataImage image =
-        submit("session expired (no heartbeat for " + sessionTimeoutMs + " ms)",
+        submit(
+            "session expired (no heartbeat for " + sessionTimeoutMs + " ms)",
             current -> cluster.fenceStaleBrokers(current, nowMs));
     long next = cluster.nextDeadlineMs(image);
-    return next == Long.MAX_VALUE ? sessionTimeoutMs : Math.max(0, Math.min(next - nowMs, sessionTimeoutMs));
+    return next == Long.MAX_VALUE
+        ? sessionTimeoutMs
+        : Math.max(0, Math.min(next - nowMs, sessionTimeoutMs));
   }
 
   /**
-   * A leader's ISR change (AlterPartition); see {@link IsrControl}. Returns the partition as committed.
+   * A leader's ISR change (AlterPartition); see {@link IsrControl}. Returns the partition as
+   * committed.
    *
-   * @throws dev.tributary.common.errors.ApiException the controller's refusal (fenced epoch, stale partition epoch,
-   *     ineligible replica, unknown partition)
+   * @throws dev.tributary.common.errors.ApiException the controller's refusal (fenced epoch, stale
+   *     partition epoch, ineligible replica, unknown partition)
    */
   public PartitionImage alterPartition(
-      Uuid topicId, int partition, int leaderId, int leaderEpoch, int partitionEpoch, List<Integer> newIsr,
-      Map<Integer, Long> brokerEpochs, String reason) {
+      Uuid topicId,
+      int partition,
+      int leaderId,
+      int leaderEpoch,
+      int partitionEpoch,
+      List<Integer> newIsr,
+      Map<Integer, Long> brokerEpochs,
+      String reason) {
     return submit(
-            "proposed by leader " + leaderId + (reason == null || reason.isBlank() ? "" : ": " + reason),
-            image -> IsrControl.alterPartition(
-                image, topicId, partition, leaderId, leaderEpoch, partitionEpoch, newIsr, brokerEpochs))
+            "proposed by leader "
+                + leaderId
+                + (reason == null || reason.isBlank() ? "" : ": " + reason),
+            image ->
+                IsrControl.alterPartition(
+                    image,
+                    topicId,
+                    partition,
+                    leaderId,
+                    leaderEpoch,
+                    partitionEpoch,
+                    newIsr,
+                    brokerEpochs))
         .topic(topicId)
         .orElseThrow()
         .requirePartition(partition);
   }
 
   /**
-   * Fences registration {@code brokerEpoch} of {@code brokerId} now, moving its leaderships and ISR memberships to
-   * others first: a controlled shutdown, or a broker found dead before its session ran out.
+   * Fences registration {@code brokerEpoch} of {@code brokerId} now, moving its leaderships and ISR
+   * memberships to others first: a controlled shutdown, or a broker found dead before its session
+   * ran out.
    */
   public void fenceBroker(int brokerId, long brokerEpoch, String reason) {
-    submit("broker " + brokerId + " fenced: " + reason, image -> cluster.fenceBroker(image, brokerId, brokerEpoch));
+    submit(
+        "broker " + brokerId + " fenced: " + reason,
+        image -> cluster.fenceBroker(image, brokerId, brokerEpoch));
   }
 
-  /** Preferred leader election over every partition (auto.leader.rebalance.enable); a no-op when balanced. */
+  /**
+   * Preferred leader election over every partition (auto.leader.rebalance.enable); a no-op when
+   * balanced.
+   */
   public synchronized void maybeElectPreferredLeaders() {
     if (quorum.isActiveController()) {
       submit("preferred leader election", ClusterControl::preferredLeaderChanges);
     }
   }
 
-  private static void logPartitionChanges(String reason, MetadataImage before, List<MetadataRecord> records) {
+  private static void logPartitionChanges(
+      String reason, MetadataImage before, List<MetadataRecord> records) {
     for (MetadataRecord record : records) {
       if (!(record instanceof MetadataRecord.PartitionChange change)) {
         continue;
@@ -150,18 +193,30 @@ public final class Controller {
       }
       String tp = topic.name() + "-" + change.partition();
       if (old.leader() != change.leader()) {
-        logger.info("Leader of {} moves {} -> {} (leader epoch {}), isr {} -> {}: {}", tp, old.leader(),
-            change.leader(), change.leaderEpoch(), old.isr(), change.isr(), reason);
+        logger.info(
+            "Leader of {} moves {} -> {} (leader epoch {}), isr {} -> {}: {}",
+            tp,
+            old.leader(),
+            change.leader(),
+            change.leaderEpoch(),
+            old.isr(),
+            change.isr(),
+            reason);
       } else if (!old.isr().equals(change.isr())) {
-        logger.info("ISR of {} {} -> {} (partition epoch {}): {}", tp, old.isr(), change.isr(),
-            change.partitionEpoch(), reason);
+        logger.info(
+            "ISR of {} {} -> {} (partition epoch {}): {}",
+            tp,
+            old.isr(),
+            change.isr(),
+            change.partitionEpoch(),
+            reason);
       }
     }
   }
 
   /**
-   * This member became the active controller (Raft term {@code controllerEpoch}) at {@code nowMs}: every registered
-   * broker gets a full session, and the timeline records the election.
+   * This member became the active controller (Raft term {@code controllerEpoch}) at {@code nowMs}:
+   * every registered broker gets a full session, and the timeline records the election.
    */
   public synchronized void onBecomeActive(int controllerId, long controllerEpoch, long nowMs) {
     cluster.onBecomeActive(quorum.image(), nowMs);
@@ -169,37 +224,44 @@ public final class Controller {
     try {
       quorum.append(
           image.lastOffset(),
-          List.of(new MetadataRecord.EventsRecorded(
-              List.of(ClusterEvents.controllerElected(controllerId, controllerEpoch, nowMs)))));
+          List.of(
+              new MetadataRecord.EventsRecorded(
+                  List.of(ClusterEvents.controllerElected(controllerId, controllerEpoch, nowMs)))));
     } catch (RuntimeException e) {
-      // Only the timeline misses it (leadership already lost again, or another batch got in first); the
+      // Only the timeline misses it (leadership already lost again, or another batch got in first);
+      // the
       // controller's duties must not wait on a history entry.
-      logger.info("Could not record the election of controller {} (epoch {}) on the timeline: {}", controllerId,
-          controllerEpoch, e.toString());
+      logger.info(
+          "Could not record the election of controller {} (epoch {}) on the timeline: {}",
+          controllerId,
+          controllerEpoch,
+          e.toString());
     }
   }
 
   /**
-   * Computes records from the current image and commits them, recomputing if another batch got in first (possible
-   * only around a change of controller, since this method is the only writer here).
+   * Computes records from the current image and commits them, recomputing if another batch got in
+   * first (possible only around a change of controller, since this method is the only writer here).
    */
   private MetadataImage submit(Function<MetadataImage, List<MetadataRecord>> compute) {
     return submit(null, compute);
   }
 
   /**
-   * As {@link #submit(Function)}; once committed, each leader or ISR change is logged with {@code reason} (null:
-   * not logged), so that every leadership move can be traced to why it happened. The batch carries its timeline
-   * events, which give the same reason.
+   * As {@link #submit(Function)}; once committed, each leader or ISR change is logged with {@code
+   * reason} (null: not logged), so that every leadership move can be traced to why it happened. The
+   * batch carries its timeline events, which give the same reason.
    */
-  private synchronized MetadataImage submit(String reason, Function<MetadataImage, List<MetadataRecord>> compute) {
+  private synchronized MetadataImage submit(
+      String reason, Function<MetadataImage, List<MetadataRecord>> compute) {
     for (int attempt = 1; ; attempt++) {
       MetadataImage image = quorum.image();
       List<MetadataRecord> records = compute.apply(image);
       if (records.isEmpty()) {
         return image;
       }
-      List<ClusterEvent> events = ClusterEvents.describe(image, records, reason, time.milliseconds());
+      List<ClusterEvent> events =
+          ClusterEvents.describe(image, records, reason, time.milliseconds());
       List<MetadataRecord> batch = records;
       if (!events.isEmpty()) {
         batch = new ArrayList<>(records);

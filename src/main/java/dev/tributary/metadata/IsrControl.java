@@ -11,46 +11,78 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Controller logic for a leader's ISR change (Kafka's AlterPartition in ReplicationControlManager): validates the
- * proposal against the image and computes the {@link MetadataRecord.PartitionChange} that carries it out. Pure.
+ * Controller logic for a leader's ISR change (Kafka's AlterPartition in ReplicationControlManager):
+ * validates the proposal against the image and computes the {@link MetadataRecord.PartitionChange}
+ * that carries it out. Pure.
  *
- * <p>A proposal is accepted only if it comes from the partition's current leader, in the current leader epoch
- * (else FENCED_LEADER_EPOCH: a deposed leader) and against the current partition epoch (else INVALID_UPDATE_VERSION:
- * the leader has not seen the last change yet); the new ISR must hold the leader and only assigned replicas, and
- * every replica it adds must be an unfenced broker in the registration the leader saw fetch (KIP-841, KIP-903), so a
- * dead or restarted broker cannot be added on the strength of an old incarnation's fetches. See
+ * <p>A proposal is accepted only if it comes from the partition's current leader, in the current
+ * leader epoch (else FENCED_LEADER_EPOCH: a deposed leader) and against the current partition epoch
+ * (else INVALID_UPDATE_VERSION: the leader has not seen the last change yet); the new ISR must hold
+ * the leader and only assigned replicas, and every replica it adds must be an unfenced broker in
+ * the registration the leader saw fetch (KIP-841, KIP-903), so a dead or restarted broker cannot be
+ * added on the strength of an old incarnation's fetches. See
  * docs/adr/0009-isr-and-high-watermark.md.
  */
 public final class IsrControl {
   private IsrControl() {}
 
   public static List<MetadataRecord> alterPartition(
-      MetadataImage image, Uuid topicId, int partition, int leaderId, int leaderEpoch, int partitionEpoch,
-      List<Integer> newIsr, Map<Integer, Long> brokerEpochs) {
+      MetadataImage image,
+      Uuid topicId,
+      int partition,
+      int leaderId,
+      int leaderEpoch,
+      int partitionEpoch,
+      List<Integer> newIsr,
+      Map<Integer, Long> brokerEpochs) {
     TopicImage topic =
-        image.topic(topicId)
+        image
+            .topic(topicId)
             .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic("with id " + topicId));
     PartitionImage current = topic.requirePartition(partition);
     String tp = topic.name() + "-" + partition;
     if (leaderEpoch < current.leaderEpoch()) {
       throw new FencedLeaderEpochException(
-          "ISR change for " + tp + " in leader epoch " + leaderEpoch + "; the current epoch is "
+          "ISR change for "
+              + tp
+              + " in leader epoch "
+              + leaderEpoch
+              + "; the current epoch is "
               + current.leaderEpoch());
     }
     if (current.leader() != leaderId || leaderEpoch != current.leaderEpoch()) {
       throw new NotLeaderOrFollowerException(
-          "Broker " + leaderId + " does not lead " + tp + " in epoch " + leaderEpoch + "; broker " + current.leader()
-              + " does in epoch " + current.leaderEpoch());
+          "Broker "
+              + leaderId
+              + " does not lead "
+              + tp
+              + " in epoch "
+              + leaderEpoch
+              + "; broker "
+              + current.leader()
+              + " does in epoch "
+              + current.leaderEpoch());
     }
     if (partitionEpoch != current.partitionEpoch()) {
       throw new InvalidUpdateVersionException(
-          "ISR change for " + tp + " against partition epoch " + partitionEpoch + "; the current one is "
+          "ISR change for "
+              + tp
+              + " against partition epoch "
+              + partitionEpoch
+              + "; the current one is "
               + current.partitionEpoch());
     }
-    if (!newIsr.contains(leaderId) || !current.replicas().containsAll(newIsr)
+    if (!newIsr.contains(leaderId)
+        || !current.replicas().containsAll(newIsr)
         || newIsr.stream().distinct().count() != newIsr.size()) {
       throw new InvalidRequestException(
-          "ISR " + newIsr + " for " + tp + " must hold the leader " + leaderId + " and only replicas "
+          "ISR "
+              + newIsr
+              + " for "
+              + tp
+              + " must hold the leader "
+              + leaderId
+              + " and only replicas "
               + current.replicas());
     }
     for (int added : newIsr) {
@@ -61,11 +93,21 @@ public final class IsrControl {
       Long seenEpoch = brokerEpochs.get(added);
       if (broker == null || broker.fenced()) {
         throw new IneligibleReplicaException(
-            "Replica " + added + " of " + tp + " cannot join the ISR: its broker is fenced or unregistered");
+            "Replica "
+                + added
+                + " of "
+                + tp
+                + " cannot join the ISR: its broker is fenced or unregistered");
       }
       if (seenEpoch != null && seenEpoch != broker.brokerEpoch()) {
         throw new IneligibleReplicaException(
-            "Replica " + added + " of " + tp + " caught up in broker epoch " + seenEpoch + ", not its current "
+            "Replica "
+                + added
+                + " of "
+                + tp
+                + " caught up in broker epoch "
+                + seenEpoch
+                + ", not its current "
                 + broker.brokerEpoch());
       }
     }
@@ -74,7 +116,12 @@ public final class IsrControl {
     }
     return List.of(
         new MetadataRecord.PartitionChange(
-            topic.topicId(), partition, current.replicas(), newIsr, current.leader(), current.leaderEpoch(),
+            topic.topicId(),
+            partition,
+            current.replicas(),
+            newIsr,
+            current.leader(),
+            current.leaderEpoch(),
             current.partitionEpoch() + 1));
   }
 }

@@ -17,16 +17,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A quorum of one: the metadata log in a local file, fsynced on every commit; this broker is always the active
- * controller. Used by a broker that runs without a controller quorum (no {@code quorum-voters} configured).
+ * A quorum of one: the metadata log in a local file, fsynced on every commit; this broker is always
+ * the active controller. Used by a broker that runs without a controller quorum (no {@code
+ * quorum-voters} configured).
  *
- * <p>File format, one frame per committed batch: {@code length:int32 crc32c:int32 payload}, where payload is
- * {@code count:int32} then {@code (size:int32 record-bytes)*count} ({@link MetadataRecordSerde}). A torn or corrupt
- * last frame (a crash mid-write) is truncated away on open: the batch was never acknowledged, because an append
- * returns only after the fsync.
+ * <p>File format, one frame per committed batch: {@code length:int32 crc32c:int32 payload}, where
+ * payload is {@code count:int32} then {@code (size:int32 record-bytes)*count} ({@link
+ * MetadataRecordSerde}). A torn or corrupt last frame (a crash mid-write) is truncated away on
+ * open: the batch was never acknowledged, because an append returns only after the fsync.
  *
- * <p>Concurrency: {@link #append} is synchronized, so batches commit and replay in one order; {@link #image()} is
- * a volatile read of an immutable image.
+ * <p>Concurrency: {@link #append} is synchronized, so batches commit and replay in one order;
+ * {@link #image()} is a volatile read of an immutable image.
  */
 public final class LocalMetadataLog implements MetadataQuorum {
   private static final Logger log = LoggerFactory.getLogger(LocalMetadataLog.class);
@@ -35,27 +36,36 @@ public final class LocalMetadataLog implements MetadataQuorum {
   private final FileChannel channel;
   private final int localBrokerId;
   private final List<Consumer<MetadataImage>> listeners = new CopyOnWriteArrayList<>();
+
   /** Invariant: equals the replay of every record in the file, in order. */
   private volatile MetadataImage image;
+
   private long nextOffset;
+
   /** Set when a failed write could not be rolled back; no append is accepted after it. */
   private boolean failed;
 
-  private LocalMetadataLog(FileChannel channel, int localBrokerId, MetadataImage image, long nextOffset) {
+  private LocalMetadataLog(
+      FileChannel channel, int localBrokerId, MetadataImage image, long nextOffset) {
     this.channel = channel;
     this.localBrokerId = localBrokerId;
     this.image = image;
     this.nextOffset = nextOffset;
   }
 
-  /** Opens (or creates) the log in {@code dir}, truncates a torn tail and replays everything into the image. */
+  /**
+   * Opens (or creates) the log in {@code dir}, truncates a torn tail and replays everything into
+   * the image.
+   */
   public static LocalMetadataLog open(Path dir, int localBrokerId) {
     try {
       Files.createDirectories(dir);
       boolean created = !Files.exists(dir.resolve("metadata.log"));
       FileChannel channel =
           FileChannel.open(
-              dir.resolve("metadata.log"), StandardOpenOption.CREATE, StandardOpenOption.READ,
+              dir.resolve("metadata.log"),
+              StandardOpenOption.CREATE,
+              StandardOpenOption.READ,
               StandardOpenOption.WRITE);
       MetadataImage image = MetadataImage.EMPTY;
       long offset = 0;
@@ -88,7 +98,8 @@ public final class LocalMetadataLog implements MetadataQuorum {
       }
       channel.position(position);
       if (created) {
-        fsyncDirectory(dir); // the new file's directory entry must be durable before a commit is acknowledged
+        fsyncDirectory(
+            dir); // the new file's directory entry must be durable before a commit is acknowledged
       }
       return new LocalMetadataLog(channel, localBrokerId, image, offset);
     } catch (IOException e) {
@@ -107,10 +118,13 @@ public final class LocalMetadataLog implements MetadataQuorum {
     MetadataImage next = image;
     long offset = nextOffset;
     for (MetadataRecord record : records) {
-      next = next.replay(offset++, record); // a record that cannot replay is refused before it is written
+      next =
+          next.replay(
+              offset++, record); // a record that cannot replay is refused before it is written
     }
     if (failed) {
-      throw new IllegalStateException("the metadata log failed an earlier write; restart the broker");
+      throw new IllegalStateException(
+          "the metadata log failed an earlier write; restart the broker");
     }
     ByteBuffer frame = encode(records);
     long position = -1;
@@ -133,8 +147,9 @@ public final class LocalMetadataLog implements MetadataQuorum {
   }
 
   /**
-   * Cuts a partly written frame off again so that later commits do not land behind it (recovery stops at the
-   * first bad frame and would drop them). If even that fails, the log refuses all further appends.
+   * Cuts a partly written frame off again so that later commits do not land behind it (recovery
+   * stops at the first bad frame and would drop them). If even that fails, the log refuses all
+   * further appends.
    */
   private void rollBack(long position) {
     try {

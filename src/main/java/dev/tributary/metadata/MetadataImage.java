@@ -11,23 +11,27 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The cluster metadata as of a point in the metadata log: immutable, so readers on any thread use a snapshot
- * without locks. A new image is made only by {@link #replay}, which is deterministic: the same records in the same
- * order give equal images on every broker.
+ * The cluster metadata as of a point in the metadata log: immutable, so readers on any thread use a
+ * snapshot without locks. A new image is made only by {@link #replay}, which is deterministic: the
+ * same records in the same order give equal images on every broker.
  *
- * <p>Invariants: topic names and ids are unique; every partition belongs to a topic in the image. The controller
- * keeps two more (checked by ClusterSimulationTest, not here, since replay applies what was committed): a fenced
- * broker leads no partition, and every partition's ISR is non-empty.
+ * <p>Invariants: topic names and ids are unique; every partition belongs to a topic in the image.
+ * The controller keeps two more (checked by ClusterSimulationTest, not here, since replay applies
+ * what was committed): a fenced broker leads no partition, and every partition's ISR is non-empty.
  */
 public record MetadataImage(
-    long lastOffset, SortedMap<String, TopicImage> topicsByName, Map<Uuid, String> topicNamesById,
-    SortedMap<Integer, BrokerImage> brokers, List<ClusterEvent> events) {
+    long lastOffset,
+    SortedMap<String, TopicImage> topicsByName,
+    Map<Uuid, String> topicNamesById,
+    SortedMap<Integer, BrokerImage> brokers,
+    List<ClusterEvent> events) {
 
   public static final MetadataImage EMPTY =
       new MetadataImage(-1, new TreeMap<>(), new HashMap<>(), new TreeMap<>(), List.of());
 
   /**
-   * @param events the timeline: the last {@link ClusterEvents#MAX_RETAINED} events, in metadata-log order
+   * @param events the timeline: the last {@link ClusterEvents#MAX_RETAINED} events, in metadata-log
+   *     order
    */
   public MetadataImage {
     topicsByName = Collections.unmodifiableSortedMap(new TreeMap<>(topicsByName));
@@ -38,7 +42,9 @@ public record MetadataImage(
 
   /** An image with no timeline (tests). */
   public MetadataImage(
-      long lastOffset, SortedMap<String, TopicImage> topicsByName, Map<Uuid, String> topicNamesById,
+      long lastOffset,
+      SortedMap<String, TopicImage> topicsByName,
+      Map<Uuid, String> topicNamesById,
       SortedMap<Integer, BrokerImage> brokers) {
     this(lastOffset, topicsByName, topicNamesById, brokers, List.of());
   }
@@ -56,7 +62,10 @@ public record MetadataImage(
     return Optional.ofNullable(brokers.get(brokerId));
   }
 
-  /** Ids of the registered brokers that are not fenced, ascending: the brokers that may lead and get replicas. */
+  /**
+   * Ids of the registered brokers that are not fenced, ascending: the brokers that may lead and get
+   * replicas.
+   */
   public List<Integer> unfencedBrokerIds() {
     return brokers.values().stream().filter(b -> !b.fenced()).map(BrokerImage::brokerId).toList();
   }
@@ -67,12 +76,19 @@ public record MetadataImage(
     return broker != null && !broker.fenced();
   }
 
-  /** Applies one committed record at metadata-log offset {@code offset} and returns the next image. */
+  /**
+   * Applies one committed record at metadata-log offset {@code offset} and returns the next image.
+   */
   public MetadataImage replay(long offset, MetadataRecord record) {
     if (record instanceof MetadataRecord.EventsRecorded r) {
-      // Only the timeline changes: skip copying the maps (this follows every batch the controller commits).
+      // Only the timeline changes: skip copying the maps (this follows every batch the controller
+      // commits).
       return new MetadataImage(
-          offset, topicsByName, topicNamesById, brokers, ClusterEvents.append(events, r.events(), offset));
+          offset,
+          topicsByName,
+          topicNamesById,
+          brokers,
+          ClusterEvents.append(events, r.events(), offset));
     }
     TreeMap<String, TopicImage> topics = new TreeMap<>(topicsByName);
     HashMap<Uuid, String> names = new HashMap<>(topicNamesById);
@@ -80,7 +96,8 @@ public record MetadataImage(
     if (record instanceof MetadataRecord.RegisterBroker r) {
       // The record's offset is the registration's epoch; a new registration always starts fenced.
       nextBrokers.put(
-          r.brokerId(), new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port(), offset, true));
+          r.brokerId(),
+          new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port(), offset, true));
     } else if (record instanceof MetadataRecord.BrokerFenced r) {
       setFenced(nextBrokers, r.brokerId(), r.brokerEpoch(), true);
     } else if (record instanceof MetadataRecord.BrokerUnfenced r) {
@@ -88,10 +105,12 @@ public record MetadataImage(
     } else if (record instanceof MetadataRecord.BrokerRegistration r) {
       nextBrokers.put(
           r.brokerId(),
-          new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port(), r.brokerEpoch(), r.fenced()));
+          new BrokerImage(
+              r.brokerId(), r.incarnationId(), r.host(), r.port(), r.brokerEpoch(), r.fenced()));
     } else if (record instanceof MetadataRecord.TopicCreated r) {
       if (topics.containsKey(r.name()) || names.containsKey(r.topicId())) {
-        throw new IllegalStateException("replayed a duplicate topic " + r.name() + " at offset " + offset);
+        throw new IllegalStateException(
+            "replayed a duplicate topic " + r.name() + " at offset " + offset);
       }
       topics.put(r.name(), new TopicImage(r.topicId(), r.name(), new TreeMap<>(), Map.of()));
       names.put(r.topicId(), r.name());
@@ -112,9 +131,9 @@ public record MetadataImage(
   }
 
   /**
-   * Records that replay, from {@link #EMPTY}, into an image equal to this one except for {@link #lastOffset} (see
-   * {@link #withLastOffset}). A snapshot is these records plus the last offset. Keep in step with {@link #replay}:
-   * every piece of state must come back.
+   * Records that replay, from {@link #EMPTY}, into an image equal to this one except for {@link
+   * #lastOffset} (see {@link #withLastOffset}). A snapshot is these records plus the last offset.
+   * Keep in step with {@link #replay}: every piece of state must come back.
    */
   public List<MetadataRecord> toRecords() {
     List<MetadataRecord> records = new ArrayList<>();
@@ -126,11 +145,18 @@ public record MetadataImage(
     for (TopicImage topic : topicsByName.values()) {
       records.add(new MetadataRecord.TopicCreated(topic.topicId(), topic.name()));
       new TreeMap<>(topic.configs())
-          .forEach((key, value) -> records.add(new MetadataRecord.TopicConfigChanged(topic.topicId(), key, value)));
+          .forEach(
+              (key, value) ->
+                  records.add(new MetadataRecord.TopicConfigChanged(topic.topicId(), key, value)));
       for (PartitionImage p : topic.partitions().values()) {
         records.add(
             new MetadataRecord.PartitionChange(
-                topic.topicId(), p.partition(), p.replicas(), p.isr(), p.leader(), p.leaderEpoch(),
+                topic.topicId(),
+                p.partition(),
+                p.replicas(),
+                p.isr(),
+                p.leader(),
+                p.leaderEpoch(),
                 p.partitionEpoch()));
       }
     }
@@ -146,10 +172,12 @@ public record MetadataImage(
   }
 
   /**
-   * Sets the fenced flag of registration {@code brokerEpoch}. A record about another epoch (a previous
-   * incarnation's, committed late) or an unknown broker is a no-op: it must not fence the current registration.
+   * Sets the fenced flag of registration {@code brokerEpoch}. A record about another epoch (a
+   * previous incarnation's, committed late) or an unknown broker is a no-op: it must not fence the
+   * current registration.
    */
-  private static void setFenced(Map<Integer, BrokerImage> brokers, int brokerId, long brokerEpoch, boolean fenced) {
+  private static void setFenced(
+      Map<Integer, BrokerImage> brokers, int brokerId, long brokerEpoch, boolean fenced) {
     BrokerImage current = brokers.get(brokerId);
     if (current != null && current.brokerEpoch() == brokerEpoch) {
       brokers.put(brokerId, current.withFenced(fenced));
@@ -160,7 +188,8 @@ public record MetadataImage(
       Map<Uuid, String> names, Map<String, TopicImage> topics, Uuid topicId, long offset) {
     String name = names.get(topicId);
     if (name == null) {
-      throw new IllegalStateException("record at offset " + offset + " names unknown topic id " + topicId);
+      throw new IllegalStateException(
+          "record at offset " + offset + " names unknown topic id " + topicId);
     }
     return topics.get(name);
   }

@@ -4,59 +4,71 @@ import dev.tributary.common.Uuid;
 import java.util.List;
 
 /**
- * A change to the cluster metadata. The controller computes these; every broker replays the committed ones, in
- * order, into a {@link MetadataImage}. Nothing else changes metadata (the KRaft pattern: state changes only by
- * replay, identically everywhere). The binary encoding is {@link MetadataRecordSerde}; see
- * docs/adr/0003-metadata-records.md.
+ * A change to the cluster metadata. The controller computes these; every broker replays the
+ * committed ones, in order, into a {@link MetadataImage}. Nothing else changes metadata (the KRaft
+ * pattern: state changes only by replay, identically everywhere). The binary encoding is {@link
+ * MetadataRecordSerde}; see docs/adr/0003-metadata-records.md.
  */
 public sealed interface MetadataRecord {
 
   /**
-   * A broker announced itself: its id, the incarnation of its process, and where it serves HTTP. On replay the
-   * broker's epoch becomes this record's offset (Kafka's broker epoch) and it starts fenced; a registration of a
-   * new incarnation replaces the old one the same way.
+   * A broker announced itself: its id, the incarnation of its process, and where it serves HTTP. On
+   * replay the broker's epoch becomes this record's offset (Kafka's broker epoch) and it starts
+   * fenced; a registration of a new incarnation replaces the old one the same way.
    */
-  record RegisterBroker(int brokerId, Uuid incarnationId, String host, int port) implements MetadataRecord {}
+  record RegisterBroker(int brokerId, Uuid incarnationId, String host, int port)
+      implements MetadataRecord {}
 
   /**
-   * The broker's registration {@code brokerEpoch} is fenced: it may lead nothing. Replays only if {@code
-   * brokerEpoch} is the broker's current epoch; otherwise it is a no-op, so that a late record about a previous
-   * incarnation cannot fence the new one.
+   * The broker's registration {@code brokerEpoch} is fenced: it may lead nothing. Replays only if
+   * {@code brokerEpoch} is the broker's current epoch; otherwise it is a no-op, so that a late
+   * record about a previous incarnation cannot fence the new one.
    */
   record BrokerFenced(int brokerId, long brokerEpoch) implements MetadataRecord {}
 
-  /** The broker's registration {@code brokerEpoch} is unfenced: it may lead. A no-op for any other epoch. */
+  /**
+   * The broker's registration {@code brokerEpoch} is unfenced: it may lead. A no-op for any other
+   * epoch.
+   */
   record BrokerUnfenced(int brokerId, long brokerEpoch) implements MetadataRecord {}
 
   /**
    * The full state of one registration, epoch included. Written only into snapshots by {@link
-   * MetadataImage#toRecords()} (a replayed {@link RegisterBroker} would take the snapshot's offset as its epoch);
-   * the controller never computes it. Replay sets the broker to exactly this.
+   * MetadataImage#toRecords()} (a replayed {@link RegisterBroker} would take the snapshot's offset
+   * as its epoch); the controller never computes it. Replay sets the broker to exactly this.
    */
   record BrokerRegistration(
       int brokerId, Uuid incarnationId, String host, int port, long brokerEpoch, boolean fenced)
       implements MetadataRecord {}
 
-  /** A topic exists with this id and name; its partitions follow as {@link PartitionChange} records. */
+  /**
+   * A topic exists with this id and name; its partitions follow as {@link PartitionChange} records.
+   */
   record TopicCreated(Uuid topicId, String name) implements MetadataRecord {}
 
   /**
-   * The full state of one partition: replicas, in-sync replicas, leader, leader epoch and partition epoch. Both
-   * creation and every later change use it.
+   * The full state of one partition: replicas, in-sync replicas, leader, leader epoch and partition
+   * epoch. Both creation and every later change use it.
    *
-   * <p>Invariants: {@code leader ∈ isr ⊆ replicas} unless the partition is offline ({@code leader == -1}); the
-   * ISR is never empty (an offline partition keeps its last in-sync replica, as Kafka does without unclean
-   * election).
+   * <p>Invariants: {@code leader ∈ isr ⊆ replicas} unless the partition is offline ({@code leader
+   * == -1}); the ISR is never empty (an offline partition keeps its last in-sync replica, as Kafka
+   * does without unclean election).
    */
   record PartitionChange(
-      Uuid topicId, int partition, List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
+      Uuid topicId,
+      int partition,
+      List<Integer> replicas,
+      List<Integer> isr,
+      int leader,
+      int leaderEpoch,
       int partitionEpoch)
       implements MetadataRecord {
     public PartitionChange {
       replicas = List.copyOf(replicas);
       isr = List.copyOf(isr);
       if (isr.isEmpty()) {
-        throw new IllegalArgumentException("empty isr for partition " + partition + " of " + topicId);
+        throw new IllegalArgumentException(
+            "empty isr for partition " + partition + " of " + topicId);
       }
       if (leader != -1 && !isr.contains(leader)) {
         throw new IllegalArgumentException("leader " + leader + " not in isr " + isr);
@@ -67,16 +79,18 @@ public sealed interface MetadataRecord {
     }
   }
 
-  /** A topic config was set ({@code value != null}) or reset to its default ({@code value == null}). */
+  /**
+   * A topic config was set ({@code value != null}) or reset to its default ({@code value == null}).
+   */
   record TopicConfigChanged(Uuid topicId, String name, String value) implements MetadataRecord {}
 
   /** The topic and all its partitions are gone; brokers delete their data for it. */
   record TopicDeleted(Uuid topicId) implements MetadataRecord {}
 
   /**
-   * Timeline entries describing the batch this record ends ({@link ClusterEvents#describe}), or, in a snapshot, the
-   * retained history. Replay changes no cluster state: it appends {@code events} to the image's bounded history,
-   * stamping each unstamped one with this record's offset.
+   * Timeline entries describing the batch this record ends ({@link ClusterEvents#describe}), or, in
+   * a snapshot, the retained history. Replay changes no cluster state: it appends {@code events} to
+   * the image's bounded history, stamping each unstamped one with this record's offset.
    */
   record EventsRecorded(List<ClusterEvent> events) implements MetadataRecord {
     public EventsRecorded {

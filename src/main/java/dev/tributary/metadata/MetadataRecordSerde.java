@@ -11,9 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Binary encoding of {@link MetadataRecord}s: a type byte, a version byte, then the fields in declaration order
- * (ints and longs big-endian, strings as modified UTF-8 with a null flag, lists as a count then elements). New
- * fields go at the end under a new version so old records stay readable. See docs/adr/0003-metadata-records.md.
+ * Binary encoding of {@link MetadataRecord}s: a type byte, a version byte, then the fields in
+ * declaration order (ints and longs big-endian, strings as modified UTF-8 with a null flag, lists
+ * as a count then elements). New fields go at the end under a new version so old records stay
+ * readable. See docs/adr/0003-metadata-records.md.
  */
 public final class MetadataRecordSerde {
   private static final byte REGISTER_BROKER = 1;
@@ -90,13 +91,17 @@ public final class MetadataRecordSerde {
     return bytes.toByteArray();
   }
 
-  /** Decodes one record; throws IllegalArgumentException on an unknown type or version, or truncated bytes. */
+  /**
+   * Decodes one record; throws IllegalArgumentException on an unknown type or version, or truncated
+   * bytes.
+   */
   public static MetadataRecord deserialize(byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       byte type = in.readByte();
       byte version = in.readByte();
       if (version != VERSION_0) {
-        throw new IllegalArgumentException("unknown version " + version + " of metadata record type " + type);
+        throw new IllegalArgumentException(
+            "unknown version " + version + " of metadata record type " + type);
       }
       return switch (type) {
         case REGISTER_BROKER ->
@@ -104,7 +109,13 @@ public final class MetadataRecordSerde {
         case TOPIC_CREATED -> new MetadataRecord.TopicCreated(uuid(in), in.readUTF());
         case PARTITION_CHANGE ->
             new MetadataRecord.PartitionChange(
-                uuid(in), in.readInt(), ints(in), ints(in), in.readInt(), in.readInt(), in.readInt());
+                uuid(in),
+                in.readInt(),
+                ints(in),
+                ints(in),
+                in.readInt(),
+                in.readInt(),
+                in.readInt());
         case TOPIC_CONFIG_CHANGED ->
             new MetadataRecord.TopicConfigChanged(uuid(in), in.readUTF(), nullableString(in));
         case TOPIC_DELETED -> new MetadataRecord.TopicDeleted(uuid(in));
@@ -112,7 +123,12 @@ public final class MetadataRecordSerde {
         case BROKER_UNFENCED -> new MetadataRecord.BrokerUnfenced(in.readInt(), in.readLong());
         case BROKER_REGISTRATION ->
             new MetadataRecord.BrokerRegistration(
-                in.readInt(), uuid(in), in.readUTF(), in.readInt(), in.readLong(), in.readBoolean());
+                in.readInt(),
+                uuid(in),
+                in.readUTF(),
+                in.readInt(),
+                in.readLong(),
+                in.readBoolean());
         case EVENTS_RECORDED -> new MetadataRecord.EventsRecorded(events(in));
         default -> throw new IllegalArgumentException("unknown metadata record type " + type);
       };
@@ -157,7 +173,8 @@ public final class MetadataRecordSerde {
   private static void event(DataOutputStream out, ClusterEvent event) throws IOException {
     out.writeLong(event.offset());
     out.writeLong(event.timestampMs());
-    out.writeUTF(event.type().name()); // by name: reordering the enum must not change old records' meaning
+    out.writeUTF(
+        event.type().name()); // by name: reordering the enum must not change old records' meaning
     nullableString(out, event.topic());
     out.writeInt(event.partition());
     out.writeInt(event.brokerId());
@@ -180,8 +197,16 @@ public final class MetadataRecordSerde {
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("unknown cluster event type", e);
       }
-      events.add(new ClusterEvent(offset, timestampMs, type, nullableString(in), in.readInt(), in.readInt(),
-          in.readUTF(), nullableString(in)));
+      events.add(
+          new ClusterEvent(
+              offset,
+              timestampMs,
+              type,
+              nullableString(in),
+              in.readInt(),
+              in.readInt(),
+              in.readUTF(),
+              nullableString(in)));
     }
     return events;
   }

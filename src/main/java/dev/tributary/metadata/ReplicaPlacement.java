@@ -6,27 +6,37 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Kafka's rack-unaware default assignment: partition p's first replica is broker {@code (p + start) % n}; the
- * followers follow at a shift that grows by one every n partitions, so leaders and followers both spread evenly.
- * {@code start} and the initial shift are random (from the injected {@link Random}) so that many small topics do
- * not all lead on the first broker.
+ * Kafka's rack-unaware default assignment: partition p's first replica is broker {@code (p + start)
+ * % n}; the followers follow at a shift that grows by one every n partitions, so leaders and
+ * followers both spread evenly. {@code start} and the initial shift are random (from the injected
+ * {@link Random}) so that many small topics do not all lead on the first broker.
  */
 public final class ReplicaPlacement {
   private ReplicaPlacement() {}
 
   /**
-   * Replicas for partitions {@code firstPartition .. firstPartition + partitionCount - 1}, over {@code brokers}
-   * (sorted ids of live brokers). The first replica of each list is its preferred leader.
+   * Replicas for partitions {@code firstPartition .. firstPartition + partitionCount - 1}, over
+   * {@code brokers} (sorted ids of live brokers). The first replica of each list is its preferred
+   * leader.
    */
   public static List<List<Integer>> assign(
-      List<Integer> brokers, int firstPartition, int partitionCount, int replicationFactor, Random random) {
+      List<Integer> brokers,
+      int firstPartition,
+      int partitionCount,
+      int replicationFactor,
+      Random random) {
     int n = brokers.size();
     if (replicationFactor < 1) {
-      throw new InvalidReplicationFactorException("Replication factor must be at least 1, got " + replicationFactor);
+      throw new InvalidReplicationFactorException(
+          "Replication factor must be at least 1, got " + replicationFactor);
     }
     if (replicationFactor > n) {
       throw new InvalidReplicationFactorException(
-          "Replication factor " + replicationFactor + " is larger than the " + n + " available broker(s)");
+          "Replication factor "
+              + replicationFactor
+              + " is larger than the "
+              + n
+              + " available broker(s)");
     }
     int start = random.nextInt(n);
     int shift = random.nextInt(n);

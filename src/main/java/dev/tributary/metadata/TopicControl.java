@@ -16,12 +16,16 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Controller logic for topics (Kafka's ReplicationControlManager): validates a request against the current image
- * and <em>computes</em> the records that carry it out. It changes nothing itself; the records take effect when the
- * quorum commits and every broker replays them. Pure: no I/O, randomness injected.
+ * Controller logic for topics (Kafka's ReplicationControlManager): validates a request against the
+ * current image and <em>computes</em> the records that carry it out. It changes nothing itself; the
+ * records take effect when the quorum commits and every broker replays them. Pure: no I/O,
+ * randomness injected.
  */
 public final class TopicControl {
-  /** Kafka's limit on partitions per topic request is far higher; ours keeps one broker's file handles sane. */
+  /**
+   * Kafka's limit on partitions per topic request is far higher; ours keeps one broker's file
+   * handles sane.
+   */
   public static final int MAX_PARTITIONS = 10_000;
 
   private final Random random;
@@ -31,22 +35,36 @@ public final class TopicControl {
   }
 
   /**
-   * Records that create {@code name} with replicas on the unfenced brokers of {@code image}; throws an {@link
-   * dev.tributary.common.errors.ApiException} if invalid (an {@link InvalidReplicationFactorException} if fewer
-   * brokers are alive than {@code replicationFactor}).
+   * Records that create {@code name} with replicas on the unfenced brokers of {@code image}; throws
+   * an {@link dev.tributary.common.errors.ApiException} if invalid (an {@link
+   * InvalidReplicationFactorException} if fewer brokers are alive than {@code replicationFactor}).
    */
   public List<MetadataRecord> createTopic(
-      MetadataImage image, String name, int partitionCount, int replicationFactor, Map<String, String> configs) {
+      MetadataImage image,
+      String name,
+      int partitionCount,
+      int replicationFactor,
+      Map<String, String> configs) {
     return createTopic(
-        image, name, partitionCount, replicationFactor, configs, aliveBrokers(image, replicationFactor));
+        image,
+        name,
+        partitionCount,
+        replicationFactor,
+        configs,
+        aliveBrokers(image, replicationFactor));
   }
 
   /**
-   * As {@link #createTopic(MetadataImage, String, int, int, Map)} but placing over exactly {@code liveBrokers}
-   * (sorted ids), whatever the image says about them: for tests that place partitions by hand.
+   * As {@link #createTopic(MetadataImage, String, int, int, Map)} but placing over exactly {@code
+   * liveBrokers} (sorted ids), whatever the image says about them: for tests that place partitions
+   * by hand.
    */
   public List<MetadataRecord> createTopic(
-      MetadataImage image, String name, int partitionCount, int replicationFactor, Map<String, String> configs,
+      MetadataImage image,
+      String name,
+      int partitionCount,
+      int replicationFactor,
+      Map<String, String> configs,
       List<Integer> liveBrokers) {
     String problem = TopicName.problemWith(name);
     if (problem != null) {
@@ -62,7 +80,8 @@ public final class TopicControl {
     Uuid topicId = Uuid.random(random);
     List<MetadataRecord> records = new ArrayList<>();
     records.add(new MetadataRecord.TopicCreated(topicId, name));
-    configs.forEach((key, value) -> records.add(new MetadataRecord.TopicConfigChanged(topicId, key, value)));
+    configs.forEach(
+        (key, value) -> records.add(new MetadataRecord.TopicConfigChanged(topicId, key, value)));
     for (int p = 0; p < partitionCount; p++) {
       records.add(newPartition(topicId, p, assignment.get(p)));
     }
@@ -70,15 +89,18 @@ public final class TopicControl {
   }
 
   /**
-   * Records that grow {@code name} to {@code newTotal} partitions (Kafka's CreatePartitions), placed on the
-   * unfenced brokers of {@code image}.
+   * Records that grow {@code name} to {@code newTotal} partitions (Kafka's CreatePartitions),
+   * placed on the unfenced brokers of {@code image}.
    */
   public List<MetadataRecord> createPartitions(MetadataImage image, String name, int newTotal) {
     return createPartitions(
         image, name, newTotal, aliveBrokers(image, requireTopic(image, name).replicationFactor()));
   }
 
-  /** As {@link #createPartitions(MetadataImage, String, int)} but placing over exactly {@code liveBrokers}. */
+  /**
+   * As {@link #createPartitions(MetadataImage, String, int)} but placing over exactly {@code
+   * liveBrokers}.
+   */
   public List<MetadataRecord> createPartitions(
       MetadataImage image, String name, int newTotal, List<Integer> liveBrokers) {
     TopicImage topic = requireTopic(image, name);
@@ -86,10 +108,16 @@ public final class TopicControl {
     int current = topic.partitionCount();
     if (newTotal <= current) {
       throw new InvalidPartitionsException(
-          "Topic '" + name + "' has " + current + " partitions; the count can only grow, not become " + newTotal);
+          "Topic '"
+              + name
+              + "' has "
+              + current
+              + " partitions; the count can only grow, not become "
+              + newTotal);
     }
     List<List<Integer>> assignment =
-        ReplicaPlacement.assign(liveBrokers, current, newTotal - current, topic.replicationFactor(), random);
+        ReplicaPlacement.assign(
+            liveBrokers, current, newTotal - current, topic.replicationFactor(), random);
     List<MetadataRecord> records = new ArrayList<>();
     for (int i = 0; i < assignment.size(); i++) {
       records.add(newPartition(topic.topicId(), current + i, assignment.get(i)));
@@ -102,10 +130,11 @@ public final class TopicControl {
   }
 
   /**
-   * Records that set ({@code value != null}) or reset ({@code value == null}) one topic config. The resulting set
-   * of overrides is validated as a whole, so an invalid value changes nothing.
+   * Records that set ({@code value != null}) or reset ({@code value == null}) one topic config. The
+   * resulting set of overrides is validated as a whole, so an invalid value changes nothing.
    */
-  public List<MetadataRecord> alterConfig(MetadataImage image, String name, String key, String value) {
+  public List<MetadataRecord> alterConfig(
+      MetadataImage image, String name, String key, String value) {
     TopicImage topic = requireTopic(image, name);
     Map<String, String> next = new HashMap<>(topic.configs());
     if (value == null) {
@@ -121,35 +150,45 @@ public final class TopicControl {
   }
 
   /**
-   * The unfenced brokers, refusing a replication factor above their count here (rather than in {@link
-   * ReplicaPlacement}) so that the message can say how many brokers are alive and how many are registered.
+   * The unfenced brokers, refusing a replication factor above their count here (rather than in
+   * {@link ReplicaPlacement}) so that the message can say how many brokers are alive and how many
+   * are registered.
    */
   private static List<Integer> aliveBrokers(MetadataImage image, int replicationFactor) {
     List<Integer> alive = image.unfencedBrokerIds();
     if (replicationFactor > alive.size()) {
       throw new InvalidReplicationFactorException(
-          "Replication factor " + replicationFactor + " is larger than the number of alive (unfenced) brokers: "
-              + alive.size() + " of " + image.brokers().size() + " registered broker(s) are alive");
+          "Replication factor "
+              + replicationFactor
+              + " is larger than the number of alive (unfenced) brokers: "
+              + alive.size()
+              + " of "
+              + image.brokers().size()
+              + " registered broker(s) are alive");
     }
     return alive;
   }
 
-  private static MetadataRecord.PartitionChange newPartition(Uuid topicId, int partition, List<Integer> replicas) {
-    // The preferred (first) replica leads; every replica starts in sync, as in Kafka: the log is empty, so all of
+  private static MetadataRecord.PartitionChange newPartition(
+      Uuid topicId, int partition, List<Integer> replicas) {
+    // The preferred (first) replica leads; every replica starts in sync, as in Kafka: the log is
+    // empty, so all of
     // them have everything the leader has.
-    return new MetadataRecord.PartitionChange(topicId, partition, replicas, replicas, replicas.get(0), 0, 0);
+    return new MetadataRecord.PartitionChange(
+        topicId, partition, replicas, replicas, replicas.get(0), 0, 0);
   }
 
   private static void checkPartitionCount(int partitionCount) {
     if (partitionCount < 1 || partitionCount > MAX_PARTITIONS) {
       throw new InvalidPartitionsException(
-          "Number of partitions must be between 1 and " + MAX_PARTITIONS + ", got " + partitionCount);
+          "Number of partitions must be between 1 and "
+              + MAX_PARTITIONS
+              + ", got "
+              + partitionCount);
     }
   }
 
   static TopicImage requireTopic(MetadataImage image, String name) {
-    return image
-        .topic(name)
-        .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
+    return image.topic(name).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
   }
 }

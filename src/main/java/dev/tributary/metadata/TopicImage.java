@@ -5,15 +5,23 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-/** One topic in the metadata image: immutable. Configs hold only the overrides; defaults come from LogConfig. */
+/**
+ * One topic in the metadata image: immutable. Configs hold only the overrides; defaults come from
+ * LogConfig.
+ */
 public record TopicImage(
-    Uuid topicId, String name, SortedMap<Integer, PartitionImage> partitions, Map<String, String> configs) {
+    Uuid topicId,
+    String name,
+    SortedMap<Integer, PartitionImage> partitions,
+    Map<String, String> configs) {
   public TopicImage {
     partitions = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(partitions));
     configs = Map.copyOf(configs);
   }
 
-  /** The partition, or Kafka's UNKNOWN_TOPIC_OR_PARTITION naming how many partitions the topic has. */
+  /**
+   * The partition, or Kafka's UNKNOWN_TOPIC_OR_PARTITION naming how many partitions the topic has.
+   */
   public PartitionImage requirePartition(int partition) {
     PartitionImage found = partitions.get(partition);
     if (found == null) {

@@ -1,6 +1,9 @@
 package dev.tributary.replication;
 
-/** The producer's {@code acks} setting: how much replication a produce waits for before it is answered. */
+/**
+ * The producer's {@code acks} setting: how much replication a produce waits for before it is
+ * answered.
+ */
 public enum Acks {
   /** Answer at once; the producer learns no offsets (Kafka reports -1). */
   NONE,
@@ -15,7 +18,8 @@ public enum Acks {
       case "0" -> NONE;
       case "1" -> LEADER;
       case "all", "-1" -> ALL;
-      default -> throw new IllegalArgumentException("acks must be 0, 1, all or -1, got '" + value + "'");
+      default ->
+          throw new IllegalArgumentException("acks must be 0, 1, all or -1, got '" + value + "'");
     };
   }
 }

@@ -27,11 +27,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One partition on this broker: its log, and its replication state. While this broker leads it: the leader epoch,
- * the ISR, each follower's log end offset and fetch times, and the high watermark (HW). While it follows: the
- * leader it copies from and the HW the leader last reported. See docs/adr/0009-isr-and-high-watermark.md.
+ * One partition on this broker: its log, and its replication state. While this broker leads it: the
+ * leader epoch, the ISR, each follower's log end offset and fetch times, and the high watermark
+ * (HW). While it follows: the leader it copies from and the HW the leader last reported. See
+ * docs/adr/0009-isr-and-high-watermark.md.
  *
- * <p>Invariants (the HW is written only by {@link #setHighWatermark}; the ISR only from committed metadata):
+ * <p>Invariants (the HW is written only by {@link #setHighWatermark}; the ISR only from committed
+ * metadata):
  *
  * <pre>
  *   logStartOffset <= highWatermark <= logEndOffset
@@ -41,58 +43,92 @@ import org.slf4j.LoggerFactory;
  *   leader ∈ isr ⊆ replicas; at most one ISR change in flight
  * </pre>
  *
- * <p>Concurrency: {@code lock} guards the leader and follower state, the high watermark's changes, the waiters and
- * follower appends and truncations; lock order partition → log. Consumer reads take no lock: they read the volatile
- * high watermark, then the log up to it. Futures are completed, and ISR changes sent, only after the lock is dropped.
+ * <p>Concurrency: {@code lock} guards the leader and follower state, the high watermark's changes,
+ * the waiters and follower appends and truncations; lock order partition → log. Consumer reads take
+ * no lock: they read the volatile high watermark, then the log up to it. Futures are completed, and
+ * ISR changes sent, only after the lock is dropped.
  */
 public final class Partition {
   private static final Logger logger = LoggerFactory.getLogger(Partition.class);
 
   private final TopicPartition topicPartition;
-  /** The id of the topic this partition belongs to: a topic re-created under the same name gets another. */
+
+  /**
+   * The id of the topic this partition belongs to: a topic re-created under the same name gets
+   * another.
+   */
   private final String topicId;
+
   private final PartitionLog log;
   private final int localBrokerId;
   private final AlterPartitionSender alterPartitionSender;
   private final Object lock = new Object();
+
   /** Consumer long polls waiting for the HW; released normally (empty read) on shutdown. */
   private final HighWatermarkWaiters fetchWaiters = new HighWatermarkWaiters();
+
   /** {@code acks=all} produces waiting for the HW; failed, never released, when leadership ends. */
   private final HighWatermarkWaiters produceWaiters = new HighWatermarkWaiters();
+
   /** Follower fetches (replica fetch long polls) waiting for the log end offset to move. */
   private final HighWatermarkWaiters logEndWaiters = new HighWatermarkWaiters();
 
   private volatile int leaderEpoch = -1;
-  /** The partition epoch of the metadata this state came from; an ISR change is proposed against it. */
+
+  /**
+   * The partition epoch of the metadata this state came from; an ISR change is proposed against it.
+   */
   private volatile int partitionEpoch = -1;
+
   /** The leader named by the metadata (this broker, another, or -1 while offline). */
   private volatile int leaderId = -1;
+
   private volatile List<Integer> replicas;
+
   /** The committed ISR, from the metadata image. */
   private volatile List<Integer> isr;
+
   private volatile boolean leader;
+
   /** Offset below which records are committed and visible to consumers; see class invariants. */
   private volatile long highWatermark;
-  /** Leader only: the log end offset when this epoch began; a follower must reach it to join the ISR. */
+
+  /**
+   * Leader only: the log end offset when this epoch began; a follower must reach it to join the
+   * ISR.
+   */
   private long leaderEpochStartOffset;
+
   /** Leader only: the followers' state, by broker id. */
   private final Map<Integer, ReplicaState> followers = new HashMap<>();
-  /** Leader only: the ISR change sent to the controller and not yet seen committed or refused; null if none. */
+
+  /**
+   * Leader only: the ISR change sent to the controller and not yet seen committed or refused; null
+   * if none.
+   */
   private PendingIsrChange pendingIsrChange;
 
   /**
-   * @param brokerEpochs the broker epochs of the replicas it adds, as they fetched (sent again on a resend)
+   * @param brokerEpochs the broker epochs of the replicas it adds, as they fetched (sent again on a
+   *     resend)
    * @param failed the outcome is unknown (no controller answered): resend on the next check
    */
   private record PendingIsrChange(
-      List<Integer> newIsr, Map<Integer, Long> brokerEpochs, int basePartitionEpoch, String reason, boolean failed) {
+      List<Integer> newIsr,
+      Map<Integer, Long> brokerEpochs,
+      int basePartitionEpoch,
+      String reason,
+      boolean failed) {
     PendingIsrChange withFailed(boolean nowFailed) {
       return new PendingIsrChange(newIsr, brokerEpochs, basePartitionEpoch, reason, nowFailed);
     }
   }
 
   public Partition(
-      TopicPartition topicPartition, String topicId, PartitionLog log, int localBrokerId,
+      TopicPartition topicPartition,
+      String topicId,
+      PartitionLog log,
+      int localBrokerId,
       AlterPartitionSender alterPartitionSender) {
     this.topicPartition = topicPartition;
     this.topicId = topicId;
@@ -105,12 +141,14 @@ public final class Partition {
     log.setRetentionBoundOffset(highWatermark);
   }
 
-  // ------------------------------------------------------------------------------------------- transitions
+  // -------------------------------------------------------------------------------------------
+  // transitions
 
   /**
-   * Applies metadata that names this broker leader in {@code leaderEpoch}. A new epoch starts afresh: the epoch is
-   * recorded at the log end offset, every follower's log end offset becomes unknown (ISR members count as caught
-   * up now, so they are not dropped before they could fetch). The same epoch again carries a committed ISR change.
+   * Applies metadata that names this broker leader in {@code leaderEpoch}. A new epoch starts
+   * afresh: the epoch is recorded at the log end offset, every follower's log end offset becomes
+   * unknown (ISR members count as caught up now, so they are not dropped before they could fetch).
+   * The same epoch again carries a committed ISR change.
    *
    * @return true if this started a new leader epoch here
    */
@@ -118,7 +156,13 @@ public final class Partition {
       int leaderEpoch, int partitionEpoch, List<Integer> replicas, List<Integer> isr, long nowMs) {
     if (!isr.contains(localBrokerId) || !replicas.containsAll(isr)) {
       throw new IllegalArgumentException(
-          topicPartition + ": leader " + localBrokerId + " must be in isr " + isr + " ⊆ replicas " + replicas);
+          topicPartition
+              + ": leader "
+              + localBrokerId
+              + " must be in isr "
+              + isr
+              + " ⊆ replicas "
+              + replicas);
     }
     List<Runnable> completions;
     boolean newEpoch;
@@ -136,7 +180,8 @@ public final class Partition {
         this.leaderId = localBrokerId;
         this.leader = true;
       } else if (pendingIsrChange != null && partitionEpoch > pendingIsrChange.basePartitionEpoch) {
-        pendingIsrChange = null; // committed, or overtaken by another change: the image is the truth now
+        pendingIsrChange =
+            null; // committed, or overtaken by another change: the image is the truth now
       }
       for (int replica : replicas) {
         if (replica != localBrokerId && !followers.containsKey(replica)) {
@@ -151,14 +196,18 @@ public final class Partition {
   }
 
   /**
-   * Applies metadata that names another leader ({@code leaderId}, or -1 while offline). Leadership here ends: every
-   * waiting produce and long poll fails with NOT_LEADER_OR_FOLLOWER.
+   * Applies metadata that names another leader ({@code leaderId}, or -1 while offline). Leadership
+   * here ends: every waiting produce and long poll fails with NOT_LEADER_OR_FOLLOWER.
    *
-   * @return true if the leader or its epoch changed, so the follower must reconcile its log with the new leader's
-   *     before fetching
+   * @return true if the leader or its epoch changed, so the follower must reconcile its log with
+   *     the new leader's before fetching
    */
   public boolean becomeFollower(
-      int leaderId, int leaderEpoch, int partitionEpoch, List<Integer> replicas, List<Integer> isr) {
+      int leaderId,
+      int leaderEpoch,
+      int partitionEpoch,
+      List<Integer> replicas,
+      List<Integer> isr) {
     List<CompletableFuture<Void>> failed = List.of();
     boolean changed;
     synchronized (lock) {
@@ -175,12 +224,23 @@ public final class Partition {
       this.replicas = List.copyOf(replicas);
       this.isr = List.copyOf(isr);
     }
-    failAll(failed, "Broker " + localBrokerId + " no longer leads " + topicPartition + "; broker " + leaderId
-        + " does in leader epoch " + leaderEpoch);
+    failAll(
+        failed,
+        "Broker "
+            + localBrokerId
+            + " no longer leads "
+            + topicPartition
+            + "; broker "
+            + leaderId
+            + " does in leader epoch "
+            + leaderEpoch);
     return changed;
   }
 
-  /** The partition is being deleted, or the broker stops: fails every waiter with NOT_LEADER_OR_FOLLOWER. */
+  /**
+   * The partition is being deleted, or the broker stops: fails every waiter with
+   * NOT_LEADER_OR_FOLLOWER.
+   */
   public void resign() {
     List<CompletableFuture<Void>> all;
     synchronized (lock) {
@@ -206,15 +266,18 @@ public final class Partition {
     }
   }
 
-  // ------------------------------------------------------------------------------------------- leader: produce
+  // -------------------------------------------------------------------------------------------
+  // leader: produce
 
   /**
-   * Appends validated batches as leader, assigning offsets and stamping the leader epoch. The returned future
-   * completes when {@code acks} is satisfied: at once for {@link Acks#NONE} and {@link Acks#LEADER}, once the
-   * high watermark passes the last appended offset for {@link Acks#ALL}. An {@code acks=all} produce is refused
-   * before anything is appended while the ISR is smaller than {@code min.insync.replicas}.
+   * Appends validated batches as leader, assigning offsets and stamping the leader epoch. The
+   * returned future completes when {@code acks} is satisfied: at once for {@link Acks#NONE} and
+   * {@link Acks#LEADER}, once the high watermark passes the last appended offset for {@link
+   * Acks#ALL}. An {@code acks=all} produce is refused before anything is appended while the ISR is
+   * smaller than {@code min.insync.replicas}.
    *
-   * @throws NotEnoughReplicasException for {@code acks=all} with too small an ISR (nothing appended)
+   * @throws NotEnoughReplicasException for {@code acks=all} with too small an ISR (nothing
+   *     appended)
    */
   public AppendResult appendRecordsAsLeader(ByteBuffer batches, Acks acks) {
     LogAppendInfo info;
@@ -225,8 +288,13 @@ public final class Partition {
       int minIsr = log.config().minInSyncReplicas();
       if (acks == Acks.ALL && isr.size() < minIsr) {
         throw new NotEnoughReplicasException(
-            "The in-sync replicas of " + topicPartition + " are " + isr + ", fewer than min.insync.replicas="
-                + minIsr + "; nothing was appended");
+            "The in-sync replicas of "
+                + topicPartition
+                + " are "
+                + isr
+                + ", fewer than min.insync.replicas="
+                + minIsr
+                + "; nothing was appended");
       }
       info = log.appendAsLeader(batches, leaderEpoch);
       completions = maybeIncrementHighWatermark();
@@ -244,7 +312,8 @@ public final class Partition {
     return new AppendResult(info, replicated);
   }
 
-  private static List<Runnable> concat(List<Runnable> completions, List<CompletableFuture<Void>> more) {
+  private static List<Runnable> concat(
+      List<Runnable> completions, List<CompletableFuture<Void>> more) {
     List<Runnable> all = new ArrayList<>(completions);
     more.forEach(f -> all.add(() -> f.complete(null)));
     return all;
@@ -253,11 +322,13 @@ public final class Partition {
   /** The result of an append: what the log assigned, and a future for the requested acks. */
   public record AppendResult(LogAppendInfo info, CompletableFuture<Void> acked) {}
 
-  // ------------------------------------------------------------------------------------------- leader: consume
+  // -------------------------------------------------------------------------------------------
+  // leader: consume
 
   /**
-   * Reads committed records from {@code offset}: whole batches, up to {@code maxBytes} (at least one batch), below
-   * the high watermark only. Returns the high watermark the read was bounded by, so callers report the same one.
+   * Reads committed records from {@code offset}: whole batches, up to {@code maxBytes} (at least
+   * one batch), below the high watermark only. Returns the high watermark the read was bounded by,
+   * so callers report the same one.
    */
   public CommittedRead read(long offset, int maxBytes) {
     requireLeader();
@@ -268,7 +339,10 @@ public final class Partition {
   /** Records read below {@code highWatermark}. */
   public record CommittedRead(LogReadInfo info, long highWatermark) {}
 
-  /** Completes once the high watermark is above {@code offset}, i.e. a read from {@code offset} finds data. */
+  /**
+   * Completes once the high watermark is above {@code offset}, i.e. a read from {@code offset}
+   * finds data.
+   */
   public CompletableFuture<Void> awaitHighWatermarkAbove(long offset) {
     synchronized (lock) {
       if (highWatermark > offset) {
@@ -278,7 +352,10 @@ public final class Partition {
     }
   }
 
-  /** Completes once the log end offset is above {@code offset} (a follower fetching from there finds data). */
+  /**
+   * Completes once the log end offset is above {@code offset} (a follower fetching from there finds
+   * data).
+   */
   public CompletableFuture<Void> awaitLogEndOffsetAbove(long offset) {
     synchronized (lock) {
       if (!leader || log.logEndOffset() > offset) {
@@ -288,7 +365,10 @@ public final class Partition {
     }
   }
 
-  /** Completes every waiting long poll now (they answer with what they have); used when the broker shuts down. */
+  /**
+   * Completes every waiting long poll now (they answer with what they have); used when the broker
+   * shuts down.
+   */
   public void releaseFetchWaiters() {
     List<CompletableFuture<Void>> all;
     synchronized (lock) {
@@ -298,24 +378,33 @@ public final class Partition {
     all.forEach(f -> f.complete(null));
   }
 
-  // ------------------------------------------------------------------------------------------- leader: followers
+  // -------------------------------------------------------------------------------------------
+  // leader: followers
 
   /**
-   * A follower's fetch from {@code fetchOffset}, sent in {@code followerLeaderEpoch} by registration {@code
-   * brokerEpoch} of {@code replicaId}: records it as that follower's log end offset, may add it to the ISR and move
-   * the high watermark, and reads from {@code fetchOffset} up to the log end (not only below the HW: followers copy
-   * what consumers may not see yet).
+   * A follower's fetch from {@code fetchOffset}, sent in {@code followerLeaderEpoch} by
+   * registration {@code brokerEpoch} of {@code replicaId}: records it as that follower's log end
+   * offset, may add it to the ISR and move the high watermark, and reads from {@code fetchOffset}
+   * up to the log end (not only below the HW: followers copy what consumers may not see yet).
    *
-   * @throws FencedLeaderEpochException the follower's epoch is older than this leader's (its metadata is stale)
-   * @throws UnknownLeaderEpochException the follower's epoch is newer (this broker's metadata is behind)
-   * @throws NotLeaderOrFollowerException this broker does not lead, or {@code replicaId} holds no replica
-   * @param followerEligible whether the follower's broker may join the ISR now (unfenced in this broker's metadata;
-   *     KIP-841): a fenced one keeps fetching, but is not proposed
+   * @throws FencedLeaderEpochException the follower's epoch is older than this leader's (its
+   *     metadata is stale)
+   * @throws UnknownLeaderEpochException the follower's epoch is newer (this broker's metadata is
+   *     behind)
+   * @throws NotLeaderOrFollowerException this broker does not lead, or {@code replicaId} holds no
+   *     replica
+   * @param followerEligible whether the follower's broker may join the ISR now (unfenced in this
+   *     broker's metadata; KIP-841): a fenced one keeps fetching, but is not proposed
    * @throws OffsetOutOfRangeException {@code fetchOffset} is outside [logStartOffset, logEndOffset]
    */
   public FollowerRead handleFollowerFetch(
-      int replicaId, long brokerEpoch, boolean followerEligible, int followerLeaderEpoch, long fetchOffset,
-      int maxBytes, long nowMs) {
+      int replicaId,
+      long brokerEpoch,
+      boolean followerEligible,
+      int followerLeaderEpoch,
+      long fetchOffset,
+      int maxBytes,
+      long nowMs) {
     List<Runnable> completions;
     AlterPartitionRequest expansion;
     long hw;
@@ -324,24 +413,51 @@ public final class Partition {
       requireLeader();
       if (followerLeaderEpoch < leaderEpoch) {
         throw new FencedLeaderEpochException(
-            "Replica " + replicaId + " fetched " + topicPartition + " in leader epoch " + followerLeaderEpoch
-                + "; the current epoch is " + leaderEpoch);
+            "Replica "
+                + replicaId
+                + " fetched "
+                + topicPartition
+                + " in leader epoch "
+                + followerLeaderEpoch
+                + "; the current epoch is "
+                + leaderEpoch);
       }
       if (followerLeaderEpoch > leaderEpoch) {
         throw new UnknownLeaderEpochException(
-            "Replica " + replicaId + " fetched " + topicPartition + " in leader epoch " + followerLeaderEpoch
-                + ", newer than this leader's " + leaderEpoch);
+            "Replica "
+                + replicaId
+                + " fetched "
+                + topicPartition
+                + " in leader epoch "
+                + followerLeaderEpoch
+                + ", newer than this leader's "
+                + leaderEpoch);
       }
       ReplicaState follower = followers.get(replicaId);
       if (follower == null) {
         throw new NotLeaderOrFollowerException(
-            "Broker " + replicaId + " holds no replica of " + topicPartition + " (replicas " + replicas + ")");
+            "Broker "
+                + replicaId
+                + " holds no replica of "
+                + topicPartition
+                + " (replicas "
+                + replicas
+                + ")");
       }
       long logEndOffset = log.logEndOffset();
       if (fetchOffset > logEndOffset || fetchOffset < log.logStartOffset()) {
         throw new OffsetOutOfRangeException(
-            "replica " + replicaId + " fetched " + topicPartition + " from " + fetchOffset + ", outside ["
-                + log.logStartOffset() + ", " + logEndOffset + "]");
+            "replica "
+                + replicaId
+                + " fetched "
+                + topicPartition
+                + " from "
+                + fetchOffset
+                + ", outside ["
+                + log.logStartOffset()
+                + ", "
+                + logEndOffset
+                + "]");
       }
       follower.onFetch(fetchOffset, logEndOffset, brokerEpoch, nowMs);
       expansion = followerEligible ? maybeExpandIsr(follower) : null;
@@ -357,30 +473,48 @@ public final class Partition {
     return new FollowerRead(read.records(), hw, read.logStartOffset(), read.logEndOffset(), epoch);
   }
 
-  /** What a follower's fetch returns: batches from its fetch offset, and the leader's offsets at the time. */
+  /**
+   * What a follower's fetch returns: batches from its fetch offset, and the leader's offsets at the
+   * time.
+   */
   public record FollowerRead(
-      ByteBuffer records, long highWatermark, long logStartOffset, long logEndOffset, int leaderEpoch) {}
+      ByteBuffer records,
+      long highWatermark,
+      long logStartOffset,
+      long logEndOffset,
+      int leaderEpoch) {}
 
   /**
-   * Where {@code requestedEpoch} ends in this leader's log (OffsetsForLeaderEpoch), for a follower in {@code
-   * followerLeaderEpoch} reconciling its log with this one.
+   * Where {@code requestedEpoch} ends in this leader's log (OffsetsForLeaderEpoch), for a follower
+   * in {@code followerLeaderEpoch} reconciling its log with this one.
    */
   public EpochEndOffset endOffsetForEpoch(int followerLeaderEpoch, int requestedEpoch) {
     synchronized (lock) {
       requireLeader();
       if (followerLeaderEpoch < leaderEpoch) {
         throw new FencedLeaderEpochException(
-            topicPartition + ": epoch " + followerLeaderEpoch + " is older than the leader's " + leaderEpoch);
+            topicPartition
+                + ": epoch "
+                + followerLeaderEpoch
+                + " is older than the leader's "
+                + leaderEpoch);
       }
       if (followerLeaderEpoch > leaderEpoch) {
         throw new UnknownLeaderEpochException(
-            topicPartition + ": epoch " + followerLeaderEpoch + " is newer than the leader's " + leaderEpoch);
+            topicPartition
+                + ": epoch "
+                + followerLeaderEpoch
+                + " is newer than the leader's "
+                + leaderEpoch);
       }
       return log.endOffsetForEpoch(requestedEpoch);
     }
   }
 
-  /** Adds a caught-up follower to the ISR: it has reached the HW, and everything this epoch's leader started from. */
+  /**
+   * Adds a caught-up follower to the ISR: it has reached the HW, and everything this epoch's leader
+   * started from.
+   */
   private AlterPartitionRequest maybeExpandIsr(ReplicaState follower) {
     if (pendingIsrChange != null || isr.contains(follower.brokerId)) {
       return null;
@@ -393,13 +527,15 @@ public final class Partition {
     next.add(follower.brokerId);
     List<Integer> newIsr = replicas.stream().filter(next::contains).toList();
     return propose(
-        newIsr, Map.of(follower.brokerId, follower.brokerEpoch),
+        newIsr,
+        Map.of(follower.brokerId, follower.brokerEpoch),
         "replica " + follower.brokerId + " caught up to the high watermark " + highWatermark);
   }
 
   /**
-   * Drops from the ISR every follower that has not been caught up for longer than {@code replicaLagTimeMaxMs}
-   * (Kafka's replica.lag.time.max.ms), and resends an ISR change whose outcome is unknown. Driven periodically.
+   * Drops from the ISR every follower that has not been caught up for longer than {@code
+   * replicaLagTimeMaxMs} (Kafka's replica.lag.time.max.ms), and resends an ISR change whose outcome
+   * is unknown. Driven periodically.
    */
   public void maybeShrinkIsr(long nowMs, long replicaLagTimeMaxMs) {
     AlterPartitionRequest request = null;
@@ -410,14 +546,18 @@ public final class Partition {
       if (pendingIsrChange != null) {
         if (pendingIsrChange.failed) {
           pendingIsrChange = pendingIsrChange.withFailed(false);
-          request = requestFor(pendingIsrChange.newIsr, pendingIsrChange.brokerEpochs, pendingIsrChange.reason);
+          request =
+              requestFor(
+                  pendingIsrChange.newIsr, pendingIsrChange.brokerEpochs, pendingIsrChange.reason);
         }
       } else {
         List<Integer> laggards = new ArrayList<>();
         for (int member : isr) {
           ReplicaState follower = followers.get(member);
-          // Kafka's rule: a follower that has everything the leader has stays, even if it has not fetched lately.
-          if (follower != null && follower.logEndOffset < log.logEndOffset()
+          // Kafka's rule: a follower that has everything the leader has stays, even if it has not
+          // fetched lately.
+          if (follower != null
+              && follower.logEndOffset < log.logEndOffset()
               && nowMs - follower.lastCaughtUpTimeMs > replicaLagTimeMaxMs) {
             laggards.add(member);
           }
@@ -427,12 +567,21 @@ public final class Partition {
           StringBuilder why = new StringBuilder();
           for (int id : laggards) {
             ReplicaState f = followers.get(id);
-            why.append("replica ").append(id).append(" not caught up for ").append(nowMs - f.lastCaughtUpTimeMs)
-                .append(" ms (log end offset ").append(f.logEndOffset).append(", leader's ")
-                .append(log.logEndOffset()).append(") ");
+            why.append("replica ")
+                .append(id)
+                .append(" not caught up for ")
+                .append(nowMs - f.lastCaughtUpTimeMs)
+                .append(" ms (log end offset ")
+                .append(f.logEndOffset)
+                .append(", leader's ")
+                .append(log.logEndOffset())
+                .append(") ");
           }
-          request = propose(newIsr, Map.of(), why.append("> replica.lag.time.max.ms=").append(replicaLagTimeMaxMs)
-              .toString());
+          request =
+              propose(
+                  newIsr,
+                  Map.of(),
+                  why.append("> replica.lag.time.max.ms=").append(replicaLagTimeMaxMs).toString());
         }
       }
     }
@@ -441,21 +590,35 @@ public final class Partition {
     }
   }
 
-  private AlterPartitionRequest propose(List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {
+  private AlterPartitionRequest propose(
+      List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {
     pendingIsrChange = new PendingIsrChange(newIsr, brokerEpochs, partitionEpoch, reason, false);
-    logger.info("Proposing ISR {} -> {} for {} in leader epoch {}: {}", isr, newIsr, topicPartition, leaderEpoch,
+    logger.info(
+        "Proposing ISR {} -> {} for {} in leader epoch {}: {}",
+        isr,
+        newIsr,
+        topicPartition,
+        leaderEpoch,
         reason);
     return requestFor(newIsr, brokerEpochs, reason);
   }
 
-  private AlterPartitionRequest requestFor(List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {
+  private AlterPartitionRequest requestFor(
+      List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {
     return new AlterPartitionRequest(
-        topicId, topicPartition, localBrokerId, leaderEpoch, partitionEpoch, newIsr, brokerEpochs, reason);
+        topicId,
+        topicPartition,
+        localBrokerId,
+        leaderEpoch,
+        partitionEpoch,
+        newIsr,
+        brokerEpochs,
+        reason);
   }
 
   /**
-   * Sends an ISR change. A definite refusal clears it (the next fetch or check proposes afresh); an unknown
-   * outcome keeps it pending, marked for a resend, since it may have been committed.
+   * Sends an ISR change. A definite refusal clears it (the next fetch or check proposes afresh); an
+   * unknown outcome keeps it pending, marked for a resend, since it may have been committed.
    */
   private void send(AlterPartitionRequest request) {
     alterPartitionSender
@@ -465,27 +628,37 @@ public final class Partition {
               if (error == null) {
                 return; // committed: it takes effect when this broker replays the record
               }
-              Throwable cause = error instanceof CompletionException && error.getCause() != null
-                  ? error.getCause() : error;
+              Throwable cause =
+                  error instanceof CompletionException && error.getCause() != null
+                      ? error.getCause()
+                      : error;
               boolean refused =
-                  cause instanceof InvalidUpdateVersionException || cause instanceof FencedLeaderEpochException
-                      || cause instanceof IneligibleReplicaException || cause instanceof NotLeaderOrFollowerException
+                  cause instanceof InvalidUpdateVersionException
+                      || cause instanceof FencedLeaderEpochException
+                      || cause instanceof IneligibleReplicaException
+                      || cause instanceof NotLeaderOrFollowerException
                       || cause instanceof UnknownTopicOrPartitionException;
               synchronized (lock) {
-                if (pendingIsrChange == null || pendingIsrChange.basePartitionEpoch != request.partitionEpoch()
+                if (pendingIsrChange == null
+                    || pendingIsrChange.basePartitionEpoch != request.partitionEpoch()
                     || !pendingIsrChange.newIsr.equals(request.newIsr())) {
                   return;
                 }
                 pendingIsrChange = refused ? null : pendingIsrChange.withFailed(true);
               }
-              logger.info("ISR change {} for {} {}: {}", request.newIsr(), topicPartition,
-                  refused ? "refused" : "not confirmed, will resend", cause.toString());
+              logger.info(
+                  "ISR change {} for {} {}: {}",
+                  request.newIsr(),
+                  topicPartition,
+                  refused ? "refused" : "not confirmed, will resend",
+                  cause.toString());
             });
   }
 
   /**
-   * HW = the smallest log end offset over the maximal ISR (the committed ISR plus what a pending change adds), the
-   * leader's own included; unknown followers (-1) hold it back. Returns what to complete once the lock is dropped.
+   * HW = the smallest log end offset over the maximal ISR (the committed ISR plus what a pending
+   * change adds), the leader's own included; unknown followers (-1) hold it back. Returns what to
+   * complete once the lock is dropped.
    */
   private List<Runnable> maybeIncrementHighWatermark() {
     if (!leader) {
@@ -519,9 +692,16 @@ public final class Partition {
     } else {
       NotEnoughReplicasAfterAppendException error =
           new NotEnoughReplicasAfterAppendException(
-              "The records of " + topicPartition + " were appended, but the ISR " + isr + " shrank below "
-                  + "min.insync.replicas=" + minIsr + " before they were replicated");
-      produces.forEach(f -> completions.add(() -> f.completeExceptionally(new CompletionException(error))));
+              "The records of "
+                  + topicPartition
+                  + " were appended, but the ISR "
+                  + isr
+                  + " shrank below "
+                  + "min.insync.replicas="
+                  + minIsr
+                  + " before they were replicated");
+      produces.forEach(
+          f -> completions.add(() -> f.completeExceptionally(new CompletionException(error))));
     }
     return completions;
   }
@@ -538,25 +718,37 @@ public final class Partition {
   private void setHighWatermark(long newHighWatermark) {
     if (leader && newHighWatermark < highWatermark) {
       throw new IllegalStateException(
-          topicPartition + ": high watermark would move back from " + highWatermark + " to " + newHighWatermark
-              + " in leader epoch " + leaderEpoch);
+          topicPartition
+              + ": high watermark would move back from "
+              + highWatermark
+              + " to "
+              + newHighWatermark
+              + " in leader epoch "
+              + leaderEpoch);
     }
     if (newHighWatermark < log.logStartOffset() || newHighWatermark > log.logEndOffset()) {
       throw new IllegalStateException(
-          topicPartition + ": high watermark " + newHighWatermark + " outside [" + log.logStartOffset() + ", "
-              + log.logEndOffset() + "]");
+          topicPartition
+              + ": high watermark "
+              + newHighWatermark
+              + " outside ["
+              + log.logStartOffset()
+              + ", "
+              + log.logEndOffset()
+              + "]");
     }
     highWatermark = newHighWatermark;
     log.setRetentionBoundOffset(newHighWatermark);
   }
 
-  // ------------------------------------------------------------------------------------------- follower
+  // -------------------------------------------------------------------------------------------
+  // follower
 
   /**
-   * Appends batches fetched from the leader in {@code fetchedInEpoch} (keeping their offsets and epochs) and takes
-   * the leader's high watermark (bounded by this log's end) and log start offset. Ignored, returning false, if this
-   * broker's view moved on since the fetch was sent (it leads now, or follows another epoch): a stale response
-   * must not touch the log.
+   * Appends batches fetched from the leader in {@code fetchedInEpoch} (keeping their offsets and
+   * epochs) and takes the leader's high watermark (bounded by this log's end) and log start offset.
+   * Ignored, returning false, if this broker's view moved on since the fetch was sent (it leads
+   * now, or follows another epoch): a stale response must not touch the log.
    */
   public boolean appendAsFollower(
       int fetchedInEpoch, ByteBuffer records, long leaderHighWatermark, long leaderLogStartOffset) {
@@ -567,7 +759,8 @@ public final class Partition {
       if (records.hasRemaining()) {
         log.appendAsFollower(records);
       }
-      if (leaderLogStartOffset > log.logStartOffset() && leaderLogStartOffset <= log.logEndOffset()) {
+      if (leaderLogStartOffset > log.logStartOffset()
+          && leaderLogStartOffset <= log.logEndOffset()) {
         log.maybeIncrementLogStartOffset(leaderLogStartOffset);
       }
       long next = Math.max(log.logStartOffset(), Math.min(leaderHighWatermark, log.logEndOffset()));
@@ -579,9 +772,10 @@ public final class Partition {
   }
 
   /**
-   * Truncates this follower's log to {@code offset} (the point where it agrees with the leader), lowering the HW
-   * with it; {@code startAt} instead empties the log and restarts it there (the leader no longer has what this
-   * replica would fetch next). False, and nothing done, if the epoch moved on.
+   * Truncates this follower's log to {@code offset} (the point where it agrees with the leader),
+   * lowering the HW with it; {@code startAt} instead empties the log and restarts it there (the
+   * leader no longer has what this replica would fetch next). False, and nothing done, if the epoch
+   * moved on.
    */
   public boolean truncateAsFollower(int fetchedInEpoch, long offset, boolean startAt) {
     synchronized (lock) {
@@ -595,10 +789,12 @@ public final class Partition {
         if (highWatermark > offset) {
           setHighWatermark(Math.max(log.logStartOffset(), offset));
         }
-        // Even at the log end: an epoch this replica led without writing starts there, and must go too.
+        // Even at the log end: an epoch this replica led without writing starts there, and must go
+        // too.
         log.truncateTo(offset);
         if (highWatermark > log.logEndOffset()) {
-          highWatermark = log.logEndOffset(); // truncation is by whole batches and may end below offset
+          highWatermark =
+              log.logEndOffset(); // truncation is by whole batches and may end below offset
         }
       }
       log.setRetentionBoundOffset(highWatermark);
@@ -607,8 +803,9 @@ public final class Partition {
   }
 
   /**
-   * Moves the high watermark up to the log start offset after retention deleted segments below it (possible only
-   * for records that were already committed, so this is a no-op unless the log was truncated from the front).
+   * Moves the high watermark up to the log start offset after retention deleted segments below it
+   * (possible only for records that were already committed, so this is a no-op unless the log was
+   * truncated from the front).
    */
   public void onLogStartOffsetChange() {
     synchronized (lock) {
@@ -621,12 +818,16 @@ public final class Partition {
   private void requireLeader() {
     if (!leader) {
       throw new NotLeaderOrFollowerException(
-          "Broker " + localBrokerId + " does not lead " + topicPartition
+          "Broker "
+              + localBrokerId
+              + " does not lead "
+              + topicPartition
               + (leaderId >= 0 ? "; broker " + leaderId + " does" : ""));
     }
   }
 
-  // ------------------------------------------------------------------------------------------- views
+  // -------------------------------------------------------------------------------------------
+  // views
 
   public String topicId() {
     return topicId;
@@ -660,7 +861,10 @@ public final class Partition {
     return partitionEpoch;
   }
 
-  /** The leader named by the metadata this broker applied: this broker, another, or -1 while offline. */
+  /**
+   * The leader named by the metadata this broker applied: this broker, another, or -1 while
+   * offline.
+   */
   public int leaderId() {
     return leaderId;
   }
@@ -678,8 +882,8 @@ public final class Partition {
   }
 
   /**
-   * Every replica as this leader sees it, in replica order; empty when this broker does not lead (only the leader
-   * knows the followers' progress).
+   * Every replica as this leader sees it, in replica order; empty when this broker does not lead
+   * (only the leader knows the followers' progress).
    */
   public List<ReplicaStatus> replicaStatuses(long nowMs) {
     synchronized (lock) {
@@ -690,14 +894,21 @@ public final class Partition {
       List<ReplicaStatus> statuses = new ArrayList<>();
       for (int replica : replicas) {
         if (replica == localBrokerId) {
-          statuses.add(new ReplicaStatus(replica, true, true, leo, 0, -1, nowMs)); // a leader fetches from nobody
+          statuses.add(
+              new ReplicaStatus(
+                  replica, true, true, leo, 0, -1, nowMs)); // a leader fetches from nobody
         } else {
           ReplicaState f = followers.get(replica);
           long fleo = f == null ? -1 : f.logEndOffset;
           statuses.add(
               new ReplicaStatus(
-                  replica, false, isr.contains(replica), fleo, fleo < 0 ? -1 : leo - fleo,
-                  f == null ? -1 : f.lastFetchTimeMs, f == null ? -1 : f.lastCaughtUpTimeMs));
+                  replica,
+                  false,
+                  isr.contains(replica),
+                  fleo,
+                  fleo < 0 ? -1 : leo - fleo,
+                  f == null ? -1 : f.lastFetchTimeMs,
+                  f == null ? -1 : f.lastCaughtUpTimeMs));
         }
       }
       return statuses;
@@ -711,15 +922,26 @@ public final class Partition {
   }
 
   /**
-   * The one-line status shared by logs, tests and the dashboard: {@code b2 leader e7 orders-3 hw=120 leo=127
-   * isr=[1,2] osr=[3] lag{3:41}} (a follower's line names its leader instead of the lags).
+   * The one-line status shared by logs, tests and the dashboard: {@code b2 leader e7 orders-3
+   * hw=120 leo=127 isr=[1,2] osr=[3] lag{3:41}} (a follower's line names its leader instead of the
+   * lags).
    */
   public String statusLine() {
     StringBuilder line = new StringBuilder();
     synchronized (lock) {
-      line.append('b').append(localBrokerId).append(leader ? " leader" : " follower").append(" e").append(leaderEpoch)
-          .append(' ').append(topicPartition).append(" hw=").append(highWatermark).append(" leo=")
-          .append(log.logEndOffset()).append(" isr=").append(isr);
+      line.append('b')
+          .append(localBrokerId)
+          .append(leader ? " leader" : " follower")
+          .append(" e")
+          .append(leaderEpoch)
+          .append(' ')
+          .append(topicPartition)
+          .append(" hw=")
+          .append(highWatermark)
+          .append(" leo=")
+          .append(log.logEndOffset())
+          .append(" isr=")
+          .append(isr);
       List<Integer> osr = replicas.stream().filter(r -> !isr.contains(r)).toList();
       if (!osr.isEmpty()) {
         line.append(" osr=").append(osr);
@@ -730,8 +952,11 @@ public final class Partition {
         for (int replica : replicas) {
           ReplicaState f = followers.get(replica);
           if (f != null) {
-            line.append(sep).append(replica).append(':')
-                .append(f.logEndOffset < 0 ? "?" : String.valueOf(log.logEndOffset() - f.logEndOffset));
+            line.append(sep)
+                .append(replica)
+                .append(':')
+                .append(
+                    f.logEndOffset < 0 ? "?" : String.valueOf(log.logEndOffset() - f.logEndOffset));
             sep = ",";
           }
         }

@@ -14,7 +14,10 @@ public enum ReplicaFetchError {
   FENCED_LEADER_EPOCH(74),
   /** The follower's leader epoch is newer than the leader's: the leader's metadata is behind. */
   UNKNOWN_LEADER_EPOCH(75),
-  /** Whole request: the sender is not the current registration of its broker id (Kafka's STALE_BROKER_EPOCH). */
+  /**
+   * Whole request: the sender is not the current registration of its broker id (Kafka's
+   * STALE_BROKER_EPOCH).
+   */
   STALE_BROKER_EPOCH(77);
 
   private final short code;

@@ -16,17 +16,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Copies every partition this broker follows on one leader (Kafka's ReplicaFetcherThread, without the thread: {@link
- * ReplicaFetcherManager} runs {@link #doWork} in a loop; tests call it step by step).
+ * Copies every partition this broker follows on one leader (Kafka's ReplicaFetcherThread, without
+ * the thread: {@link ReplicaFetcherManager} runs {@link #doWork} in a loop; tests call it step by
+ * step).
  *
- * <p>Each partition is first <em>truncating</em>: the follower asks the leader where its latest epoch ends
- * (OffsetsForLeaderEpoch) and cuts its log to where both agree, as often as needed (KIP-101, KIP-279); only then is it
- * <em>fetching</em>, from its log end offset. A partition is added again in the truncating state whenever the leader
- * or its epoch changes, and on every restart. Every append and truncation names the epoch it was fetched in, and
- * {@link Partition} ignores it if that epoch is no longer current, so a late response never touches the log.
+ * <p>Each partition is first <em>truncating</em>: the follower asks the leader where its latest
+ * epoch ends (OffsetsForLeaderEpoch) and cuts its log to where both agree, as often as needed
+ * (KIP-101, KIP-279); only then is it <em>fetching</em>, from its log end offset. A partition is
+ * added again in the truncating state whenever the leader or its epoch changes, and on every
+ * restart. Every append and truncation names the epoch it was fetched in, and {@link Partition}
+ * ignores it if that epoch is no longer current, so a late response never touches the log.
  *
- * <p>Concurrency: the partition map is guarded by {@code this}; {@link #doWork} runs on one thread at a time and does
- * its I/O without the lock.
+ * <p>Concurrency: the partition map is guarded by {@code this}; {@link #doWork} runs on one thread
+ * at a time and does its I/O without the lock.
  */
 public final class ReplicaFetcher {
   private static final Logger logger = LoggerFactory.getLogger(ReplicaFetcher.class);
@@ -40,8 +42,12 @@ public final class ReplicaFetcher {
   private final IntConsumer onLeaderUnreachable;
   private final Map<TopicPartition, FetchState> states = new HashMap<>();
 
-  /** One partition's progress; replaced (never mutated) so a round can tell whether it changed meanwhile. */
-  private record FetchState(Partition partition, int leaderEpoch, boolean truncating, long delayUntilMs) {
+  /**
+   * One partition's progress; replaced (never mutated) so a round can tell whether it changed
+   * meanwhile.
+   */
+  private record FetchState(
+      Partition partition, int leaderEpoch, boolean truncating, long delayUntilMs) {
     FetchState truncated() {
       return new FetchState(partition, leaderEpoch, false, 0);
     }
@@ -56,12 +62,17 @@ public final class ReplicaFetcher {
   }
 
   /**
-   * @param onLeaderUnreachable told the leader's id when a connection to it fails (the broker may report it to the
-   *     controller, to notice a dead broker before its session expires)
+   * @param onLeaderUnreachable told the leader's id when a connection to it fails (the broker may
+   *     report it to the controller, to notice a dead broker before its session expires)
    */
   public ReplicaFetcher(
-      int localBrokerId, int leaderId, LongSupplier brokerEpoch, LeaderEndpoint endpoint, ReplicationConfig config,
-      Time time, IntConsumer onLeaderUnreachable) {
+      int localBrokerId,
+      int leaderId,
+      LongSupplier brokerEpoch,
+      LeaderEndpoint endpoint,
+      ReplicationConfig config,
+      Time time,
+      IntConsumer onLeaderUnreachable) {
     this.localBrokerId = localBrokerId;
     this.leaderId = leaderId;
     this.brokerEpoch = brokerEpoch;
@@ -75,7 +86,10 @@ public final class ReplicaFetcher {
     return leaderId;
   }
 
-  /** Starts (or restarts) following {@code partition} in {@code leaderEpoch}: it reconciles its log first. */
+  /**
+   * Starts (or restarts) following {@code partition} in {@code leaderEpoch}: it reconciles its log
+   * first.
+   */
   public synchronized void addPartition(Partition partition, int leaderEpoch) {
     states.put(partition.topicPartition(), new FetchState(partition, leaderEpoch, true, 0));
   }
@@ -92,16 +106,19 @@ public final class ReplicaFetcher {
     return List.copyOf(states.keySet());
   }
 
-  /** True while {@code tp} is still reconciling its log with the leader's (for tests and status). */
+  /**
+   * True while {@code tp} is still reconciling its log with the leader's (for tests and status).
+   */
   public synchronized boolean isTruncating(TopicPartition tp) {
     FetchState state = states.get(tp);
     return state != null && state.truncating;
   }
 
   /**
-   * One round: reconcile the partitions that need it, then fetch once for the others (the leader may hold the
-   * fetch up to {@code replica.fetch.wait.max.ms}). Returns how long to wait before the next round: 0 to go on at
-   * once, the backoff after a failure, or a short pause when there is nothing to fetch.
+   * One round: reconcile the partitions that need it, then fetch once for the others (the leader
+   * may hold the fetch up to {@code replica.fetch.wait.max.ms}). Returns how long to wait before
+   * the next round: 0 to go on at once, the backoff after a failure, or a short pause when there is
+   * nothing to fetch.
    */
   public long doWork() {
     long nowMs = time.milliseconds();
@@ -123,17 +140,21 @@ public final class ReplicaFetcher {
         return 0;
       }
       if (fetching.isEmpty()) {
-        return snapshot.isEmpty() ? config.replicaFetchBackoffMs() : Math.min(config.replicaFetchBackoffMs(), 50);
+        return snapshot.isEmpty()
+            ? config.replicaFetchBackoffMs()
+            : Math.min(config.replicaFetchBackoffMs(), 50);
       }
       return fetch(fetching);
     } catch (IOException e) {
-      logger.debug("Broker {} could not reach leader {}: {}", localBrokerId, leaderId, e.toString());
+      logger.debug(
+          "Broker {} could not reach leader {}: {}", localBrokerId, leaderId, e.toString());
       onLeaderUnreachable.accept(leaderId);
       return config.replicaFetchBackoffMs();
     }
   }
 
-  // ------------------------------------------------------------------------------------------- truncation
+  // -------------------------------------------------------------------------------------------
+  // truncation
 
   private void truncate(List<FetchState> truncating) throws IOException {
     List<ReplicaFetch.EpochPartitionRequest> asks = new ArrayList<>();
@@ -146,7 +167,9 @@ public final class ReplicaFetcher {
         replace(state, state.truncated());
         continue;
       }
-      asks.add(new ReplicaFetch.EpochPartitionRequest(partition.topicPartition(), state.leaderEpoch, latestEpoch));
+      asks.add(
+          new ReplicaFetch.EpochPartitionRequest(
+              partition.topicPartition(), state.leaderEpoch, latestEpoch));
       asked.put(partition.topicPartition(), state);
     }
     if (asks.isEmpty()) {
@@ -157,7 +180,9 @@ public final class ReplicaFetcher {
             leaderId, new ReplicaFetch.EpochRequest(localBrokerId, brokerEpoch.getAsLong(), asks));
     long nowMs = time.milliseconds();
     if (response.error() != ReplicaFetchError.NONE) {
-      asked.values().forEach(state -> replace(state, state.delayed(nowMs + config.replicaFetchBackoffMs())));
+      asked
+          .values()
+          .forEach(state -> replace(state, state.delayed(nowMs + config.replicaFetchBackoffMs())));
       return;
     }
     for (ReplicaFetch.EpochPartitionResponse answer : response.partitions()) {
@@ -174,8 +199,9 @@ public final class ReplicaFetcher {
   }
 
   /**
-   * Cuts the log to where it agrees with the leader's (Kafka's getOffsetTruncationState). If the leader's answer
-   * names an epoch this replica does not have, it cuts to where its own older epoch ends and asks again.
+   * Cuts the log to where it agrees with the leader's (Kafka's getOffsetTruncationState). If the
+   * leader's answer names an epoch this replica does not have, it cuts to where its own older epoch
+   * ends and asks again.
    */
   private void applyTruncation(FetchState state, EpochEndOffset leader) {
     Partition partition = state.partition;
@@ -201,15 +227,21 @@ public final class ReplicaFetcher {
     if (truncateTo < logEndOffset) {
       logger.info(
           "Truncated {} from {} to {} to match leader {} in epoch {} (leader's epoch {} ends at {})",
-          partition.topicPartition(), logEndOffset, partition.logEndOffset(), leaderId, state.leaderEpoch,
-          leader.leaderEpoch(), leader.endOffset());
+          partition.topicPartition(),
+          logEndOffset,
+          partition.logEndOffset(),
+          leaderId,
+          state.leaderEpoch,
+          leader.leaderEpoch(),
+          leader.endOffset());
     }
     if (done || partition.log().latestEpoch() < 0) {
       replace(state, state.truncated());
     }
   }
 
-  // ------------------------------------------------------------------------------------------- fetch
+  // -------------------------------------------------------------------------------------------
+  // fetch
 
   private long fetch(List<FetchState> fetching) throws IOException {
     List<ReplicaFetch.PartitionRequest> asks = new ArrayList<>(fetching.size());
@@ -218,17 +250,27 @@ public final class ReplicaFetcher {
       TopicPartition tp = state.partition.topicPartition();
       asks.add(
           new ReplicaFetch.PartitionRequest(
-              tp, state.leaderEpoch, state.partition.logEndOffset(), config.replicaFetchPartitionMaxBytes()));
+              tp,
+              state.leaderEpoch,
+              state.partition.logEndOffset(),
+              config.replicaFetchPartitionMaxBytes()));
       asked.put(tp, state);
     }
     ReplicaFetch.Response response =
         endpoint.fetch(
             leaderId,
             new ReplicaFetch.Request(
-                localBrokerId, brokerEpoch.getAsLong(), config.replicaFetchWaitMaxMs(), config.replicaFetchMaxBytes(),
+                localBrokerId,
+                brokerEpoch.getAsLong(),
+                config.replicaFetchWaitMaxMs(),
+                config.replicaFetchMaxBytes(),
                 asks));
     if (response.error() != ReplicaFetchError.NONE) {
-      logger.info("Leader {} refused fetches from broker {}: {}", leaderId, localBrokerId, response.error());
+      logger.info(
+          "Leader {} refused fetches from broker {}: {}",
+          leaderId,
+          localBrokerId,
+          response.error());
       return config.replicaFetchBackoffMs();
     }
     long nowMs = time.milliseconds();
@@ -241,7 +283,8 @@ public final class ReplicaFetcher {
     return 0;
   }
 
-  private void onPartitionResponse(FetchState state, ReplicaFetch.PartitionResponse answer, long nowMs) {
+  private void onPartitionResponse(
+      FetchState state, ReplicaFetch.PartitionResponse answer, long nowMs) {
     Partition partition = state.partition;
     switch (answer.error()) {
       case NONE -> {
@@ -249,17 +292,24 @@ public final class ReplicaFetcher {
           partition.appendAsFollower(
               state.leaderEpoch, answer.records(), answer.highWatermark(), answer.logStartOffset());
         } catch (InvalidOffsetException | CorruptRecordException e) {
-          logger.warn("Could not append what leader {} sent for {}; reconciling again: {}", leaderId,
-              partition.topicPartition(), e.getMessage());
+          logger.warn(
+              "Could not append what leader {} sent for {}; reconciling again: {}",
+              leaderId,
+              partition.topicPartition(),
+              e.getMessage());
           replace(state, state.mustTruncate());
         }
       }
       case OFFSET_OUT_OF_RANGE -> {
         long fetchOffset = partition.logEndOffset();
         if (answer.logStartOffset() >= 0 && fetchOffset < answer.logStartOffset()) {
-          // The leader deleted what this replica would fetch next: start over at the leader's log start.
+          // The leader deleted what this replica would fetch next: start over at the leader's log
+          // start.
           partition.truncateAsFollower(state.leaderEpoch, answer.logStartOffset(), true);
-          logger.info("Restarted {} at leader {}'s log start offset {}", partition.topicPartition(), leaderId,
+          logger.info(
+              "Restarted {} at leader {}'s log start offset {}",
+              partition.topicPartition(),
+              leaderId,
               answer.logStartOffset());
         } else {
           replace(state, state.mustTruncate()); // ahead of the leader: reconcile by epochs
@@ -271,11 +321,15 @@ public final class ReplicaFetcher {
 
   /** Errors that new metadata will resolve wait longer than those the leader resolves by itself. */
   private long delayFor(ReplicaFetchError error) {
-    return error == ReplicaFetchError.UNKNOWN_LEADER_EPOCH ? Math.min(50, config.replicaFetchBackoffMs())
+    return error == ReplicaFetchError.UNKNOWN_LEADER_EPOCH
+        ? Math.min(50, config.replicaFetchBackoffMs())
         : config.replicaFetchBackoffMs();
   }
 
-  /** Updates a partition's state unless it was replaced meanwhile (re-added in a new epoch, or removed). */
+  /**
+   * Updates a partition's state unless it was replaced meanwhile (re-added in a new epoch, or
+   * removed).
+   */
   private synchronized void replace(FetchState expected, FetchState next) {
     TopicPartition tp = expected.partition.topicPartition();
     if (states.get(tp) == expected) {

@@ -10,11 +10,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one {@link ReplicaFetcher} per leader broker this broker follows partitions on, each on its own thread
- * ({@code tributary-replica-fetcher-<leader>}): one connection and one long poll per (follower, leader) pair covers
- * all the partitions between them, as in Kafka. A fetcher whose last partition leaves stops.
+ * Runs one {@link ReplicaFetcher} per leader broker this broker follows partitions on, each on its
+ * own thread ({@code tributary-replica-fetcher-<leader>}): one connection and one long poll per
+ * (follower, leader) pair covers all the partitions between them, as in Kafka. A fetcher whose last
+ * partition leaves stops.
  *
- * <p>Concurrency: every method is serialized on this object; the fetchers' threads touch only their fetcher.
+ * <p>Concurrency: every method is serialized on this object; the fetchers' threads touch only their
+ * fetcher.
  */
 public final class ReplicaFetcherManager implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(ReplicaFetcherManager.class);
@@ -28,20 +30,34 @@ public final class ReplicaFetcherManager implements AutoCloseable {
   private final Map<Integer, Runner> runners = new HashMap<>();
   private final Map<TopicPartition, Integer> leaderOf = new HashMap<>();
   private boolean closed;
+
   /** False for simulations: no threads; the caller steps each fetcher with {@link #fetcher}. */
   private final boolean startThreads;
-  /** Fetching is paused until this time (the dashboard's "pause replication" fault); 0 when not paused. */
+
+  /**
+   * Fetching is paused until this time (the dashboard's "pause replication" fault); 0 when not
+   * paused.
+   */
   private volatile long pausedUntilMs;
 
   public ReplicaFetcherManager(
-      int localBrokerId, LongSupplier brokerEpoch, LeaderEndpoint endpoint, ReplicationConfig config, Time time,
+      int localBrokerId,
+      LongSupplier brokerEpoch,
+      LeaderEndpoint endpoint,
+      ReplicationConfig config,
+      Time time,
       IntConsumer onLeaderUnreachable) {
     this(localBrokerId, brokerEpoch, endpoint, config, time, onLeaderUnreachable, true);
   }
 
   private ReplicaFetcherManager(
-      int localBrokerId, LongSupplier brokerEpoch, LeaderEndpoint endpoint, ReplicationConfig config, Time time,
-      IntConsumer onLeaderUnreachable, boolean startThreads) {
+      int localBrokerId,
+      LongSupplier brokerEpoch,
+      LeaderEndpoint endpoint,
+      ReplicationConfig config,
+      Time time,
+      IntConsumer onLeaderUnreachable,
+      boolean startThreads) {
     this.startThreads = startThreads;
     this.localBrokerId = localBrokerId;
     this.brokerEpoch = brokerEpoch;
@@ -52,11 +68,17 @@ public final class ReplicaFetcherManager implements AutoCloseable {
   }
 
   /**
-   * A manager that starts no threads: a deterministic simulation steps each fetcher itself ({@link #fetcher}).
+   * A manager that starts no threads: a deterministic simulation steps each fetcher itself ({@link
+   * #fetcher}).
    */
   public static ReplicaFetcherManager manual(
-      int localBrokerId, LongSupplier brokerEpoch, LeaderEndpoint endpoint, ReplicationConfig config, Time time) {
-    return new ReplicaFetcherManager(localBrokerId, brokerEpoch, endpoint, config, time, id -> {}, false);
+      int localBrokerId,
+      LongSupplier brokerEpoch,
+      LeaderEndpoint endpoint,
+      ReplicationConfig config,
+      Time time) {
+    return new ReplicaFetcherManager(
+        localBrokerId, brokerEpoch, endpoint, config, time, id -> {}, false);
   }
 
   /** The fetcher for {@code leaderId}, if this broker follows anything there. */
@@ -70,7 +92,10 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     return java.util.Set.copyOf(runners.keySet());
   }
 
-  /** Follows {@code partition} on {@code leaderId} in {@code leaderEpoch}, reconciling its log first. */
+  /**
+   * Follows {@code partition} on {@code leaderId} in {@code leaderEpoch}, reconciling its log
+   * first.
+   */
   public synchronized void addPartition(int leaderId, Partition partition, int leaderEpoch) {
     if (closed) {
       return;
@@ -102,7 +127,10 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     return leaderOf.getOrDefault(tp, -1);
   }
 
-  /** Stops every fetch for {@code durationMs} (replicas then fall out of the ISR after the lag time). */
+  /**
+   * Stops every fetch for {@code durationMs} (replicas then fall out of the ISR after the lag
+   * time).
+   */
   public void pauseFor(long durationMs) {
     pausedUntilMs = time.milliseconds() + durationMs;
     logger.info("Broker {} pauses replica fetching for {} ms", localBrokerId, durationMs);
@@ -114,7 +142,9 @@ public final class ReplicaFetcherManager implements AutoCloseable {
 
   private Runner startRunner(int leaderId) {
     Runner runner =
-        new Runner(new ReplicaFetcher(localBrokerId, leaderId, brokerEpoch, endpoint, config, time, onLeaderUnreachable));
+        new Runner(
+            new ReplicaFetcher(
+                localBrokerId, leaderId, brokerEpoch, endpoint, config, time, onLeaderUnreachable));
     if (startThreads) {
       runner.thread.start();
     }
@@ -130,7 +160,9 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     leaderOf.clear();
   }
 
-  /** One fetcher's thread: rounds of {@link ReplicaFetcher#doWork}, sleeping the delay each returns. */
+  /**
+   * One fetcher's thread: rounds of {@link ReplicaFetcher#doWork}, sleeping the delay each returns.
+   */
   private final class Runner {
     final ReplicaFetcher fetcher;
     final Thread thread;
@@ -153,7 +185,8 @@ public final class ReplicaFetcherManager implements AutoCloseable {
           try {
             delayMs = fetcher.doWork();
           } catch (RuntimeException e) {
-            logger.warn("Replica fetcher for leader {} failed a round; backing off", fetcher.leaderId(), e);
+            logger.warn(
+                "Replica fetcher for leader {} failed a round; backing off", fetcher.leaderId(), e);
             delayMs = config.replicaFetchBackoffMs();
           }
         }

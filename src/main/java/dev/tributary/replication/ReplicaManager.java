@@ -2,25 +2,25 @@ package dev.tributary.replication;
 
 import dev.tributary.common.Scheduler;
 import dev.tributary.common.Time;
-import dev.tributary.common.errors.FencedLeaderEpochException;
-import dev.tributary.common.errors.UnknownLeaderEpochException;
-import dev.tributary.log.LogStorageException;
-import dev.tributary.log.OffsetOutOfRangeException;
-import dev.tributary.metadata.BrokerImage;
-import java.util.ArrayList;
-import java.util.List;
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.FencedLeaderEpochException;
 import dev.tributary.common.errors.LeaderNotAvailableException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.common.errors.UnknownLeaderEpochException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogConfig;
 import dev.tributary.log.LogManager;
+import dev.tributary.log.LogStorageException;
+import dev.tributary.log.OffsetOutOfRangeException;
+import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.PartitionImage;
 import dev.tributary.metadata.TopicImage;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -32,16 +32,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The partitions this broker hosts, kept in step with the metadata image: a partition placed on this broker gets
- * a log and either leadership (this broker leads it) or a place in the {@link ReplicaFetcherManager} (another broker
- * leads it: this one copies from it); when the image names no leader (offline) the log is kept and nothing is
- * fetched; a deleted topic's partitions are resigned and their logs removed. It answers produce and fetch for the
- * partitions it leads, and the followers' replica fetches and epoch queries; it drives the ISR checks
- * ({@code replica.lag.time.max.ms}).
+ * The partitions this broker hosts, kept in step with the metadata image: a partition placed on
+ * this broker gets a log and either leadership (this broker leads it) or a place in the {@link
+ * ReplicaFetcherManager} (another broker leads it: this one copies from it); when the image names
+ * no leader (offline) the log is kept and nothing is fetched; a deleted topic's partitions are
+ * resigned and their logs removed. It answers produce and fetch for the partitions it leads, and
+ * the followers' replica fetches and epoch queries; it drives the ISR checks ({@code
+ * replica.lag.time.max.ms}).
  *
- * <p>Concurrency: {@link #onMetadataUpdate} runs on whichever thread commits metadata (under the quorum's lock,
- * so one image at a time, in order); produce and fetch run on request threads and see partitions through a
- * concurrent map.
+ * <p>Concurrency: {@link #onMetadataUpdate} runs on whichever thread commits metadata (under the
+ * quorum's lock, so one image at a time, in order); produce and fetch run on request threads and
+ * see partitions through a concurrent map.
  */
 public final class ReplicaManager {
   private static final Logger logger = LoggerFactory.getLogger(ReplicaManager.class);
@@ -57,19 +58,26 @@ public final class ReplicaManager {
   private final ReplicaFetcherManager fetchers;
   private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
   private volatile MetadataImage image = MetadataImage.EMPTY;
+
   /** Set when the broker begins shutting down: long polls answer at once instead of waiting. */
   private volatile boolean draining;
+
   /** Set by {@link #shutdown}: later images are ignored. */
   private volatile boolean closed;
 
   /**
-   * @param delayedCompletionExecutor runs what follows a delayed completion (the re-read of a long poll, the
-   *     response of an {@code acks=all} produce), so that neither the scheduler's thread nor the request thread
-   *     whose append released the waiter does that work
+   * @param delayedCompletionExecutor runs what follows a delayed completion (the re-read of a long
+   *     poll, the response of an {@code acks=all} produce), so that neither the scheduler's thread
+   *     nor the request thread whose append released the waiter does that work
    */
   public ReplicaManager(
-      int localBrokerId, LogManager logManager, Scheduler scheduler, Executor delayedCompletionExecutor, Time time,
-      ReplicationConfig replicationConfig, AlterPartitionSender alterPartitionSender,
+      int localBrokerId,
+      LogManager logManager,
+      Scheduler scheduler,
+      Executor delayedCompletionExecutor,
+      Time time,
+      ReplicationConfig replicationConfig,
+      AlterPartitionSender alterPartitionSender,
       ReplicaFetcherManager fetchers) {
     this.localBrokerId = localBrokerId;
     this.logManager = logManager;
@@ -82,26 +90,44 @@ public final class ReplicaManager {
   }
 
   /**
-   * A replica manager for a broker that is alone: it never follows anyone, and proposes ISR changes to nobody (a
-   * single-replica ISR never changes). For tests and tools.
+   * A replica manager for a broker that is alone: it never follows anyone, and proposes ISR changes
+   * to nobody (a single-replica ISR never changes). For tests and tools.
    */
   public ReplicaManager(
-      int localBrokerId, LogManager logManager, Scheduler scheduler, Executor delayedCompletionExecutor) {
+      int localBrokerId,
+      LogManager logManager,
+      Scheduler scheduler,
+      Executor delayedCompletionExecutor) {
     this(
-        localBrokerId, logManager, scheduler, delayedCompletionExecutor, Time.SYSTEM, ReplicationConfig.DEFAULTS,
-        request -> CompletableFuture.failedFuture(new IllegalStateException("no controller to send ISR changes to")),
+        localBrokerId,
+        logManager,
+        scheduler,
+        delayedCompletionExecutor,
+        Time.SYSTEM,
+        ReplicationConfig.DEFAULTS,
+        request ->
+            CompletableFuture.failedFuture(
+                new IllegalStateException("no controller to send ISR changes to")),
         new ReplicaFetcherManager(
-            localBrokerId, () -> -1, LeaderEndpoint.NONE, ReplicationConfig.DEFAULTS, Time.SYSTEM, id -> {}));
+            localBrokerId,
+            () -> -1,
+            LeaderEndpoint.NONE,
+            ReplicationConfig.DEFAULTS,
+            Time.SYSTEM,
+            id -> {}));
   }
 
   /**
-   * Starts the ISR check: each partition this broker leads drops followers that have not caught up within {@code
-   * replica.lag.time.max.ms}, and resends an ISR change whose outcome is unknown. Kafka checks every half lag time;
-   * this checks at least every {@value #ISR_CHECK_MAX_INTERVAL_MS} ms too, so that a resend after a controller
-   * failover is not held up for 15 s (the check compares times, so running it more often changes no decision).
+   * Starts the ISR check: each partition this broker leads drops followers that have not caught up
+   * within {@code replica.lag.time.max.ms}, and resends an ISR change whose outcome is unknown.
+   * Kafka checks every half lag time; this checks at least every {@value
+   * #ISR_CHECK_MAX_INTERVAL_MS} ms too, so that a resend after a controller failover is not held up
+   * for 15 s (the check compares times, so running it more often changes no decision).
    */
   public void startIsrExpiration() {
-    long intervalMs = Math.max(1, Math.min(ISR_CHECK_MAX_INTERVAL_MS, replicationConfig.replicaLagTimeMaxMs() / 2));
+    long intervalMs =
+        Math.max(
+            1, Math.min(ISR_CHECK_MAX_INTERVAL_MS, replicationConfig.replicaLagTimeMaxMs() / 2));
     scheduler.schedule(
         intervalMs,
         () -> {
@@ -126,10 +152,11 @@ public final class ReplicaManager {
   }
 
   /**
-   * Applies a new metadata image: creates, leads, reconfigures and deletes partitions to match it. Runs on the
-   * metadata apply thread, so it does no long I/O: deleting a log renames its directory and leaves the files to
-   * the log manager's deletion executor. A partition that fails to apply is logged and skipped; the rest still
-   * follow the image, and the image is always taken (requests route by it).
+   * Applies a new metadata image: creates, leads, reconfigures and deletes partitions to match it.
+   * Runs on the metadata apply thread, so it does no long I/O: deleting a log renames its directory
+   * and leaves the files to the log manager's deletion executor. A partition that fails to apply is
+   * logged and skipped; the rest still follow the image, and the image is always taken (requests
+   * route by it).
    */
   public synchronized void onMetadataUpdate(MetadataImage next) {
     if (closed) {
@@ -157,7 +184,8 @@ public final class ReplicaManager {
         removePartition(tp);
       }
     }
-    for (var log : logManager.allLogs()) { // logs loaded at startup that the image no longer places here
+    for (var log :
+        logManager.allLogs()) { // logs loaded at startup that the image no longer places here
       if (!wanted.contains(log.topicPartition())) {
         removePartition(log.topicPartition());
       }
@@ -165,10 +193,12 @@ public final class ReplicaManager {
     this.image = next;
   }
 
-  private void applyPlacement(TopicPartition tp, String topicId, LogConfig config, PartitionImage placement) {
+  private void applyPlacement(
+      TopicPartition tp, String topicId, LogConfig config, PartitionImage placement) {
     Partition partition = partitions.get(tp);
     if (partition != null && !partition.topicId().equals(topicId)) {
-      // The topic was deleted and created again while this broker was not looking (a snapshot install, or it was
+      // The topic was deleted and created again while this broker was not looking (a snapshot
+      // install, or it was
       // down): the old topic's partition and log go, the new one starts empty.
       removePartition(tp);
       partition = null;
@@ -176,13 +206,18 @@ public final class ReplicaManager {
     if (partition == null) {
       partition =
           new Partition(
-              tp, topicId, logManager.getOrCreateLog(tp, config, topicId), localBrokerId, alterPartitionSender);
+              tp,
+              topicId,
+              logManager.getOrCreateLog(tp, config, topicId),
+              localBrokerId,
+              alterPartitionSender);
       partitions.put(tp, partition);
     }
     if (!partition.log().config().equals(config)) {
       partition.log().updateConfig(config);
     }
-    if (partition.leaderEpoch() == placement.leaderEpoch() && partition.partitionEpoch() == placement.partitionEpoch()
+    if (partition.leaderEpoch() == placement.leaderEpoch()
+        && partition.partitionEpoch() == placement.partitionEpoch()
         && partition.leaderId() == placement.leader()) {
       return; // nothing about this partition changed
     }
@@ -190,19 +225,30 @@ public final class ReplicaManager {
     if (placement.leader() == localBrokerId) {
       fetchers.removePartition(tp);
       if (partition.becomeLeader(
-          placement.leaderEpoch(), placement.partitionEpoch(), placement.replicas(), placement.isr(),
+          placement.leaderEpoch(),
+          placement.partitionEpoch(),
+          placement.replicas(),
+          placement.isr(),
           time.milliseconds())) {
         logger.info("Became leader: {}", partition.statusLine());
       } else if (!isrBefore.equals(placement.isr())) {
-        logger.info("ISR of {} changed {} -> {} (partition epoch {}): {}", tp, isrBefore, placement.isr(),
-            placement.partitionEpoch(), partition.statusLine());
+        logger.info(
+            "ISR of {} changed {} -> {} (partition epoch {}): {}",
+            tp,
+            isrBefore,
+            placement.isr(),
+            placement.partitionEpoch(),
+            partition.statusLine());
       }
       return;
     }
     boolean wasLeader = partition.isLeader();
     boolean changed =
         partition.becomeFollower(
-            placement.leader(), placement.leaderEpoch(), placement.partitionEpoch(), placement.replicas(),
+            placement.leader(),
+            placement.leaderEpoch(),
+            placement.partitionEpoch(),
+            placement.replicas(),
             placement.isr());
     if (placement.leader() == -1) {
       fetchers.removePartition(tp);
@@ -210,8 +256,12 @@ public final class ReplicaManager {
       fetchers.addPartition(placement.leader(), partition, placement.leaderEpoch());
     }
     if (changed) {
-      logger.info("{} {} in leader epoch {}: {}", wasLeader ? "Resigned leadership of" : "Following", tp,
-          placement.leaderEpoch(), partition.statusLine());
+      logger.info(
+          "{} {} in leader epoch {}: {}",
+          wasLeader ? "Resigned leadership of" : "Following",
+          tp,
+          placement.leaderEpoch(),
+          partition.statusLine());
     }
   }
 
@@ -226,8 +276,9 @@ public final class ReplicaManager {
   }
 
   /**
-   * The partition {@code tp} if this broker leads it; otherwise the Kafka error a client would get: unknown topic
-   * or partition, LEADER_NOT_AVAILABLE while the partition is offline, or NOT_LEADER_OR_FOLLOWER naming the leader.
+   * The partition {@code tp} if this broker leads it; otherwise the Kafka error a client would get:
+   * unknown topic or partition, LEADER_NOT_AVAILABLE while the partition is offline, or
+   * NOT_LEADER_OR_FOLLOWER naming the leader.
    */
   public Partition leaderPartition(TopicPartition tp) {
     Partition partition = partitions.get(tp);
@@ -241,16 +292,25 @@ public final class ReplicaManager {
     PartitionImage placement = topic.get().requirePartition(tp.partition());
     if (placement.leader() == -1) {
       throw new LeaderNotAvailableException(
-          tp + " has no leader: its last in-sync replica " + placement.isr() + " is on a fenced broker");
+          tp
+              + " has no leader: its last in-sync replica "
+              + placement.isr()
+              + " is on a fenced broker");
     }
     throw new NotLeaderOrFollowerException(
-        "Broker " + localBrokerId + " is not the leader of " + tp + "; its leader is broker " + placement.leader(),
+        "Broker "
+            + localBrokerId
+            + " is not the leader of "
+            + tp
+            + "; its leader is broker "
+            + placement.leader(),
         OptionalInt.of(placement.leader()));
   }
 
   /**
-   * Appends to one partition as leader. The future completes with the append's result once {@code acks} is
-   * satisfied, or fails with a timeout after {@code timeoutMs} if replication does not catch up.
+   * Appends to one partition as leader. The future completes with the append's result once {@code
+   * acks} is satisfied, or fails with a timeout after {@code timeoutMs} if replication does not
+   * catch up.
    */
   public CompletableFuture<Partition.AppendResult> appendRecords(
       TopicPartition tp, ByteBuffer batches, Acks acks, long timeoutMs) {
@@ -262,10 +322,14 @@ public final class ReplicaManager {
         scheduler.schedule(
             timeoutMs,
             () ->
-                result.acked()
+                result
+                    .acked()
                     .completeExceptionally(
                         new java.util.concurrent.TimeoutException(
-                            "Timed out after " + timeoutMs + " ms waiting for in-sync replicas of " + tp
+                            "Timed out after "
+                                + timeoutMs
+                                + " ms waiting for in-sync replicas of "
+                                + tp
                                 + "; the records were appended and may still be committed (outcome unknown)")));
     return result
         .acked()
@@ -274,15 +338,21 @@ public final class ReplicaManager {
   }
 
   /**
-   * Reads committed records from {@code offset}. If none are there yet, waits up to {@code maxWaitMs} for the high
-   * watermark to pass {@code offset} (a long poll that parks no thread), then reads again.
+   * Reads committed records from {@code offset}. If none are there yet, waits up to {@code
+   * maxWaitMs} for the high watermark to pass {@code offset} (a long poll that parks no thread),
+   * then reads again.
    */
-  public CompletableFuture<FetchResult> fetch(TopicPartition tp, long offset, int maxBytes, long maxWaitMs) {
+  public CompletableFuture<FetchResult> fetch(
+      TopicPartition tp, long offset, int maxBytes, long maxWaitMs) {
     return fetch(leaderPartition(tp), offset, maxBytes, maxWaitMs);
   }
 
-  /** As {@link #fetch(TopicPartition, long, int, long)}, for a partition the caller already looked up. */
-  public CompletableFuture<FetchResult> fetch(Partition partition, long offset, int maxBytes, long maxWaitMs) {
+  /**
+   * As {@link #fetch(TopicPartition, long, int, long)}, for a partition the caller already looked
+   * up.
+   */
+  public CompletableFuture<FetchResult> fetch(
+      Partition partition, long offset, int maxBytes, long maxWaitMs) {
     FetchResult now = readOnce(partition, offset, maxBytes);
     if (now.records().hasRemaining() || maxWaitMs <= 0 || draining) {
       return CompletableFuture.completedFuture(now);
@@ -300,22 +370,32 @@ public final class ReplicaManager {
   private static FetchResult readOnce(Partition partition, long offset, int maxBytes) {
     Partition.CommittedRead read = partition.read(offset, maxBytes);
     return new FetchResult(
-        partition.topicPartition(), read.info().records(), read.highWatermark(), partition.logStartOffset(),
+        partition.topicPartition(),
+        read.info().records(),
+        read.highWatermark(),
+        partition.logStartOffset(),
         partition.logEndOffset());
   }
 
-  /** What a fetch returns: whole batches (possibly none) plus the partition's offsets at the time of the read. */
+  /**
+   * What a fetch returns: whole batches (possibly none) plus the partition's offsets at the time of
+   * the read.
+   */
   public record FetchResult(
-      TopicPartition topicPartition, ByteBuffer records, long highWatermark, long logStartOffset,
+      TopicPartition topicPartition,
+      ByteBuffer records,
+      long highWatermark,
+      long logStartOffset,
       long logEndOffset) {}
 
-  // ------------------------------------------------------------------------------------------- replica fetch
+  // -------------------------------------------------------------------------------------------
+  // replica fetch
 
   /**
-   * Answers a follower's fetch: every partition's batches from its fetch offset, or, when none has any and none
-   * failed, waits up to the request's max wait for one to get some (a long poll that parks no thread). A sender
-   * that is not the current registration of its broker id is refused whole, so a stale incarnation or a stranger
-   * cannot move a high watermark or join an ISR.
+   * Answers a follower's fetch: every partition's batches from its fetch offset, or, when none has
+   * any and none failed, waits up to the request's max wait for one to get some (a long poll that
+   * parks no thread). A sender that is not the current registration of its broker id is refused
+   * whole, so a stale incarnation or a stranger cannot move a high watermark or join an ISR.
    */
   public CompletableFuture<ReplicaFetch.Response> handleReplicaFetch(ReplicaFetch.Request request) {
     if (!isCurrentRegistration(request.replicaId(), request.brokerEpoch())) {
@@ -325,7 +405,8 @@ public final class ReplicaManager {
     ReplicaFetch.Response now = readForFollower(request);
     boolean answerNow = request.maxWaitMs() <= 0 || draining;
     for (ReplicaFetch.PartitionResponse partition : now.partitions()) {
-      answerNow |= partition.error() != ReplicaFetchError.NONE || partition.records().hasRemaining();
+      answerNow |=
+          partition.error() != ReplicaFetchError.NONE || partition.records().hasRemaining();
     }
     if (answerNow) {
       return CompletableFuture.completedFuture(now);
@@ -339,7 +420,8 @@ public final class ReplicaManager {
         waits.add(partition.awaitLogEndOffsetAbove(wanted.fetchOffset()));
       }
     }
-    Scheduler.Cancellable timeout = scheduler.schedule(request.maxWaitMs(), () -> expired.complete(null));
+    Scheduler.Cancellable timeout =
+        scheduler.schedule(request.maxWaitMs(), () -> expired.complete(null));
     return CompletableFuture.anyOf(waits.toArray(CompletableFuture[]::new))
         .handleAsync(
             (ignored, error) -> {
@@ -358,25 +440,40 @@ public final class ReplicaManager {
       TopicPartition tp = wanted.topicPartition();
       Partition partition = partitions.get(tp);
       if (partition == null) {
-        answers.add(ReplicaFetch.PartitionResponse.error(tp, ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION));
+        answers.add(
+            ReplicaFetch.PartitionResponse.error(tp, ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION));
         continue;
       }
       try {
         Partition.FollowerRead read =
             partition.handleFollowerFetch(
-                request.replicaId(), request.brokerEpoch(), image.isUnfenced(request.replicaId()),
-                wanted.currentLeaderEpoch(), wanted.fetchOffset(), Math.max(1, Math.min(wanted.maxBytes(), budget)),
+                request.replicaId(),
+                request.brokerEpoch(),
+                image.isUnfenced(request.replicaId()),
+                wanted.currentLeaderEpoch(),
+                wanted.fetchOffset(),
+                Math.max(1, Math.min(wanted.maxBytes(), budget)),
                 nowMs);
         budget -= read.records().remaining();
         answers.add(
             new ReplicaFetch.PartitionResponse(
-                tp, ReplicaFetchError.NONE, read.highWatermark(), read.logStartOffset(), read.logEndOffset(),
-                read.leaderEpoch(), read.records()));
+                tp,
+                ReplicaFetchError.NONE,
+                read.highWatermark(),
+                read.logStartOffset(),
+                read.logEndOffset(),
+                read.leaderEpoch(),
+                read.records()));
       } catch (OffsetOutOfRangeException e) {
         answers.add(
             new ReplicaFetch.PartitionResponse(
-                tp, ReplicaFetchError.OFFSET_OUT_OF_RANGE, partition.highWatermark(), partition.logStartOffset(),
-                partition.logEndOffset(), partition.leaderEpoch(), java.nio.ByteBuffer.allocate(0)));
+                tp,
+                ReplicaFetchError.OFFSET_OUT_OF_RANGE,
+                partition.highWatermark(),
+                partition.logStartOffset(),
+                partition.logEndOffset(),
+                partition.leaderEpoch(),
+                java.nio.ByteBuffer.allocate(0)));
       } catch (RuntimeException e) {
         answers.add(ReplicaFetch.PartitionResponse.error(tp, errorFor(e)));
       }
@@ -384,7 +481,10 @@ public final class ReplicaManager {
     return new ReplicaFetch.Response(ReplicaFetchError.NONE, answers);
   }
 
-  /** Answers a follower's OffsetsForLeaderEpoch: where each asked-for epoch ends in this leader's log. */
+  /**
+   * Answers a follower's OffsetsForLeaderEpoch: where each asked-for epoch ends in this leader's
+   * log.
+   */
   public ReplicaFetch.EpochResponse handleEpochEndOffsets(ReplicaFetch.EpochRequest request) {
     if (!isCurrentRegistration(request.replicaId(), request.brokerEpoch())) {
       return new ReplicaFetch.EpochResponse(ReplicaFetchError.STALE_BROKER_EPOCH, List.of());
@@ -396,17 +496,23 @@ public final class ReplicaManager {
       if (partition == null) {
         answers.add(
             new ReplicaFetch.EpochPartitionResponse(
-                tp, ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION, dev.tributary.log.EpochEndOffset.UNDEFINED, -1));
+                tp,
+                ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION,
+                dev.tributary.log.EpochEndOffset.UNDEFINED,
+                -1));
         continue;
       }
       try {
         answers.add(
             new ReplicaFetch.EpochPartitionResponse(
-                tp, ReplicaFetchError.NONE, partition.endOffsetForEpoch(wanted.currentLeaderEpoch(), wanted.leaderEpoch()),
+                tp,
+                ReplicaFetchError.NONE,
+                partition.endOffsetForEpoch(wanted.currentLeaderEpoch(), wanted.leaderEpoch()),
                 partition.logStartOffset()));
       } catch (RuntimeException e) {
         answers.add(
-            new ReplicaFetch.EpochPartitionResponse(tp, errorFor(e), dev.tributary.log.EpochEndOffset.UNDEFINED, -1));
+            new ReplicaFetch.EpochPartitionResponse(
+                tp, errorFor(e), dev.tributary.log.EpochEndOffset.UNDEFINED, -1));
       }
     }
     return new ReplicaFetch.EpochResponse(ReplicaFetchError.NONE, answers);
@@ -432,7 +538,9 @@ public final class ReplicaManager {
     throw e;
   }
 
-  /** Pauses this broker's replica fetching (a fault for the demo: its replicas fall out of ISRs). */
+  /**
+   * Pauses this broker's replica fetching (a fault for the demo: its replicas fall out of ISRs).
+   */
   public void pauseReplicaFetchers(long durationMs) {
     fetchers.pauseFor(durationMs);
   }
@@ -441,7 +549,10 @@ public final class ReplicaManager {
     return fetchers;
   }
 
-  /** Runs retention and flushes (via the log manager), then lets partitions see their new log start offsets. */
+  /**
+   * Runs retention and flushes (via the log manager), then lets partitions see their new log start
+   * offsets.
+   */
   public void runPeriodicLogTasks() {
     logManager.runPeriodicTasks();
     partitions.values().forEach(Partition::onLogStartOffsetChange);
@@ -475,7 +586,10 @@ public final class ReplicaManager {
     partitions.values().forEach(Partition::releaseFetchWaiters);
   }
 
-  /** Resigns every partition so waiting requests fail fast; the log manager is shut down by its owner. */
+  /**
+   * Resigns every partition so waiting requests fail fast; the log manager is shut down by its
+   * owner.
+   */
   public synchronized void shutdown() {
     closed = true;
     fetchers.close();

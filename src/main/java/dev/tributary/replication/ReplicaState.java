@@ -1,21 +1,29 @@
 package dev.tributary.replication;
 
 /**
- * The leader's view of one follower replica (Kafka's Replica): how far its log reaches and when it last fetched and
- * was caught up. Reset whenever this broker starts a new leader epoch: a follower's log end offset is then unknown
- * (-1) until it fetches, so the high watermark cannot pass what it may lack.
+ * The leader's view of one follower replica (Kafka's Replica): how far its log reaches and when it
+ * last fetched and was caught up. Reset whenever this broker starts a new leader epoch: a
+ * follower's log end offset is then unknown (-1) until it fetches, so the high watermark cannot
+ * pass what it may lack.
  *
  * <p>Concurrency: guarded by the owning {@link Partition}'s lock.
  */
 final class ReplicaState {
   final int brokerId;
-  /** The follower's log end offset as its last fetch offset said; -1 until it fetches in this epoch. */
+
+  /**
+   * The follower's log end offset as its last fetch offset said; -1 until it fetches in this epoch.
+   */
   long logEndOffset = -1;
+
   long lastFetchTimeMs = -1;
+
   /** The broker epoch (registration) the follower's last fetch carried. */
   long brokerEpoch = -1;
+
   /** The last time the follower had everything the leader had (Kafka's lastCaughtUpTimeMs). */
   long lastCaughtUpTimeMs;
+
   /** The leader's log end offset at the follower's previous fetch. */
   private long lastFetchLeaderLogEndOffset = -1;
 
@@ -25,9 +33,10 @@ final class ReplicaState {
   }
 
   /**
-   * A fetch from {@code fetchOffset} arrived at {@code nowMs} while the leader's log ended at {@code
-   * leaderLogEndOffset}. Kafka's rule: the follower is caught up now if it asks for the leader's end; it was caught
-   * up at its previous fetch if it now asks for at least what the leader's end was then.
+   * A fetch from {@code fetchOffset} arrived at {@code nowMs} while the leader's log ended at
+   * {@code leaderLogEndOffset}. Kafka's rule: the follower is caught up now if it asks for the
+   * leader's end; it was caught up at its previous fetch if it now asks for at least what the
+   * leader's end was then.
    */
   void onFetch(long fetchOffset, long leaderLogEndOffset, long brokerEpoch, long nowMs) {
     this.brokerEpoch = brokerEpoch;

@@ -3,11 +3,18 @@ package dev.tributary.replication;
 /**
  * One replica of a partition as its leader sees it, for the replicas API, the dashboard and tests.
  *
- * @param logEndOffset the replica's log end offset (-1 if the leader has not heard from it in this epoch)
+ * @param logEndOffset the replica's log end offset (-1 if the leader has not heard from it in this
+ *     epoch)
  * @param lag records behind the leader's log end offset (-1 when unknown)
- * @param lastFetchMs when it last fetched (-1 never in this epoch); the leader's own entry is its clock now
+ * @param lastFetchMs when it last fetched (-1 never in this epoch); the leader's own entry is its
+ *     clock now
  * @param lastCaughtUpMs when it last had everything the leader had
  */
 public record ReplicaStatus(
-    int brokerId, boolean isLeader, boolean isInSync, long logEndOffset, long lag, long lastFetchMs,
+    int brokerId,
+    boolean isLeader,
+    boolean isInSync,
+    long logEndOffset,
+    long lag,
+    long lastFetchMs,
     long lastCaughtUpMs) {}

@@ -11,8 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A broker's side of cluster membership (Kafka's BrokerLifecycleManager): find the active controller, register
- * this incarnation, then heartbeat; learn whether the broker is fenced, and when its metadata has caught up.
+ * A broker's side of cluster membership (Kafka's BrokerLifecycleManager): find the active
+ * controller, register this incarnation, then heartbeat; learn whether the broker is fenced, and
+ * when its metadata has caught up.
  *
  * <pre>
  * state        on                                   next
@@ -22,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * any          STALE_BROKER_EPOCH / NOT_REGISTERED   UNREGISTERED (register again)
  * </pre>
  *
- * <p>{@link #tick} does one step and returns how long to wait before the next; a dedicated thread calls it (the
- * calls block on HTTP). Controller unreachable or not the controller: retry soon against whoever leads then.
+ * <p>{@link #tick} does one step and returns how long to wait before the next; a dedicated thread
+ * calls it (the calls block on HTTP). Controller unreachable or not the controller: retry soon
+ * against whoever leads then.
  */
 public final class BrokerLifecycleManager {
   private static final Logger logger = LoggerFactory.getLogger(BrokerLifecycleManager.class);
@@ -33,7 +35,9 @@ public final class BrokerLifecycleManager {
   public enum State {
     /** Not registered with the current controller; the next tick registers. */
     UNREGISTERED,
-    /** Registered but fenced: may not lead partitions; heartbeats until the controller unfences it. */
+    /**
+     * Registered but fenced: may not lead partitions; heartbeats until the controller unfences it.
+     */
     REGISTERED,
     /** Registered and unfenced: a full member of the cluster. */
     RUNNING
@@ -48,14 +52,23 @@ public final class BrokerLifecycleManager {
   private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
   private final CompletableFuture<Void> firstUnfenced = new CompletableFuture<>();
   private volatile State state = State.UNREGISTERED;
-  /** False until the broker has recovered its logs: until then it reports no metadata progress, so it stays fenced. */
+
+  /**
+   * False until the broker has recovered its logs: until then it reports no metadata progress, so
+   * it stays fenced.
+   */
   private volatile boolean readyToServe;
+
   private volatile long brokerEpoch = -1;
   private long catchUpOffset = Long.MAX_VALUE;
 
   public BrokerLifecycleManager(
-      BrokerConfig config, String incarnationId, MetadataQuorum quorum, ControllerChannel channel,
-      ControllerLocator locator, long heartbeatIntervalMs) {
+      BrokerConfig config,
+      String incarnationId,
+      MetadataQuorum quorum,
+      ControllerChannel channel,
+      ControllerLocator locator,
+      long heartbeatIntervalMs) {
     this.config = config;
     this.incarnationId = incarnationId;
     this.quorum = quorum;
@@ -82,22 +95,29 @@ public final class BrokerLifecycleManager {
         state = State.REGISTERED;
         logger.info(
             "Registered with controller {} (broker epoch {}); catching up to metadata offset {}",
-            controller.get().brokerId(), brokerEpoch, catchUpOffset);
+            controller.get().brokerId(),
+            brokerEpoch,
+            catchUpOffset);
       }
       long metadataOffset = quorum.image().lastOffset();
       if (metadataOffset >= catchUpOffset) {
         caughtUp.complete(null);
       }
-      // Kafka keeps a broker fenced until it is ready to serve; the controller unfences on a caught-up offset, so a
+      // Kafka keeps a broker fenced until it is ready to serve; the controller unfences on a
+      // caught-up offset, so a
       // broker still recovering its logs reports none.
       long reportedOffset = readyToServe ? metadataOffset : -1;
       ControllerChannel.HeartbeatResult result =
           channel.heartbeat(
               controller.get(),
-              new ControllerChannel.BrokerHeartbeat(config.brokerId(), brokerEpoch, reportedOffset));
+              new ControllerChannel.BrokerHeartbeat(
+                  config.brokerId(), brokerEpoch, reportedOffset));
       State next = result.fenced() ? State.REGISTERED : State.RUNNING;
       if (next != state) {
-        logger.info("Broker {} is now {}", config.brokerId(), next == State.RUNNING ? "unfenced" : "fenced");
+        logger.info(
+            "Broker {} is now {}",
+            config.brokerId(),
+            next == State.RUNNING ? "unfenced" : "fenced");
       }
       state = next;
       if (next == State.RUNNING) {
@@ -105,7 +125,8 @@ public final class BrokerLifecycleManager {
       }
       return heartbeatIntervalMs;
     } catch (StaleBrokerEpochException | BrokerNotRegisteredException e) {
-      logger.warn("Controller no longer knows this registration ({}); registering again", e.getMessage());
+      logger.warn(
+          "Controller no longer knows this registration ({}); registering again", e.getMessage());
       state = State.UNREGISTERED;
       return 0;
     } catch (NotControllerException | ControllerUnreachableException e) {
@@ -114,7 +135,9 @@ public final class BrokerLifecycleManager {
     }
   }
 
-  /** The broker has recovered its logs and follows the metadata: later heartbeats may unfence it. */
+  /**
+   * The broker has recovered its logs and follows the metadata: later heartbeats may unfence it.
+   */
   public void readyToServe() {
     readyToServe = true;
   }
@@ -124,14 +147,17 @@ public final class BrokerLifecycleManager {
     return firstUnfenced;
   }
 
-  /** Completes once this broker's metadata image has reached the controller's offset at registration. */
+  /**
+   * Completes once this broker's metadata image has reached the controller's offset at
+   * registration.
+   */
   public CompletableFuture<Void> caughtUp() {
     return caughtUp;
   }
 
   /**
-   * Re-checks catch-up between heartbeats (called on every new image), so startup does not wait a full
-   * heartbeat interval once the image has arrived.
+   * Re-checks catch-up between heartbeats (called on every new image), so startup does not wait a
+   * full heartbeat interval once the image has arrived.
    */
   public void onMetadataUpdate(long lastOffset) {
     if (state != State.UNREGISTERED && lastOffset >= catchUpOffset) {
@@ -146,5 +172,4 @@ public final class BrokerLifecycleManager {
   public long brokerEpoch() {
     return brokerEpoch;
   }
-
 }

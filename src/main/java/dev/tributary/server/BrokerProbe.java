@@ -6,9 +6,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 
 /**
- * Checks whether a broker's process is still there: a TCP connect to its HTTP port. Only a refused connection
- * counts as "gone" (the port has no listener: the process died, or is stopping); a timeout or any other failure
- * proves nothing. See docs/adr/0010-failure-detection.md.
+ * Checks whether a broker's process is still there: a TCP connect to its HTTP port. Only a refused
+ * connection counts as "gone" (the port has no listener: the process died, or is stopping); a
+ * timeout or any other failure proves nothing. See docs/adr/0010-failure-detection.md.
  */
 public interface BrokerProbe {
   boolean refusesConnections(String host, int port);

@@ -18,11 +18,11 @@ import dev.tributary.replication.AlterPartitionRequest;
 import dev.tributary.replication.LeaderEndpoint;
 import dev.tributary.replication.ReplicaFetcherManager;
 import dev.tributary.replication.ReplicaManager;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -31,30 +31,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One broker's core, assembled: metadata quorum, controller, membership (registration and heartbeats), log
- * manager and replica manager, with the order in which they start and stop. Plain Java; the Spring layer builds
- * it, calls {@link #startup} off the main thread and reports readiness from {@link #isReady()}.
+ * One broker's core, assembled: metadata quorum, controller, membership (registration and
+ * heartbeats), log manager and replica manager, with the order in which they start and stop. Plain
+ * Java; the Spring layer builds it, calls {@link #startup} off the main thread and reports
+ * readiness from {@link #isReady()}.
  *
- * <p>Two modes, one code path: with {@code quorum-voters} configured the metadata quorum is the cluster's Raft
- * group and the controller is whichever broker leads it, reached over HTTP; without, the broker is a cluster of
- * one ({@link dev.tributary.metadata.LocalMetadataLog}) and its own controller.
+ * <p>Two modes, one code path: with {@code quorum-voters} configured the metadata quorum is the
+ * cluster's Raft group and the controller is whichever broker leads it, reached over HTTP; without,
+ * the broker is a cluster of one ({@link dev.tributary.metadata.LocalMetadataLog}) and its own
+ * controller.
  *
- * <p>Startup order: identity ({@code meta.properties}) → metadata quorum (replays what it has; the controller
- * serves as soon as this broker leads the quorum) → register with the controller and heartbeat → wait until the
- * image has caught up to the controller's → log recovery (configs from the image; logs of topics no longer in it
- * are removed, which is why it must wait) → replica manager follows the image (leads, or fetches from leaders) →
- * ready. Shutdown: stop heartbeating, controlled shutdown (the controller moves this broker's leaderships and ISR
- * memberships to others and fences it, so a planned stop loses nothing and barely stalls), stop fetching, resign
+ * <p>Startup order: identity ({@code meta.properties}) → metadata quorum (replays what it has; the
+ * controller serves as soon as this broker leads the quorum) → register with the controller and
+ * heartbeat → wait until the image has caught up to the controller's → log recovery (configs from
+ * the image; logs of topics no longer in it are removed, which is why it must wait) → replica
+ * manager follows the image (leads, or fetches from leaders) → ready. Shutdown: stop heartbeating,
+ * controlled shutdown (the controller moves this broker's leaderships and ISR memberships to others
+ * and fences it, so a planned stop loses nothing and barely stalls), stop fetching, resign
  * partitions, flush and checkpoint logs, write the clean-shutdown marker, leave the quorum.
  */
 public final class BrokerServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(BrokerServer.class);
   private static final long ADMIN_PROPAGATION_TIMEOUT_MS = 10_000;
-  /** How long a stopping broker tries to hand over (the last broker of a cluster has nobody to ask). */
+
+  /**
+   * How long a stopping broker tries to hand over (the last broker of a cluster has nobody to ask).
+   */
   private static final long CONTROLLED_SHUTDOWN_TIMEOUT_MS = 3_000;
 
   /** Set again at startup with the port the listener really bound; read-only after that. */
   private volatile BrokerConfig config;
+
   private final Time time;
   private final Random random;
   private final Scheduler scheduler;
@@ -62,7 +69,11 @@ public final class BrokerServer implements AutoCloseable {
   private final Function<BrokerConfig, MetadataQuorum> quorumFactory;
   private final ControllerChannel remoteChannel;
   private final LeaderEndpoint leaderEndpoint;
-  /** Sends ISR changes and unreachable-broker reports to the controller, off the request and fetcher threads. */
+
+  /**
+   * Sends ISR changes and unreachable-broker reports to the controller, off the request and fetcher
+   * threads.
+   */
   private final java.util.concurrent.ExecutorService controllerRequests =
       java.util.concurrent.Executors.newSingleThreadExecutor(
           runnable -> {
@@ -70,13 +81,16 @@ public final class BrokerServer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
           });
+
   /**
-   * At most one unreachable report per broker this often: often enough that a report lost to a controller that
-   * was itself dying is soon sent again to its successor.
+   * At most one unreachable report per broker this often: often enough that a report lost to a
+   * controller that was itself dying is soon sent again to its successor.
    */
   private static final long UNREACHABLE_REPORT_INTERVAL_MS = 250;
+
   /** When this broker last reported each broker unreachable. */
   private final Map<Integer, Long> lastUnreachableReportMs = new ConcurrentHashMap<>();
+
   private long lastPreferredLeaderCheckMs;
 
   private volatile MetaProperties meta;
@@ -91,8 +105,13 @@ public final class BrokerServer implements AutoCloseable {
   private volatile ReplicaManager replicaManager;
   private volatile boolean ready;
   private volatile boolean shuttingDown;
-  /** The controller epoch (Raft term) this broker last took controller duties for; -1 while not the controller. */
+
+  /**
+   * The controller epoch (Raft term) this broker last took controller duties for; -1 while not the
+   * controller.
+   */
   private long activeControllerEpoch = -1;
+
   /** Deletes the files of removed logs, off the metadata thread (see LogManager#deleteLog). */
   private final java.util.concurrent.ExecutorService logDeleter =
       java.util.concurrent.Executors.newSingleThreadExecutor(
@@ -101,15 +120,22 @@ public final class BrokerServer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
           });
+
   private final Object heartbeatSignal = new Object();
 
   /**
-   * @param quorumFactory opens this broker's metadata quorum (Raft peer or local log) for the given config
+   * @param quorumFactory opens this broker's metadata quorum (Raft peer or local log) for the given
+   *     config
    * @param remoteChannel how to reach a controller on another broker (unused in single-broker mode)
    */
   public BrokerServer(
-      BrokerConfig config, Time time, Random random, Scheduler scheduler, Executor delayedCompletionExecutor,
-      Function<BrokerConfig, MetadataQuorum> quorumFactory, ControllerChannel remoteChannel,
+      BrokerConfig config,
+      Time time,
+      Random random,
+      Scheduler scheduler,
+      Executor delayedCompletionExecutor,
+      Function<BrokerConfig, MetadataQuorum> quorumFactory,
+      ControllerChannel remoteChannel,
       LeaderEndpoint leaderEndpoint) {
     this.config = config;
     this.time = time;
@@ -122,15 +148,19 @@ public final class BrokerServer implements AutoCloseable {
   }
 
   /**
-   * Joins the cluster, recovers the logs and starts serving, advertising {@code listenerPort}. Blocking: it waits
-   * for a controller and for the metadata to catch up, and log recovery may take long after a crash.
+   * Joins the cluster, recovers the logs and starts serving, advertising {@code listenerPort}.
+   * Blocking: it waits for a controller and for the metadata to catch up, and log recovery may take
+   * long after a crash.
    */
   public void startup(int listenerPort) throws InterruptedException {
     config = config.withPort(listenerPort);
     long startMs = time.milliseconds();
-    meta = MetaProperties.loadOrCreate(config.dataDir(), config.brokerId(), config.clusterId(), random);
+    meta =
+        MetaProperties.loadOrCreate(
+            config.dataDir(), config.brokerId(), config.clusterId(), random);
     quorum = quorumFactory.apply(config);
-    controller = new Controller(quorum, new TopicControl(random), config.brokerSessionTimeoutMs(), time);
+    controller =
+        new Controller(quorum, new TopicControl(random), config.brokerSessionTimeoutMs(), time);
     controllerService = new ControllerService(controller, quorum, time, BrokerProbe.tcp(300));
     locator = new ControllerLocator(() -> config, quorum);
     channel = config.clustered() ? remoteChannel : controllerService;
@@ -138,7 +168,11 @@ public final class BrokerServer implements AutoCloseable {
 
     lifecycle =
         new BrokerLifecycleManager(
-            config, Uuid.random(random).toString(), quorum, channel, locator,
+            config,
+            Uuid.random(random).toString(),
+            quorum,
+            channel,
+            locator,
             config.brokerHeartbeatIntervalMs());
     quorum.subscribe(image -> lifecycle.onMetadataUpdate(image.lastOffset()));
     heartbeatThread = new Thread(this::heartbeatLoop, "tributary-heartbeat");
@@ -149,32 +183,54 @@ public final class BrokerServer implements AutoCloseable {
     MetadataImage image = quorum.image();
     logManager = new LogManager(config.logDir(), time, logDeleter);
     logManager.loadLogs(
-        tp -> image.topic(tp.topic())
-            .filter(topic -> topic.partitions().containsKey(tp.partition()))
-            .map(topic -> LogConfig.fromMap(topic.configs())),
+        tp ->
+            image
+                .topic(tp.topic())
+                .filter(topic -> topic.partitions().containsKey(tp.partition()))
+                .map(topic -> LogConfig.fromMap(topic.configs())),
         tp -> image.topic(tp.topic()).map(topic -> topic.topicId().toString()));
     ReplicaFetcherManager fetchers =
         new ReplicaFetcherManager(
-            config.brokerId(), lifecycle::brokerEpoch, leaderEndpoint, config.replication(), time,
+            config.brokerId(),
+            lifecycle::brokerEpoch,
+            leaderEndpoint,
+            config.replication(),
+            time,
             this::onLeaderUnreachable);
     replicaManager =
         new ReplicaManager(
-            config.brokerId(), logManager, scheduler, delayedCompletionExecutor, time, config.replication(),
-            this::sendAlterPartition, fetchers);
+            config.brokerId(),
+            logManager,
+            scheduler,
+            delayedCompletionExecutor,
+            time,
+            config.replication(),
+            this::sendAlterPartition,
+            fetchers);
     quorum.subscribe(replicaManager::onMetadataUpdate);
     replicaManager.startIsrExpiration();
-    lifecycle.readyToServe(); // only now may the controller unfence this broker and give it leadership
+    lifecycle
+        .readyToServe(); // only now may the controller unfence this broker and give it leadership
     wakeHeartbeat();
     awaitStep(lifecycle.unfenced(), "to be unfenced by the controller");
     ready = true;
     logger.info(
         "Broker {} of cluster {} started in {} ms with {} partition(s); controller is broker {}",
-        config.brokerId(), meta.clusterId(), time.milliseconds() - startMs, replicaManager.partitions().size(),
-        quorum.activeControllerId().isPresent() ? quorum.activeControllerId().getAsInt() : "(none)");
+        config.brokerId(),
+        meta.clusterId(),
+        time.milliseconds() - startMs,
+        replicaManager.partitions().size(),
+        quorum.activeControllerId().isPresent()
+            ? quorum.activeControllerId().getAsInt()
+            : "(none)");
   }
 
-  /** Waits for a startup step, logging every 5 s while it takes long (no controller, or no majority). */
-  private void awaitStep(java.util.concurrent.CompletableFuture<Void> step, String what) throws InterruptedException {
+  /**
+   * Waits for a startup step, logging every 5 s while it takes long (no controller, or no
+   * majority).
+   */
+  private void awaitStep(java.util.concurrent.CompletableFuture<Void> step, String what)
+      throws InterruptedException {
     long waitedMs = 0;
     while (true) {
       try {
@@ -184,8 +240,11 @@ public final class BrokerServer implements AutoCloseable {
         waitedMs += 5_000;
         logger.info(
             "Broker {} still waiting after {} s {} (controller: {}, state: {})",
-            config.brokerId(), waitedMs / 1000, what,
-            locator.controllerEndpoint().map(Object::toString).orElse("none yet"), lifecycle.state());
+            config.brokerId(),
+            waitedMs / 1000,
+            what,
+            locator.controllerEndpoint().map(Object::toString).orElse("none yet"),
+            lifecycle.state());
       } catch (java.util.concurrent.ExecutionException e) {
         throw new IllegalStateException("startup failed waiting " + what, e.getCause());
       }
@@ -209,7 +268,8 @@ public final class BrokerServer implements AutoCloseable {
       }
       try {
         synchronized (heartbeatSignal) {
-          heartbeatSignal.wait(Math.max(delayMs, 10)); // woken early when the broker becomes ready to serve
+          heartbeatSignal.wait(
+              Math.max(delayMs, 10)); // woken early when the broker becomes ready to serve
         }
       } catch (InterruptedException e) {
         return;
@@ -218,8 +278,9 @@ public final class BrokerServer implements AutoCloseable {
   }
 
   /**
-   * While this broker is the active controller: give every broker a fresh session when it takes over, and fence
-   * brokers whose session lapsed. Checked on the scheduler every 100 ms (cheap when not the controller).
+   * While this broker is the active controller: give every broker a fresh session when it takes
+   * over, and fence brokers whose session lapsed. Checked on the scheduler every 100 ms (cheap when
+   * not the controller).
    */
   private void scheduleControllerDuties() {
     scheduler.schedule(
@@ -231,10 +292,12 @@ public final class BrokerServer implements AutoCloseable {
           try {
             boolean active = quorum.isActiveController();
             long epoch = quorum.controllerEpoch();
-            // Compare terms, not a flag: losing and regaining leadership between two ticks is a new term, and the
+            // Compare terms, not a flag: losing and regaining leadership between two ticks is a new
+            // term, and the
             // brokers that could not heartbeat in the gap need a fresh session again.
             if (active && epoch != activeControllerEpoch) {
-              logger.info("Broker {} is now the active controller (epoch {})", config.brokerId(), epoch);
+              logger.info(
+                  "Broker {} is now the active controller (epoch {})", config.brokerId(), epoch);
               controller.onBecomeActive(config.brokerId(), epoch, time.milliseconds());
             }
             activeControllerEpoch = active ? epoch : -1;
@@ -242,7 +305,8 @@ public final class BrokerServer implements AutoCloseable {
               controller.maybeFenceStaleBrokers(time.milliseconds());
               long nowMs = time.milliseconds();
               if (config.autoLeaderRebalanceEnable()
-                  && nowMs - lastPreferredLeaderCheckMs >= config.leaderImbalanceCheckIntervalMs()) {
+                  && nowMs - lastPreferredLeaderCheckMs
+                      >= config.leaderImbalanceCheckIntervalMs()) {
                 lastPreferredLeaderCheckMs = nowMs;
                 controller.maybeElectPreferredLeaders();
               }
@@ -261,8 +325,11 @@ public final class BrokerServer implements AutoCloseable {
   private void requireReady() {
     if (!ready || shuttingDown) {
       throw new BrokerNotAvailableException(
-          shuttingDown ? "Broker " + config.brokerId() + " is shutting down"
-              : "Broker " + config.brokerId() + " is still starting (joining the cluster, recovering its logs); retry shortly");
+          shuttingDown
+              ? "Broker " + config.brokerId() + " is shutting down"
+              : "Broker "
+                  + config.brokerId()
+                  + " is still starting (joining the cluster, recovering its logs); retry shortly");
     }
   }
 
@@ -298,38 +365,52 @@ public final class BrokerServer implements AutoCloseable {
   }
 
   /**
-   * The controller's request handler, for requests other brokers send here; only while this broker is the active
-   * controller. Available before this broker is ready: the others need it to join.
+   * The controller's request handler, for requests other brokers send here; only while this broker
+   * is the active controller. Available before this broker is ready: the others need it to join.
    */
   public ControllerService activeController() {
     MetadataQuorum q = quorum;
     if (q == null || !q.isActiveController()) {
       int id = activeControllerId();
       throw new NotControllerException(
-          "Broker " + config.brokerId() + " is not the active controller"
+          "Broker "
+              + config.brokerId()
+              + " is not the active controller"
               + (id >= 0 ? "; broker " + id + " is" : "; none is elected yet"));
     }
     return controllerService;
   }
 
-  // ------------------------------------------------------------------------------------------- admin, any broker
+  // -------------------------------------------------------------------------------------------
+  // admin, any broker
 
-  /** Creates a topic through the active controller (forwarded if it is elsewhere); returns it as this broker sees it. */
-  public TopicImage createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+  /**
+   * Creates a topic through the active controller (forwarded if it is elsewhere); returns it as
+   * this broker sees it.
+   */
+  public TopicImage createTopic(
+      String name, int partitions, int replicationFactor, Map<String, String> configs) {
     if (config.minInsyncReplicas() > 1 && !configs.containsKey(LogConfig.MIN_IN_SYNC_REPLICAS)) {
-      // The broker default, written as the topic's own setting so every broker applies the same one.
+      // The broker default, written as the topic's own setting so every broker applies the same
+      // one.
       configs = new java.util.LinkedHashMap<>(configs);
       configs.put(
           LogConfig.MIN_IN_SYNC_REPLICAS,
           String.valueOf(Math.min(config.minInsyncReplicas(), Math.max(1, replicationFactor))));
     }
-    awaitOffset(toController().createTopic(controllerEndpoint(), name, partitions, replicationFactor, configs));
-    return metadata().topic(name).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
+    awaitOffset(
+        toController()
+            .createTopic(controllerEndpoint(), name, partitions, replicationFactor, configs));
+    return metadata()
+        .topic(name)
+        .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
   }
 
   public TopicImage createPartitions(String name, int newTotal) {
     awaitOffset(toController().createPartitions(controllerEndpoint(), name, newTotal));
-    return metadata().topic(name).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
+    return metadata()
+        .topic(name)
+        .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
   }
 
   public void deleteTopic(String name) {
@@ -338,13 +419,15 @@ public final class BrokerServer implements AutoCloseable {
 
   public TopicImage alterConfig(String name, String key, String value) {
     awaitOffset(toController().alterConfig(controllerEndpoint(), name, key, value));
-    return metadata().topic(name).orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
+    return metadata()
+        .topic(name)
+        .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
   }
 
   /**
-   * The topic, created with the broker's defaults if absent and {@code auto.create.topics.enable} is on. A request
-   * that names a partition the new topic would not have ({@code maxRequestedPartition >= num.partitions}) is
-   * refused before anything is created.
+   * The topic, created with the broker's defaults if absent and {@code auto.create.topics.enable}
+   * is on. A request that names a partition the new topic would not have ({@code
+   * maxRequestedPartition >= num.partitions}) is refused before anything is created.
    */
   public Optional<TopicImage> topicForProduce(String name, int maxRequestedPartition) {
     Optional<TopicImage> topic = metadata().topic(name);
@@ -354,12 +437,16 @@ public final class BrokerServer implements AutoCloseable {
     if (maxRequestedPartition >= config.numPartitions()) {
       throw UnknownTopicOrPartitionException.unknownTopic(
           name,
-          "it was not auto-created because partition " + maxRequestedPartition + " was asked for and a new topic gets "
-              + config.numPartitions() + " partition(s) (num.partitions)");
+          "it was not auto-created because partition "
+              + maxRequestedPartition
+              + " was asked for and a new topic gets "
+              + config.numPartitions()
+              + " partition(s) (num.partitions)");
     }
     logger.info("Auto-creating topic {} with {} partition(s)", name, config.numPartitions());
     try {
-      return Optional.of(createTopic(name, config.numPartitions(), config.defaultReplicationFactor(), Map.of()));
+      return Optional.of(
+          createTopic(name, config.numPartitions(), config.defaultReplicationFactor(), Map.of()));
     } catch (TopicExistsException e) {
       awaitTopic(name); // another broker created it first
       return metadata().topic(name);
@@ -374,28 +461,32 @@ public final class BrokerServer implements AutoCloseable {
   private ControllerChannel.Endpoint controllerEndpoint() {
     return locator
         .controllerEndpoint()
-        .orElseThrow(() -> new NotControllerException("No active controller is known yet; retry shortly"));
+        .orElseThrow(
+            () -> new NotControllerException("No active controller is known yet; retry shortly"));
   }
 
   /**
-   * Waits (bounded) until this broker has applied a change the controller committed at {@code result}: not just
-   * in the quorum's image but in the replica manager too, so that a produce right after an (auto-)create finds its
-   * partitions.
+   * Waits (bounded) until this broker has applied a change the controller committed at {@code
+   * result}: not just in the quorum's image but in the replica manager too, so that a produce right
+   * after an (auto-)create finds its partitions.
    */
   private void awaitOffset(ControllerChannel.AdminResult result) {
     long deadline = time.milliseconds() + ADMIN_PROPAGATION_TIMEOUT_MS;
     while (replicaManager.metadataOffset() < result.metadataOffset()) {
       if (time.milliseconds() > deadline) {
         throw new BrokerNotAvailableException(
-            "The change was committed, but broker " + config.brokerId() + " has not seen it yet; retry the read");
+            "The change was committed, but broker "
+                + config.brokerId()
+                + " has not seen it yet; retry the read");
       }
       sleepBriefly();
     }
   }
 
   /**
-   * Waits, at most {@code timeoutMs}, until this broker has applied metadata up to {@code offset} (a forwarded
-   * request from a broker that is ahead). Returns at once in the common case; proceeds anyway on timeout.
+   * Waits, at most {@code timeoutMs}, until this broker has applied metadata up to {@code offset}
+   * (a forwarded request from a broker that is ahead). Returns at once in the common case; proceeds
+   * anyway on timeout.
    */
   public void awaitMetadataOffset(long offset, long timeoutMs) {
     long deadline = time.milliseconds() + timeoutMs;
@@ -420,16 +511,23 @@ public final class BrokerServer implements AutoCloseable {
     }
   }
 
-  // ------------------------------------------------------------------------------------------- replication
+  // -------------------------------------------------------------------------------------------
+  // replication
 
   /** Where broker {@code brokerId} serves HTTP, from the metadata image. */
   public Optional<ControllerChannel.Endpoint> brokerEndpoint(int brokerId) {
     MetadataQuorum q = quorum;
-    return q == null ? Optional.empty()
-        : q.image().broker(brokerId).map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port()));
+    return q == null
+        ? Optional.empty()
+        : q.image()
+            .broker(brokerId)
+            .map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port()));
   }
 
-  /** A leader's ISR change, to the active controller (local or remote); see {@link ControllerChannel#alterPartition}. */
+  /**
+   * A leader's ISR change, to the active controller (local or remote); see {@link
+   * ControllerChannel#alterPartition}.
+   */
   private CompletableFuture<Void> sendAlterPartition(AlterPartitionRequest request) {
     return CompletableFuture.runAsync(
         () -> {
@@ -437,16 +535,23 @@ public final class BrokerServer implements AutoCloseable {
           target.alterPartition(
               controllerEndpoint(),
               new ControllerChannel.AlterPartition(
-                  request.topicId(), request.topicPartition().topic(), request.topicPartition().partition(),
-                  request.leaderId(), request.leaderEpoch(), request.partitionEpoch(), request.newIsr(),
-                  request.brokerEpochs(), request.reason()));
+                  request.topicId(),
+                  request.topicPartition().topic(),
+                  request.topicPartition().partition(),
+                  request.leaderId(),
+                  request.leaderEpoch(),
+                  request.partitionEpoch(),
+                  request.newIsr(),
+                  request.brokerEpochs(),
+                  request.reason()));
         },
         controllerRequests);
   }
 
   /**
-   * A fetcher could not connect to {@code brokerId}: tell the controller, which fences it at once if nothing
-   * listens on its port any more (faster than waiting out its session; docs/adr/0010-failure-detection.md).
+   * A fetcher could not connect to {@code brokerId}: tell the controller, which fences it at once
+   * if nothing listens on its port any more (faster than waiting out its session;
+   * docs/adr/0010-failure-detection.md).
    */
   private void onLeaderUnreachable(int brokerId) {
     long nowMs = time.milliseconds();
@@ -471,9 +576,9 @@ public final class BrokerServer implements AutoCloseable {
   }
 
   /**
-   * Controlled shutdown (Kafka's): with heartbeats stopped, asks the controller to move this broker's leaderships
-   * and ISR memberships to others and fence it, then waits (bounded) until this broker's image shows it leads
-   * nothing. A cluster of one has nobody to hand over to.
+   * Controlled shutdown (Kafka's): with heartbeats stopped, asks the controller to move this
+   * broker's leaderships and ISR memberships to others and fence it, then waits (bounded) until
+   * this broker's image shows it leads nothing. A cluster of one has nobody to hand over to.
    */
   private void controlledShutdown() {
     if (!config.clustered() || !ready || lifecycle.brokerEpoch() < 0) {
@@ -485,10 +590,12 @@ public final class BrokerServer implements AutoCloseable {
         ControllerChannel target = quorum.isActiveController() ? controllerService : channel;
         ControllerChannel.AdminResult result =
             target.fenceBroker(controllerEndpoint(), config.brokerId(), lifecycle.brokerEpoch());
-        while (replicaManager.metadataOffset() < result.metadataOffset() && time.milliseconds() < deadline) {
+        while (replicaManager.metadataOffset() < result.metadataOffset()
+            && time.milliseconds() < deadline) {
           Thread.sleep(5);
         }
-        logger.info("Broker {} handed over its leaderships (controlled shutdown)", config.brokerId());
+        logger.info(
+            "Broker {} handed over its leaderships (controlled shutdown)", config.brokerId());
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -503,12 +610,18 @@ public final class BrokerServer implements AutoCloseable {
         }
       }
     }
-    logger.warn("Broker {} stops without a controlled shutdown: no controller answered in time", config.brokerId());
+    logger.warn(
+        "Broker {} stops without a controlled shutdown: no controller answered in time",
+        config.brokerId());
   }
 
-  // ------------------------------------------------------------------------------------------- housekeeping
+  // -------------------------------------------------------------------------------------------
+  // housekeeping
 
-  /** Periodic log housekeeping (retention, time-based flush, checkpoints); driven by the Spring scheduler. */
+  /**
+   * Periodic log housekeeping (retention, time-based flush, checkpoints); driven by the Spring
+   * scheduler.
+   */
   public void runPeriodicLogTasks() {
     if (ready && !shuttingDown) {
       replicaManager.runPeriodicLogTasks();
@@ -516,8 +629,8 @@ public final class BrokerServer implements AutoCloseable {
   }
 
   /**
-   * First step of a graceful shutdown, before the web server drains: waiting long polls answer now with what they
-   * have, so draining does not wait out their timeouts.
+   * First step of a graceful shutdown, before the web server drains: waiting long polls answer now
+   * with what they have, so draining does not wait out their timeouts.
    */
   public void beginShutdown() {
     if (ready) {
@@ -533,7 +646,8 @@ public final class BrokerServer implements AutoCloseable {
     if (heartbeat != null) {
       heartbeat.interrupt();
       try {
-        heartbeat.join(1_000); // no heartbeat may unfence this broker after the controlled shutdown fences it
+        heartbeat.join(
+            1_000); // no heartbeat may unfence this broker after the controlled shutdown fences it
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -548,7 +662,9 @@ public final class BrokerServer implements AutoCloseable {
     if (logManager != null) {
       logManager.shutdown();
     }
-    logDeleter.shutdown(); // pending deletions finish; a directory left renamed is removed at the next start
+    logDeleter
+        .shutdown(); // pending deletions finish; a directory left renamed is removed at the next
+    // start
     if (quorum != null) {
       quorum.close();
     }

@@ -3,11 +3,12 @@ package dev.tributary.server;
 import java.util.Map;
 
 /**
- * What a broker asks of the active controller: registration, heartbeats, and admin requests it forwards. Calls
- * block for at most the channel's timeout. Failures surface as the core's exceptions: {@link
- * dev.tributary.common.errors.NotControllerException} when the target no longer leads (the caller looks up the
- * controller again), other {@link dev.tributary.common.errors.ApiException}s as the controller raised them, and
- * {@link ControllerUnreachableException} when nothing answered.
+ * What a broker asks of the active controller: registration, heartbeats, and admin requests it
+ * forwards. Calls block for at most the channel's timeout. Failures surface as the core's
+ * exceptions: {@link dev.tributary.common.errors.NotControllerException} when the target no longer
+ * leads (the caller looks up the controller again), other {@link
+ * dev.tributary.common.errors.ApiException}s as the controller raised them, and {@link
+ * ControllerUnreachableException} when nothing answered.
  */
 public interface ControllerChannel {
   RegistrationResult register(Endpoint controller, BrokerRegistration registration);
@@ -15,7 +16,11 @@ public interface ControllerChannel {
   HeartbeatResult heartbeat(Endpoint controller, BrokerHeartbeat heartbeat);
 
   AdminResult createTopic(
-      Endpoint controller, String name, int partitions, int replicationFactor, Map<String, String> configs);
+      Endpoint controller,
+      String name,
+      int partitions,
+      int replicationFactor,
+      Map<String, String> configs);
 
   AdminResult createPartitions(Endpoint controller, String name, int newTotal);
 
@@ -27,21 +32,29 @@ public interface ControllerChannel {
   AdminResult alterPartition(Endpoint controller, AlterPartition request);
 
   /**
-   * Fences a registration now, moving its leaderships away first: a broker's own controlled shutdown (after it
-   * stopped heartbeating).
+   * Fences a registration now, moving its leaderships away first: a broker's own controlled
+   * shutdown (after it stopped heartbeating).
    */
   AdminResult fenceBroker(Endpoint controller, int brokerId, long brokerEpoch);
 
   /**
-   * {@code reporterId} could not connect to {@code brokerId}: the controller checks for itself and fences the broker
-   * at once if nothing listens on its port any more (see docs/adr/0010-failure-detection.md).
+   * {@code reporterId} could not connect to {@code brokerId}: the controller checks for itself and
+   * fences the broker at once if nothing listens on its port any more (see
+   * docs/adr/0010-failure-detection.md).
    */
   void reportUnreachable(Endpoint controller, int reporterId, int brokerId);
 
   /** An ISR change for one partition; see {@link dev.tributary.metadata.IsrControl}. */
   record AlterPartition(
-      String topicId, String topic, int partition, int leaderId, int leaderEpoch, int partitionEpoch,
-      java.util.List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {}
+      String topicId,
+      String topic,
+      int partition,
+      int leaderId,
+      int leaderEpoch,
+      int partitionEpoch,
+      java.util.List<Integer> newIsr,
+      Map<Integer, Long> brokerEpochs,
+      String reason) {}
 
   /** Where a broker serves HTTP. */
   record Endpoint(int brokerId, String host, int port) {}
@@ -51,17 +64,23 @@ public interface ControllerChannel {
 
   /**
    * @param brokerEpoch the epoch the controller gave this incarnation at registration
-   * @param metadataOffset the controller's last metadata offset when it answered: the broker has caught up once
-   *     its own image reaches it
+   * @param metadataOffset the controller's last metadata offset when it answered: the broker has
+   *     caught up once its own image reaches it
    */
   record RegistrationResult(long brokerEpoch, long metadataOffset) {}
 
   /** A heartbeat: who, which registration, and how far this broker's metadata image has got. */
   record BrokerHeartbeat(int brokerId, long brokerEpoch, long metadataOffset) {}
 
-  /** The controller's answer: whether the broker is (still) fenced, and the controller's metadata offset. */
+  /**
+   * The controller's answer: whether the broker is (still) fenced, and the controller's metadata
+   * offset.
+   */
   record HeartbeatResult(boolean fenced, long metadataOffset) {}
 
-  /** An admin request was committed at {@code metadataOffset}; the caller waits until its image reaches it. */
+  /**
+   * An admin request was committed at {@code metadataOffset}; the caller waits until its image
+   * reaches it.
+   */
   record AdminResult(long metadataOffset) {}
 }

@@ -8,9 +8,9 @@ import java.util.OptionalInt;
 import java.util.function.Supplier;
 
 /**
- * Where the active controller serves HTTP: the quorum names the leader's broker id, and the metadata image holds
- * that broker's registered address (or, for this broker itself, its own configuration — the controller must be
- * reachable before it has registered).
+ * Where the active controller serves HTTP: the quorum names the leader's broker id, and the
+ * metadata image holds that broker's registered address (or, for this broker itself, its own
+ * configuration — the controller must be reachable before it has registered).
  */
 final class ControllerLocator {
   private final Supplier<BrokerConfig> config;
@@ -21,7 +21,10 @@ final class ControllerLocator {
     this.quorum = quorum;
   }
 
-  /** The controller's endpoint, or empty while no leader is elected or its address is not yet known here. */
+  /**
+   * The controller's endpoint, or empty while no leader is elected or its address is not yet known
+   * here.
+   */
   Optional<Endpoint> controllerEndpoint() {
     OptionalInt controllerId = quorum.activeControllerId();
     if (controllerId.isEmpty()) {
@@ -33,6 +36,8 @@ final class ControllerLocator {
       return Optional.of(new Endpoint(id, self.host(), self.port()));
     }
     BrokerImage broker = quorum.image().brokers().get(id);
-    return broker == null ? Optional.empty() : Optional.of(new Endpoint(id, broker.host(), broker.port()));
+    return broker == null
+        ? Optional.empty()
+        : Optional.of(new Endpoint(id, broker.host(), broker.port()));
   }
 }

@@ -7,11 +7,12 @@ import dev.tributary.metadata.MetadataQuorum;
 import java.util.Map;
 
 /**
- * The active controller's side of {@link ControllerChannel}: runs each request against the local {@link
- * Controller} and answers with the metadata offset the caller must reach. The web layer's internal endpoints call
- * it for requests from other brokers; a broker that is its own controller (single-broker mode) uses it directly
- * as its channel, so a lone broker runs the same registration and heartbeat path as a cluster member. The target
- * endpoint argument is ignored: this is the target.
+ * The active controller's side of {@link ControllerChannel}: runs each request against the local
+ * {@link Controller} and answers with the metadata offset the caller must reach. The web layer's
+ * internal endpoints call it for requests from other brokers; a broker that is its own controller
+ * (single-broker mode) uses it directly as its channel, so a lone broker runs the same registration
+ * and heartbeat path as a cluster member. The target endpoint argument is ignored: this is the
+ * target.
  */
 public final class ControllerService implements ControllerChannel {
   private final Controller controller;
@@ -30,8 +31,11 @@ public final class ControllerService implements ControllerChannel {
   public RegistrationResult register(Endpoint target, BrokerRegistration registration) {
     long epoch =
         controller.registerBroker(
-            registration.brokerId(), Uuid.parse(registration.incarnationId()), registration.host(),
-            registration.port(), time.milliseconds());
+            registration.brokerId(),
+            Uuid.parse(registration.incarnationId()),
+            registration.host(),
+            registration.port(),
+            time.milliseconds());
     return new RegistrationResult(epoch, quorum.image().lastOffset());
   }
 
@@ -39,13 +43,20 @@ public final class ControllerService implements ControllerChannel {
   public HeartbeatResult heartbeat(Endpoint target, BrokerHeartbeat heartbeat) {
     boolean fenced =
         controller.heartbeat(
-            heartbeat.brokerId(), heartbeat.brokerEpoch(), heartbeat.metadataOffset(), time.milliseconds());
+            heartbeat.brokerId(),
+            heartbeat.brokerEpoch(),
+            heartbeat.metadataOffset(),
+            time.milliseconds());
     return new HeartbeatResult(fenced, quorum.image().lastOffset());
   }
 
   @Override
   public AdminResult createTopic(
-      Endpoint target, String name, int partitions, int replicationFactor, Map<String, String> configs) {
+      Endpoint target,
+      String name,
+      int partitions,
+      int replicationFactor,
+      Map<String, String> configs) {
     controller.createTopic(name, partitions, replicationFactor, configs);
     return new AdminResult(quorum.image().lastOffset());
   }
@@ -65,8 +76,14 @@ public final class ControllerService implements ControllerChannel {
   @Override
   public AdminResult alterPartition(Endpoint target, AlterPartition request) {
     controller.alterPartition(
-        Uuid.parse(request.topicId()), request.partition(), request.leaderId(), request.leaderEpoch(),
-        request.partitionEpoch(), request.newIsr(), request.brokerEpochs(), request.reason());
+        Uuid.parse(request.topicId()),
+        request.partition(),
+        request.leaderId(),
+        request.leaderEpoch(),
+        request.partitionEpoch(),
+        request.newIsr(),
+        request.brokerEpochs(),
+        request.reason());
     return new AdminResult(quorum.image().lastOffset());
   }
 
@@ -77,9 +94,10 @@ public final class ControllerService implements ControllerChannel {
   }
 
   /**
-   * Probes the reported broker's HTTP port; if the connection is refused (no process listens there: it died or is
-   * stopping) its current registration is fenced now instead of after its session. A probe that times out proves
-   * nothing (a slow or partitioned broker), so the session timeout still decides then.
+   * Probes the reported broker's HTTP port; if the connection is refused (no process listens there:
+   * it died or is stopping) its current registration is fenced now instead of after its session. A
+   * probe that times out proves nothing (a slow or partitioned broker), so the session timeout
+   * still decides then.
    */
   @Override
   public void reportUnreachable(Endpoint target, int reporterId, int brokerId) {
@@ -88,13 +106,19 @@ public final class ControllerService implements ControllerChannel {
       return;
     }
     if (probe.refusesConnections(broker.get().host(), broker.get().port())) {
-      org.slf4j.LoggerFactory.getLogger(ControllerService.class).info(
-          "Broker {} refuses connections (reported by broker {}); fencing broker epoch {} now", brokerId,
-          reporterId, broker.get().brokerEpoch());
+      org.slf4j.LoggerFactory.getLogger(ControllerService.class)
+          .info(
+              "Broker {} refuses connections (reported by broker {}); fencing broker epoch {} now",
+              brokerId,
+              reporterId,
+              broker.get().brokerEpoch());
       try {
         controller.fenceBroker(
-            brokerId, broker.get().brokerEpoch(),
-            "its port refuses connections (reported by broker " + reporterId + ", confirmed by the controller)");
+            brokerId,
+            broker.get().brokerEpoch(),
+            "its port refuses connections (reported by broker "
+                + reporterId
+                + ", confirmed by the controller)");
       } catch (dev.tributary.common.errors.StaleBrokerEpochException e) {
         // it re-registered meanwhile: the new incarnation is alive
       }

@@ -14,17 +14,19 @@ import java.util.Properties;
 import java.util.Random;
 
 /**
- * {@code meta.properties} in the data directory, as Kafka keeps it: the cluster id and the node id the directory
- * belongs to. Written once, atomically; a directory of another node is refused rather than silently reused.
+ * {@code meta.properties} in the data directory, as Kafka keeps it: the cluster id and the node id
+ * the directory belongs to. Written once, atomically; a directory of another node is refused rather
+ * than silently reused.
  */
 public record MetaProperties(String clusterId, int nodeId) {
   static final String FILE_NAME = "meta.properties";
 
   /**
-   * Reads the directory's identity, or creates one with {@code clusterId} (a new random id when null). A
-   * directory of another node or another cluster is refused.
+   * Reads the directory's identity, or creates one with {@code clusterId} (a new random id when
+   * null). A directory of another node or another cluster is refused.
    */
-  public static MetaProperties loadOrCreate(Path dataDir, int nodeId, String clusterId, Random random) {
+  public static MetaProperties loadOrCreate(
+      Path dataDir, int nodeId, String clusterId, Random random) {
     Path file = dataDir.resolve(FILE_NAME);
     try {
       Files.createDirectories(dataDir);
@@ -35,19 +37,31 @@ public record MetaProperties(String clusterId, int nodeId) {
         }
         MetaProperties meta =
             new MetaProperties(
-                properties.getProperty("cluster.id"), Integer.parseInt(properties.getProperty("node.id")));
+                properties.getProperty("cluster.id"),
+                Integer.parseInt(properties.getProperty("node.id")));
         if (meta.nodeId != nodeId) {
           throw new IllegalStateException(
-              dataDir + " belongs to broker " + meta.nodeId + ", not broker " + nodeId + "; use another data dir");
+              dataDir
+                  + " belongs to broker "
+                  + meta.nodeId
+                  + ", not broker "
+                  + nodeId
+                  + "; use another data dir");
         }
         if (clusterId != null && !clusterId.equals(meta.clusterId)) {
           throw new IllegalStateException(
-              dataDir + " belongs to cluster " + meta.clusterId + ", not " + clusterId + "; use another data dir");
+              dataDir
+                  + " belongs to cluster "
+                  + meta.clusterId
+                  + ", not "
+                  + clusterId
+                  + "; use another data dir");
         }
         return meta;
       }
       MetaProperties meta =
-          new MetaProperties(clusterId != null ? clusterId : Uuid.random(random).toString(), nodeId);
+          new MetaProperties(
+              clusterId != null ? clusterId : Uuid.random(random).toString(), nodeId);
       Properties properties = new Properties();
       properties.setProperty("version", "1");
       properties.setProperty("cluster.id", meta.clusterId);

@@ -27,21 +27,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Turns a produce request into appends: chooses each record's partition (the client's choice, else Kafka's
- * default partitioner), builds one v2 batch per partition, checks every batch before appending any, then appends.
+ * Turns a produce request into appends: chooses each record's partition (the client's choice, else
+ * Kafka's default partitioner), builds one v2 batch per partition, checks every batch before
+ * appending any, then appends.
  *
- * <p>Partitioning, exactly as Kafka's clients: a keyed record goes to {@code toPositive(murmur2(key)) % n}; the
- * keyless records of one request go together to one partition, the next request's to the next (Kafka's sticky
- * partitioning, with a request as the batch), so keyless traffic spreads evenly and batches stay large.
+ * <p>Partitioning, exactly as Kafka's clients: a keyed record goes to {@code
+ * toPositive(murmur2(key)) % n}; the keyless records of one request go together to one partition,
+ * the next request's to the next (Kafka's sticky partitioning, with a request as the batch), so
+ * keyless traffic spreads evenly and batches stay large.
  *
- * <p>Atomicity: validation (partitions exist, batches fit {@code max.message.bytes}) happens before any append, so
- * a rejected request appends nothing; each partition's records are one batch, appended whole or not at all. A
- * partition that fails after validation (leadership moved, disk error, its leader refused a forwarded batch) gives
- * its records an error in the answer while the other partitions' records succeed, as REST Proxy reports it.
+ * <p>Atomicity: validation (partitions exist, batches fit {@code max.message.bytes}) happens before
+ * any append, so a rejected request appends nothing; each partition's records are one batch,
+ * appended whole or not at all. A partition that fails after validation (leadership moved, disk
+ * error, its leader refused a forwarded batch) gives its records an error in the answer while the
+ * other partitions' records succeed, as REST Proxy reports it.
  *
- * <p>Routing: records for partitions another broker leads are sent on to that leader through the {@link
- * PartitionForwarder} (so curl users may produce through any broker); a request that was itself forwarded is
- * never forwarded again.
+ * <p>Routing: records for partitions another broker leads are sent on to that leader through the
+ * {@link PartitionForwarder} (so curl users may produce through any broker); a request that was
+ * itself forwarded is never forwarded again.
  */
 public final class ProduceHandler {
   private final BrokerServer broker;
@@ -56,19 +59,25 @@ public final class ProduceHandler {
   }
 
   /**
-   * The outcome for one record, in request order: its partition and offset (-1 with acks=0), or the error that
-   * kept its partition's batch from being appended.
+   * The outcome for one record, in request order: its partition and offset (-1 with acks=0), or the
+   * error that kept its partition's batch from being appended.
    */
   public record RecordOffset(int partition, long offset, Throwable error) {}
 
   /**
-   * Produces {@code records} to {@code topic}. {@code pathPartition}, if not null, overrides every record's
-   * partition (the {@code /topics/{t}/partitions/{p}} form). The future completes once {@code acks} is met.
+   * Produces {@code records} to {@code topic}. {@code pathPartition}, if not null, overrides every
+   * record's partition (the {@code /topics/{t}/partitions/{p}} form). The future completes once
+   * {@code acks} is met.
    */
   public CompletableFuture<List<RecordOffset>> handleProduce(
-      String topic, Integer pathPartition, List<ProduceRecord> records, Acks acks, boolean forwarded) {
+      String topic,
+      Integer pathPartition,
+      List<ProduceRecord> records,
+      Acks acks,
+      boolean forwarded) {
     if (records.isEmpty()) {
-      throw new InvalidRequestException("The request has no records; send {\"records\":[...]} with at least one");
+      throw new InvalidRequestException(
+          "The request has no records; send {\"records\":[...]} with at least one");
     }
     TopicImage image =
         broker
@@ -100,7 +109,8 @@ public final class ProduceHandler {
       byPartition.computeIfAbsent(partition, p -> new ArrayList<>()).add(record);
     }
 
-    // Check every partition before appending to any: local ones get their batches built (and size-checked),
+    // Check every partition before appending to any: local ones get their batches built (and
+    // size-checked),
     // ones led elsewhere are sent on to their leader unless this request was itself forwarded.
     ReplicaManager replicaManager = broker.replicaManager();
     long nowMs = time.milliseconds();
@@ -112,7 +122,10 @@ public final class ProduceHandler {
         Partition partition = replicaManager.leaderPartition(tp);
         localBatches.put(
             entry.getKey(),
-            buildBatches(tp, simpleRecords(entry.getValue(), nowMs), partition.log().config().maxMessageBytes()));
+            buildBatches(
+                tp,
+                simpleRecords(entry.getValue(), nowMs),
+                partition.log().config().maxMessageBytes()));
       } catch (NotLeaderOrFollowerException e) {
         if (forwarded || e.leaderId().isEmpty()) {
           throw e;
@@ -125,7 +138,9 @@ public final class ProduceHandler {
     Map<Integer, CompletableFuture<List<RecordOffset>>> outcomes = new LinkedHashMap<>();
     for (Map.Entry<Integer, Integer> entry : remoteLeaders.entrySet()) {
       TopicPartition tp = new TopicPartition(topic, entry.getKey());
-      outcomes.put(entry.getKey(), forwarder.forward(entry.getValue(), tp, byPartition.get(entry.getKey()), acks));
+      outcomes.put(
+          entry.getKey(),
+          forwarder.forward(entry.getValue(), tp, byPartition.get(entry.getKey()), acks));
     }
     for (Map.Entry<Integer, ByteBuffer> entry : localBatches.entrySet()) {
       int partition = entry.getKey();
@@ -136,8 +151,11 @@ public final class ProduceHandler {
         outcome =
             replicaManager
                 .appendRecords(tp, entry.getValue(), acks, timeoutMs)
-                .thenApply(result -> consecutive(partition, result.info().firstOffset(), count, acks));
-      } catch (RuntimeException e) { // leadership moved or the disk failed after validation: this partition only
+                .thenApply(
+                    result -> consecutive(partition, result.info().firstOffset(), count, acks));
+      } catch (
+          RuntimeException
+              e) { // leadership moved or the disk failed after validation: this partition only
         outcome = CompletableFuture.failedFuture(e);
       }
       outcomes.put(partition, outcome);
@@ -155,7 +173,8 @@ public final class ProduceHandler {
     return simple;
   }
 
-  private static List<RecordOffset> consecutive(int partition, long firstOffset, int count, Acks acks) {
+  private static List<RecordOffset> consecutive(
+      int partition, long firstOffset, int count, Acks acks) {
     List<RecordOffset> offsets = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       offsets.add(new RecordOffset(partition, acks == Acks.NONE ? -1 : firstOffset + i, null));
@@ -164,11 +183,12 @@ public final class ProduceHandler {
   }
 
   /**
-   * Encodes {@code records} as one batch, or as several consecutive batches in one buffer when one would exceed
-   * {@code max.message.bytes} (as a Kafka producer splits by {@code batch.size}). The log appends the buffer
-   * atomically. Only a record too large on its own is refused.
+   * Encodes {@code records} as one batch, or as several consecutive batches in one buffer when one
+   * would exceed {@code max.message.bytes} (as a Kafka producer splits by {@code batch.size}). The
+   * log appends the buffer atomically. Only a record too large on its own is refused.
    */
-  static ByteBuffer buildBatches(TopicPartition tp, List<SimpleRecord> records, int maxMessageBytes) {
+  static ByteBuffer buildBatches(
+      TopicPartition tp, List<SimpleRecord> records, int maxMessageBytes) {
     List<ByteBuffer> parts = new ArrayList<>(1);
     split(tp, records, maxMessageBytes, parts);
     if (parts.size() == 1) {
@@ -180,13 +200,18 @@ public final class ProduceHandler {
     return all.flip();
   }
 
-  private static void split(TopicPartition tp, List<SimpleRecord> records, int maxMessageBytes, List<ByteBuffer> out) {
+  private static void split(
+      TopicPartition tp, List<SimpleRecord> records, int maxMessageBytes, List<ByteBuffer> out) {
     ByteBuffer batch = RecordBatchBuilder.build(records, CompressionType.NONE, 0L, -1);
     if (batch.remaining() <= maxMessageBytes) {
       out.add(batch);
     } else if (records.size() == 1) {
       throw new RecordTooLargeException(
-          "A record for " + tp + " takes " + batch.remaining() + " bytes as a batch, more than max.message.bytes="
+          "A record for "
+              + tp
+              + " takes "
+              + batch.remaining()
+              + " bytes as a batch, more than max.message.bytes="
               + maxMessageBytes);
     } else {
       int half = records.size() / 2;
@@ -196,8 +221,9 @@ public final class ProduceHandler {
   }
 
   /**
-   * Each record's outcome in request order. A partition whose append failed gives its records that error; if every
-   * partition failed, the request fails with the first error (nothing was appended anywhere).
+   * Each record's outcome in request order. A partition whose append failed gives its records that
+   * error; if every partition failed, the request fails with the first error (nothing was appended
+   * anywhere).
    */
   private static List<RecordOffset> inRequestOrder(
       int[] partitionOf, Map<Integer, CompletableFuture<List<RecordOffset>>> outcomes) {
@@ -218,7 +244,8 @@ public final class ProduceHandler {
     List<RecordOffset> offsets = new ArrayList<>(partitionOf.length);
     for (int partition : partitionOf) {
       Throwable error = failures.get(partition);
-      offsets.add(error != null ? new RecordOffset(partition, -1, error) : next.get(partition).next());
+      offsets.add(
+          error != null ? new RecordOffset(partition, -1, error) : next.get(partition).next());
     }
     return offsets;
   }

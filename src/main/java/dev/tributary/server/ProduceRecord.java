@@ -12,7 +12,8 @@ import java.util.List;
  * @param headers record headers, never null
  * @param timestampMs the client's timestamp, or null for the broker's clock
  */
-public record ProduceRecord(Integer partition, byte[] key, byte[] value, List<Header> headers, Long timestampMs) {
+public record ProduceRecord(
+    Integer partition, byte[] key, byte[] value, List<Header> headers, Long timestampMs) {
   public ProduceRecord {
     headers = headers == null ? List.of() : List.copyOf(headers);
   }

@@ -7,9 +7,10 @@ import java.util.Locale;
 import org.springframework.stereotype.Component;
 
 /**
- * Which browser origins may open the live view's socket and call the API from a page: the cluster's own brokers
- * ({@code http://host:port} of every registered broker), because a page served by one broker reconnects to another
- * when its broker dies. Any other site's page is refused, so it cannot drive this cluster from a visitor's browser.
+ * Which browser origins may open the live view's socket and call the API from a page: the cluster's
+ * own brokers ({@code http://host:port} of every registered broker), because a page served by one
+ * broker reconnects to another when its broker dies. Any other site's page is refused, so it cannot
+ * drive this cluster from a visitor's browser.
  */
 @Component
 class ClusterOrigins {
@@ -20,9 +21,9 @@ class ClusterOrigins {
   }
 
   /**
-   * True if {@code origin} (an Origin header value) is the page's own {@code requestHost} (the Host header), or one
-   * of the cluster's brokers. Loopback names count as one host: a page opened at localhost:8081 may reconnect to
-   * the broker registered as 127.0.0.1:8082.
+   * True if {@code origin} (an Origin header value) is the page's own {@code requestHost} (the Host
+   * header), or one of the cluster's brokers. Loopback names count as one host: a page opened at
+   * localhost:8081 may reconnect to the broker registered as 127.0.0.1:8082.
    */
   boolean isAllowed(String origin, String requestHost) {
     if (origin == null) {
@@ -43,7 +44,8 @@ class ClusterOrigins {
     if ((host + ":" + port).equals(requestHostPort)) {
       return true;
     }
-    // The page reached this broker by the same host name as its own broker, on another broker's port: in Docker
+    // The page reached this broker by the same host name as its own broker, on another broker's
+    // port: in Docker
     // the brokers register as broker1..3 but the browser knows them all as 127.0.0.1:808N.
     boolean sameHostAsRequest = requestHostPort != null && requestHostPort.startsWith(host + ":");
     if (port == broker.config().port() && host.equals(canonical(broker.config().host()))) {
@@ -51,7 +53,8 @@ class ClusterOrigins {
     }
     try {
       return broker.metadata().brokers().values().stream()
-          .anyMatch(b -> b.port() == port && (sameHostAsRequest || canonical(b.host()).equals(host)));
+          .anyMatch(
+              b -> b.port() == port && (sameHostAsRequest || canonical(b.host()).equals(host)));
     } catch (BrokerNotAvailableException e) {
       return false;
     }

@@ -6,16 +6,19 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The whole cluster as one broker sees it: the body of {@code GET /dashboard/state} (scope {@code cluster}) and the
- * {@code state} of the live view's snapshot message ({@link DashboardMessages}). Brokers, partitions and events come
- * from that broker's metadata image; each partition's offsets come from its leader (see {@link
- * ClusterSnapshots#merge}). Immutable records with value equality: the live view diffs two snapshots row by row.
+ * The whole cluster as one broker sees it: the body of {@code GET /dashboard/state} (scope {@code
+ * cluster}) and the {@code state} of the live view's snapshot message ({@link DashboardMessages}).
+ * Brokers, partitions and events come from that broker's metadata image; each partition's offsets
+ * come from its leader (see {@link ClusterSnapshots#merge}). Immutable records with value equality:
+ * the live view diffs two snapshots row by row.
  *
  * @param brokerId the broker that answered (the one serving the page)
  * @param metadataOffset the metadata-log offset of the image the answer was built from
  * @param serverTimeMs this broker's clock when it built the snapshot (not compared when diffing)
- * @param faultActions whether this broker accepts the dashboard's fault buttons ({@code tributary.dashboard.fault-actions})
- * @param events the cluster timeline, oldest first (the last {@link dev.tributary.metadata.ClusterEvents#MAX_RETAINED})
+ * @param faultActions whether this broker accepts the dashboard's fault buttons ({@code
+ *     tributary.dashboard.fault-actions})
+ * @param events the cluster timeline, oldest first (the last {@link
+ *     dev.tributary.metadata.ClusterEvents#MAX_RETAINED})
  */
 record ClusterSnapshot(
     @JsonProperty("scope") String scope,
@@ -43,10 +46,11 @@ record ClusterSnapshot(
   /**
    * One registered broker.
    *
-   * @param state {@code alive} (registered and unfenced) or {@code fenced} (may lead nothing; a broker that stopped
-   *     heartbeating gets fenced after the session timeout, so a just-killed broker is still {@code alive} for a while)
-   * @param reachable whether it answered this snapshot's offsets request: {@code true} for the answering broker
-   *     itself, {@code null} when it was not asked (it leads no partition)
+   * @param state {@code alive} (registered and unfenced) or {@code fenced} (may lead nothing; a
+   *     broker that stopped heartbeating gets fenced after the session timeout, so a just-killed
+   *     broker is still {@code alive} for a while)
+   * @param reachable whether it answered this snapshot's offsets request: {@code true} for the
+   *     answering broker itself, {@code null} when it was not asked (it leads no partition)
    * @param fetchPausedUntilMs until when its replica fetching is paused (0: not paused, or unknown)
    */
   record BrokerRow(
@@ -93,8 +97,8 @@ record ClusterSnapshot(
       @JsonProperty("replicas") List<ReplicaRow> replicas) {}
 
   /**
-   * One replica's progress: log end offset and lag (-1: the leader has not heard from it in this epoch), and time
-   * since its last fetch in whole seconds ({@link LocalSnapshot#fetchAgeMs}).
+   * One replica's progress: log end offset and lag (-1: the leader has not heard from it in this
+   * epoch), and time since its last fetch in whole seconds ({@link LocalSnapshot#fetchAgeMs}).
    */
   record ReplicaRow(
       @JsonProperty("broker_id") int brokerId,
@@ -104,8 +108,8 @@ record ClusterSnapshot(
       @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs) {}
 
   /**
-   * One topic with its records-per-second in (appended by its leaders) and out (served to consumers), over about
-   * the last second ({@link Throughput}).
+   * One topic with its records-per-second in (appended by its leaders) and out (served to
+   * consumers), over about the last second ({@link Throughput}).
    */
   record TopicRow(
       @JsonProperty("name") String name,
@@ -128,7 +132,13 @@ record ClusterSnapshot(
 
     static EventRow of(ClusterEvent e) {
       return new EventRow(
-          e.offset(), e.timestampMs(), e.type().jsonName(), e.topic(), e.partition(), e.brokerId(), e.text(),
+          e.offset(),
+          e.timestampMs(),
+          e.type().jsonName(),
+          e.topic(),
+          e.partition(),
+          e.brokerId(),
+          e.text(),
           e.reason());
     }
   }
@@ -141,7 +151,10 @@ record ClusterSnapshot(
     OFFLINE,
     /** The leader did not answer in time (crashed, paused, partitioned away): offsets unknown. */
     UNREACHABLE,
-    /** The leader answered but does not lead the partition (yet): its metadata and ours disagree for a moment. */
+    /**
+     * The leader answered but does not lead the partition (yet): its metadata and ours disagree for
+     * a moment.
+     */
     LEADER_NOT_AVAILABLE;
 
     String jsonName() {

@@ -13,22 +13,31 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Builds the cluster-wide {@link ClusterSnapshot} from one broker's metadata image and the {@link LocalSnapshot}s
- * of the partition leaders. Pure: no I/O, no clock, so it is tested with hand-made images and answers.
+ * Builds the cluster-wide {@link ClusterSnapshot} from one broker's metadata image and the {@link
+ * LocalSnapshot}s of the partition leaders. Pure: no I/O, no clock, so it is tested with hand-made
+ * images and answers.
  *
- * <p>Placement and leadership (leader, epoch, replicas, ISR) always come from the image; offsets only from the
- * leader's own answer, and only if that answer says it leads the partition, because a follower's high watermark lags
- * the leader's and would show a learner the wrong committed point.
+ * <p>Placement and leadership (leader, epoch, replicas, ISR) always come from the image; offsets
+ * only from the leader's own answer, and only if that answer says it leads the partition, because a
+ * follower's high watermark lags the leader's and would show a learner the wrong committed point.
  */
 final class ClusterSnapshots {
   private ClusterSnapshots() {}
 
   /** Who is asking, and what the answer's header carries besides the image. */
   record Context(
-      String clusterId, int localBrokerId, int controllerId, long controllerEpoch, long nowMs,
-      boolean faultActions, int defaultMinInsyncReplicas) {}
+      String clusterId,
+      int localBrokerId,
+      int controllerId,
+      long controllerEpoch,
+      long nowMs,
+      boolean faultActions,
+      int defaultMinInsyncReplicas) {}
 
-  /** The brokers whose local snapshots a cluster snapshot needs: every leader other than {@code localBrokerId}. */
+  /**
+   * The brokers whose local snapshots a cluster snapshot needs: every leader other than {@code
+   * localBrokerId}.
+   */
   static Set<Integer> leadersToAsk(MetadataImage image, int localBrokerId) {
     Set<Integer> leaders = new TreeSet<>();
     for (TopicImage topic : image.topicsByName().values()) {
@@ -49,7 +58,10 @@ final class ClusterSnapshots {
    * @param rates each topic's throughput ({@link Throughput}); topics missing show 0
    */
   static ClusterSnapshot merge(
-      Context context, MetadataImage image, Map<Integer, LocalSnapshot> answers, Set<Integer> unreachable,
+      Context context,
+      MetadataImage image,
+      Map<Integer, LocalSnapshot> answers,
+      Set<Integer> unreachable,
       Map<String, Throughput.Rates> rates) {
     List<ClusterSnapshot.BrokerRow> brokers = new ArrayList<>();
     for (BrokerImage b : image.brokers().values()) {
@@ -58,9 +70,15 @@ final class ClusterSnapshots {
           answer != null ? Boolean.TRUE : unreachable.contains(b.brokerId()) ? Boolean.FALSE : null;
       brokers.add(
           new ClusterSnapshot.BrokerRow(
-              b.brokerId(), b.host(), b.port(), "http://" + b.host() + ":" + b.port(),
-              b.fenced() ? "fenced" : "alive", b.brokerEpoch(), b.incarnationId().toString(),
-              b.brokerId() == context.controllerId(), reachable,
+              b.brokerId(),
+              b.host(),
+              b.port(),
+              "http://" + b.host() + ":" + b.port(),
+              b.fenced() ? "fenced" : "alive",
+              b.brokerEpoch(),
+              b.incarnationId().toString(),
+              b.brokerId() == context.controllerId(),
+              reachable,
               answer == null ? 0 : answer.fetchPausedUntilMs()));
     }
     Map<Integer, Map<TopicPartition, LocalSnapshot.LocalPartition>> ledByBroker = new HashMap<>();
@@ -73,15 +91,28 @@ final class ClusterSnapshots {
         partitions.add(partitionRow(topic.name(), p, ledByBroker));
       }
       Throughput.Rates r = rates.getOrDefault(topic.name(), Throughput.Rates.ZERO);
-      topics.add(new ClusterSnapshot.TopicRow(
-          topic.name(), topic.partitions().size(), replicationFactor(topic),
-          minInsyncReplicas(topic, context.defaultMinInsyncReplicas()),
-          r.recordsInPerSec(), r.recordsOutPerSec()));
+      topics.add(
+          new ClusterSnapshot.TopicRow(
+              topic.name(),
+              topic.partitions().size(),
+              replicationFactor(topic),
+              minInsyncReplicas(topic, context.defaultMinInsyncReplicas()),
+              r.recordsInPerSec(),
+              r.recordsOutPerSec()));
     }
     return new ClusterSnapshot(
-        ClusterSnapshot.SCOPE, context.clusterId(), context.localBrokerId(), context.controllerId(),
-        context.controllerEpoch(), image.lastOffset(), context.nowMs(), context.faultActions(), brokers, partitions,
-        topics, image.events().stream().map(ClusterSnapshot.EventRow::of).toList());
+        ClusterSnapshot.SCOPE,
+        context.clusterId(),
+        context.localBrokerId(),
+        context.controllerId(),
+        context.controllerEpoch(),
+        image.lastOffset(),
+        context.nowMs(),
+        context.faultActions(),
+        brokers,
+        partitions,
+        topics,
+        image.events().stream().map(ClusterSnapshot.EventRow::of).toList());
   }
 
   /** The partitions a local snapshot says its broker leads. */
@@ -96,9 +127,14 @@ final class ClusterSnapshots {
     return led;
   }
 
-  /** Placement from the image; offsets from the leader's answer, if it answered and says it leads the partition. */
+  /**
+   * Placement from the image; offsets from the leader's answer, if it answered and says it leads
+   * the partition.
+   */
   private static ClusterSnapshot.PartitionRow partitionRow(
-      String topic, PartitionImage p, Map<Integer, Map<TopicPartition, LocalSnapshot.LocalPartition>> ledByBroker) {
+      String topic,
+      PartitionImage p,
+      Map<Integer, Map<TopicPartition, LocalSnapshot.LocalPartition>> ledByBroker) {
     LocalSnapshot.LocalPartition led = null;
     ClusterSnapshot.PartitionState state;
     if (p.leader() < 0) {
@@ -107,20 +143,38 @@ final class ClusterSnapshots {
       state = ClusterSnapshot.PartitionState.UNREACHABLE;
     } else {
       led = ledByBroker.get(p.leader()).get(new TopicPartition(topic, p.partition()));
-      state = led == null ? ClusterSnapshot.PartitionState.LEADER_NOT_AVAILABLE : ClusterSnapshot.PartitionState.ONLINE;
+      state =
+          led == null
+              ? ClusterSnapshot.PartitionState.LEADER_NOT_AVAILABLE
+              : ClusterSnapshot.PartitionState.ONLINE;
     }
     List<Integer> osr = p.replicas().stream().filter(r -> !p.isr().contains(r)).toList();
     return new ClusterSnapshot.PartitionRow(
-        topic + "-" + p.partition(), topic, p.partition(), state.jsonName(), p.leader(), p.leaderEpoch(),
-        p.replicas(), p.isr(), osr, led == null ? null : offsetsRow(led.offsets()));
+        topic + "-" + p.partition(),
+        topic,
+        p.partition(),
+        state.jsonName(),
+        p.leader(),
+        p.leaderEpoch(),
+        p.replicas(),
+        p.isr(),
+        osr,
+        led == null ? null : offsetsRow(led.offsets()));
   }
 
   private static ClusterSnapshot.OffsetsRow offsetsRow(LocalSnapshot.Offsets o) {
     return new ClusterSnapshot.OffsetsRow(
-        o.logStartOffset(), o.highWatermark(), o.logEndOffset(), o.sizeBytes(), o.segments(), o.statusLine(),
+        o.logStartOffset(),
+        o.highWatermark(),
+        o.logEndOffset(),
+        o.sizeBytes(),
+        o.segments(),
+        o.statusLine(),
         o.replicas().stream()
-            .map(r -> new ClusterSnapshot.ReplicaRow(
-                r.brokerId(), r.inSync(), r.logEndOffset(), r.lag(), r.lastFetchAgeMs()))
+            .map(
+                r ->
+                    new ClusterSnapshot.ReplicaRow(
+                        r.brokerId(), r.inSync(), r.logEndOffset(), r.lag(), r.lastFetchAgeMs()))
             .toList());
   }
 

@@ -26,9 +26,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The dashboard's fault buttons: {@code POST /dashboard/actions/brokers/{id}/{crash|shutdown|pause-fetching|start}}.
- * Any broker takes them: an action on another broker is passed to it over the internal API (with the cluster
- * secret), except {@code start}, which this broker runs through the launcher because the target is down. Off unless
+ * The dashboard's fault buttons: {@code POST
+ * /dashboard/actions/brokers/{id}/{crash|shutdown|pause-fetching|start}}. Any broker takes them: an
+ * action on another broker is passed to it over the internal API (with the cluster secret), except
+ * {@code start}, which this broker runs through the launcher because the target is down. Off unless
  * {@code tributary.dashboard.fault-actions} is on: 403 40301.
  */
 @RestController
@@ -45,8 +46,12 @@ class DashboardActionsController {
   private final ClusterOrigins origins;
 
   DashboardActionsController(
-      BrokerServer broker, DashboardProperties properties, FaultActions faults, HttpClient tributaryHttpClient,
-      JsonMapper json, ClusterOrigins origins) {
+      BrokerServer broker,
+      DashboardProperties properties,
+      FaultActions faults,
+      HttpClient tributaryHttpClient,
+      JsonMapper json,
+      ClusterOrigins origins) {
     this.origins = origins;
     this.broker = broker;
     this.properties = properties;
@@ -57,14 +62,21 @@ class DashboardActionsController {
 
   @PostMapping("/dashboard/actions/brokers/{brokerId}/{action}")
   CompletableFuture<ResponseEntity<Map<String, Object>>> act(
-      @PathVariable int brokerId, @PathVariable String action, @RequestBody(required = false) byte[] body,
+      @PathVariable int brokerId,
+      @PathVariable String action,
+      @RequestBody(required = false) byte[] body,
       @RequestHeader(name = "Origin", required = false) String origin,
       @RequestHeader(name = "Host", required = false) String host) {
-    // A page of another site can POST a plain form here without a CORS preflight; the browser still says whose
+    // A page of another site can POST a plain form here without a CORS preflight; the browser still
+    // says whose
     // page it is. Only the cluster's own pages may press these buttons.
     if (!origins.isAllowed(origin, host)) {
-      return done(error(HttpStatus.FORBIDDEN, 40302,
-          "Fault actions are accepted only from the cluster's own dashboard pages, not from " + origin));
+      return done(
+          error(
+              HttpStatus.FORBIDDEN,
+              40302,
+              "Fault actions are accepted only from the cluster's own dashboard pages, not from "
+                  + origin));
     }
     Optional<ResponseEntity<Map<String, Object>>> refusal = refuse(action, body);
     if (refusal.isPresent()) {
@@ -72,7 +84,11 @@ class DashboardActionsController {
     }
     Optional<BrokerImage> target = broker.metadata().broker(brokerId);
     if (target.isEmpty()) {
-      return done(error(HttpStatus.NOT_FOUND, 40406, "Broker " + brokerId + " is not registered in this cluster"));
+      return done(
+          error(
+              HttpStatus.NOT_FOUND,
+              40406,
+              "Broker " + brokerId + " is not registered in this cluster"));
     }
     if (action.equals("start")) {
       return done(start(target.get()));
@@ -92,17 +108,31 @@ class DashboardActionsController {
 
   private Optional<ResponseEntity<Map<String, Object>>> refuse(String action, byte[] body) {
     if (!properties.faultActions()) {
-      return Optional.of(error(HttpStatus.FORBIDDEN, 40301,
-          "Fault actions are off on broker " + broker.config().brokerId()
-              + "; they are for the local demo (./tributary start turns them on: tributary.dashboard.fault-actions=true)"));
+      return Optional.of(
+          error(
+              HttpStatus.FORBIDDEN,
+              40301,
+              "Fault actions are off on broker "
+                  + broker.config().brokerId()
+                  + "; they are for the local demo (./tributary start turns them on: tributary.dashboard.fault-actions=true)"));
     }
     return switch (action) {
       case "crash", "shutdown", "start" -> Optional.empty();
-      case "pause-fetching" -> pauseSeconds(body).isPresent() ? Optional.empty()
-          : Optional.of(error(HttpStatus.BAD_REQUEST, 40002,
-              "pause-fetching needs a body {\"seconds\": N} with N from 1 to " + MAX_PAUSE_SECONDS));
-      default -> Optional.of(error(HttpStatus.NOT_FOUND, 40400,
-          "No such action '" + action + "'; use crash, shutdown, pause-fetching or start"));
+      case "pause-fetching" ->
+          pauseSeconds(body).isPresent()
+              ? Optional.empty()
+              : Optional.of(
+                  error(
+                      HttpStatus.BAD_REQUEST,
+                      40002,
+                      "pause-fetching needs a body {\"seconds\": N} with N from 1 to "
+                          + MAX_PAUSE_SECONDS));
+      default ->
+          Optional.of(
+              error(
+                  HttpStatus.NOT_FOUND,
+                  40400,
+                  "No such action '" + action + "'; use crash, shutdown, pause-fetching or start"));
     };
   }
 
@@ -111,7 +141,8 @@ class DashboardActionsController {
     return switch (action) {
       case "crash" -> {
         faults.crashSoon();
-        yield accepted("Broker " + self + " crashes now (halted like SIGKILL, no controlled shutdown)");
+        yield accepted(
+            "Broker " + self + " crashes now (halted like SIGKILL, no controlled shutdown)");
       }
       case "shutdown" -> {
         faults.shutDownSoon();
@@ -128,38 +159,61 @@ class DashboardActionsController {
 
   private ResponseEntity<Map<String, Object>> start(BrokerImage target) {
     if (!faults.canStartBrokers()) {
-      return error(HttpStatus.CONFLICT, 40909,
-          "Broker " + broker.config().brokerId() + " cannot start brokers: it was not started by ./tributary");
+      return error(
+          HttpStatus.CONFLICT,
+          40909,
+          "Broker "
+              + broker.config().brokerId()
+              + " cannot start brokers: it was not started by ./tributary");
     }
     if (target.brokerId() == broker.config().brokerId() || !target.fenced()) {
-      return error(HttpStatus.CONFLICT, 40908,
+      return error(
+          HttpStatus.CONFLICT,
+          40908,
           "Broker " + target.brokerId() + " is running (not fenced); crash or shut it down first");
     }
     try {
       Path log = faults.startBroker(target.brokerId());
-      return accepted("Starting broker " + target.brokerId() + " on its data (launcher output: " + log + ")");
+      return accepted(
+          "Starting broker " + target.brokerId() + " on its data (launcher output: " + log + ")");
     } catch (IOException e) {
-      return error(HttpStatus.INTERNAL_SERVER_ERROR, 50001, "Could not run the launcher: " + e.getMessage());
+      return error(
+          HttpStatus.INTERNAL_SERVER_ERROR, 50001, "Could not run the launcher: " + e.getMessage());
     }
   }
 
   private CompletableFuture<ResponseEntity<Map<String, Object>>> forward(
       BrokerImage target, String action, byte[] body) {
-    HttpRequest request = HttpRequest.newBuilder(
-            URI.create("http://" + target.host() + ":" + target.port() + INTERNAL_PREFIX + action))
-        .timeout(FORWARD_TIMEOUT)
-        .header(InternalApi.SECRET_HEADER, broker.config().clusterSecret() == null ? "" : broker.config().clusterSecret())
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body == null ? new byte[0] : body))
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://" + target.host() + ":" + target.port() + INTERNAL_PREFIX + action))
+            .timeout(FORWARD_TIMEOUT)
+            .header(
+                InternalApi.SECRET_HEADER,
+                broker.config().clusterSecret() == null ? "" : broker.config().clusterSecret())
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body == null ? new byte[0] : body))
+            .build();
     return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-        .thenApply(response -> {
-          @SuppressWarnings("unchecked")
-          Map<String, Object> answer = json.readValue(response.body(), Map.class);
-          return ResponseEntity.status(response.statusCode()).contentType(MediaType.APPLICATION_JSON).body(answer);
-        })
-        .exceptionally(e -> error(HttpStatus.SERVICE_UNAVAILABLE, 50306,
-            "Broker " + target.brokerId() + " did not answer (" + rootName(e) + "); is it down already?"));
+        .thenApply(
+            response -> {
+              @SuppressWarnings("unchecked")
+              Map<String, Object> answer = json.readValue(response.body(), Map.class);
+              return ResponseEntity.status(response.statusCode())
+                  .contentType(MediaType.APPLICATION_JSON)
+                  .body(answer);
+            })
+        .exceptionally(
+            e ->
+                error(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    50306,
+                    "Broker "
+                        + target.brokerId()
+                        + " did not answer ("
+                        + rootName(e)
+                        + "); is it down already?"));
   }
 
   private Optional<Integer> pauseSeconds(byte[] body) {
@@ -168,7 +222,9 @@ class DashboardActionsController {
     }
     try {
       JsonNode seconds = json.readTree(body).path("seconds");
-      if (!seconds.isIntegralNumber() || seconds.asInt() < 1 || seconds.asInt() > MAX_PAUSE_SECONDS) {
+      if (!seconds.isIntegralNumber()
+          || seconds.asInt() < 1
+          || seconds.asInt() > MAX_PAUSE_SECONDS) {
         return Optional.empty();
       }
       return Optional.of(seconds.asInt());
@@ -185,15 +241,19 @@ class DashboardActionsController {
     return cause.getClass().getSimpleName();
   }
 
-  private static CompletableFuture<ResponseEntity<Map<String, Object>>> done(ResponseEntity<Map<String, Object>> r) {
+  private static CompletableFuture<ResponseEntity<Map<String, Object>>> done(
+      ResponseEntity<Map<String, Object>> r) {
     return CompletableFuture.completedFuture(r);
   }
 
   private static ResponseEntity<Map<String, Object>> accepted(String message) {
-    return ResponseEntity.accepted().contentType(MediaType.APPLICATION_JSON).body(Map.of("message", message));
+    return ResponseEntity.accepted()
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(Map.of("message", message));
   }
 
-  private static ResponseEntity<Map<String, Object>> error(HttpStatus status, int code, String message) {
+  private static ResponseEntity<Map<String, Object>> error(
+      HttpStatus status, int code, String message) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("error_code", code);
     body.put("message", message);

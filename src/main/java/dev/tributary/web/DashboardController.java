@@ -13,16 +13,16 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
-import tools.jackson.databind.json.JsonMapper;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The dashboard page and the snapshot it polls. Any broker serves the whole cluster: placement from its metadata
- * image, offsets from each partition's leader ({@link LeaderSnapshotFetcher}, which bounds the wait), merged by
- * {@link ClusterSnapshots}.
+ * The dashboard page and the snapshot it polls. Any broker serves the whole cluster: placement from
+ * its metadata image, offsets from each partition's leader ({@link LeaderSnapshotFetcher}, which
+ * bounds the wait), merged by {@link ClusterSnapshots}.
  */
 @Controller
 class DashboardController {
@@ -34,7 +34,10 @@ class DashboardController {
   private final JsonMapper json;
 
   DashboardController(
-      BrokerServer broker, LeaderSnapshotFetcher leaders, LocalSnapshots localSnapshots, LiveClusterView liveView,
+      BrokerServer broker,
+      LeaderSnapshotFetcher leaders,
+      LocalSnapshots localSnapshots,
+      LiveClusterView liveView,
       JsonMapper json) {
     this.json = json;
     this.broker = broker;
@@ -49,15 +52,19 @@ class DashboardController {
     model.addAttribute(
         "produceExample",
         "curl -X POST -H 'Content-Type: application/vnd.kafka.json.v2+json' "
-            + "--data '{\"records\":[{\"value\":{\"hello\":\"world\"}}]}' http://" + broker.config().host() + ":"
-            + broker.config().port() + "/topics/demo");
+            + "--data '{\"records\":[{\"value\":{\"hello\":\"world\"}}]}' http://"
+            + broker.config().host()
+            + ":"
+            + broker.config().port()
+            + "/topics/demo");
     return "dashboard";
   }
 
   /**
-   * {@code scope=cluster} (default): every broker and every partition, see {@link ClusterSnapshot}. {@code
-   * scope=local}: only the partitions this broker hosts, see {@link LocalSnapshot}. While the broker is starting
-   * both answer 503 (through the API error handler), which the page shows as "broker unreachable".
+   * {@code scope=cluster} (default): every broker and every partition, see {@link ClusterSnapshot}.
+   * {@code scope=local}: only the partitions this broker hosts, see {@link LocalSnapshot}. While
+   * the broker is starting both answer 503 (through the API error handler), which the page shows as
+   * "broker unreachable".
    */
   @GetMapping("/dashboard/state")
   @ResponseBody
@@ -68,8 +75,14 @@ class DashboardController {
     return switch (scope) {
       case ClusterSnapshot.SCOPE -> ResponseEntity.ok(clusterSnapshot());
       case LocalSnapshot.SCOPE -> local(leadingOnly, ifNoneMatch);
-      default -> ResponseEntity.badRequest()
-          .body(Map.of("error_code", 40000, "message", "scope must be 'cluster' or 'local', not '" + scope + "'"));
+      default ->
+          ResponseEntity.badRequest()
+              .body(
+                  Map.of(
+                      "error_code",
+                      40000,
+                      "message",
+                      "scope must be 'cluster' or 'local', not '" + scope + "'"));
     };
   }
 
@@ -78,9 +91,9 @@ class DashboardController {
   }
 
   /**
-   * The local snapshot with a strong ETag of its bytes; 304 when it matches {@code ifNoneMatch}. The live views of
-   * other brokers poll this five times a second while a page is open, so an unchanged answer costs them nothing to
-   * parse ({@link PeerSnapshots}).
+   * The local snapshot with a strong ETag of its bytes; 304 when it matches {@code ifNoneMatch}.
+   * The live views of other brokers poll this five times a second while a page is open, so an
+   * unchanged answer costs them nothing to parse ({@link PeerSnapshots}).
    */
   private ResponseEntity<?> local(boolean leadingOnly, String ifNoneMatch) {
     LocalSnapshot snapshot = localSnapshot();
@@ -95,7 +108,9 @@ class DashboardController {
     return ResponseEntity.ok().eTag(etag).contentType(MediaType.APPLICATION_JSON).body(body);
   }
 
-  /** A 64-bit FNV-1a hash of the body: a change detector between brokers, not a security measure. */
+  /**
+   * A 64-bit FNV-1a hash of the body: a change detector between brokers, not a security measure.
+   */
   private static long fnv1a(byte[] bytes) {
     long hash = 0xcbf29ce484222325L;
     for (byte b : bytes) {
@@ -116,6 +131,10 @@ class DashboardController {
     Set<Integer> unreachable = new TreeSet<>(asked);
     unreachable.removeAll(answers.keySet());
     return ClusterSnapshots.merge(
-        liveView.context(System.currentTimeMillis()), image, answers, unreachable, liveView.rates());
+        liveView.context(System.currentTimeMillis()),
+        image,
+        answers,
+        unreachable,
+        liveView.rates());
   }
 }

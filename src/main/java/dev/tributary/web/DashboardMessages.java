@@ -12,15 +12,17 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The live view's messages (docs/dashboard-protocol.md): a {@link Snapshot} first, then {@link Delta}s holding only
- * what changed, and a {@link Heartbeat} when nothing did for a second. Every message on one connection carries the
- * next {@code seq}; a client that sees a gap reconnects for a fresh snapshot.
+ * The live view's messages (docs/dashboard-protocol.md): a {@link Snapshot} first, then {@link
+ * Delta}s holding only what changed, and a {@link Heartbeat} when nothing did for a second. Every
+ * message on one connection carries the next {@code seq}; a client that sees a gap reconnects for a
+ * fresh snapshot.
  */
 final class DashboardMessages {
   private DashboardMessages() {}
 
   record Snapshot(
-      @JsonProperty("type") String type, @JsonProperty("seq") long seq,
+      @JsonProperty("type") String type,
+      @JsonProperty("seq") long seq,
       @JsonProperty("state") ClusterSnapshot state) {
     Snapshot(long seq, ClusterSnapshot state) {
       this("snapshot", seq, state);
@@ -28,7 +30,8 @@ final class DashboardMessages {
   }
 
   record Heartbeat(
-      @JsonProperty("type") String type, @JsonProperty("seq") long seq,
+      @JsonProperty("type") String type,
+      @JsonProperty("seq") long seq,
       @JsonProperty("server_time_ms") long serverTimeMs) {
     Heartbeat(long seq, long serverTimeMs) {
       this("heartbeat", seq, serverTimeMs);
@@ -47,22 +50,30 @@ final class DashboardMessages {
 
     static Header of(ClusterSnapshot s) {
       return new Header(
-          s.clusterId(), s.brokerId(), s.controllerId(), s.controllerEpoch(), s.metadataOffset(), s.serverTimeMs(),
+          s.clusterId(),
+          s.brokerId(),
+          s.controllerId(),
+          s.controllerEpoch(),
+          s.metadataOffset(),
+          s.serverTimeMs(),
           s.faultActions());
     }
 
     /** Equal but for the clock, which moves on every snapshot and alone is no change. */
     boolean sameAs(Header other) {
-      return Objects.equals(clusterId, other.clusterId) && brokerId == other.brokerId
-          && controllerId == other.controllerId && controllerEpoch == other.controllerEpoch
-          && metadataOffset == other.metadataOffset && faultActions == other.faultActions;
+      return Objects.equals(clusterId, other.clusterId)
+          && brokerId == other.brokerId
+          && controllerId == other.controllerId
+          && controllerEpoch == other.controllerEpoch
+          && metadataOffset == other.metadataOffset
+          && faultActions == other.faultActions;
     }
   }
 
   /**
-   * What changed between two snapshots: full rows of changed or new brokers and partitions (keyed by broker id
-   * and {@code topic-partition}), the keys of removed ones, the whole topic list if any topic changed (else null),
-   * and the events not in the older snapshot.
+   * What changed between two snapshots: full rows of changed or new brokers and partitions (keyed
+   * by broker id and {@code topic-partition}), the keys of removed ones, the whole topic list if
+   * any topic changed (else null), and the events not in the older snapshot.
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   record Delta(
@@ -77,7 +88,16 @@ final class DashboardMessages {
       @JsonProperty("events") List<ClusterSnapshot.EventRow> events) {
 
     Delta withSeq(long nextSeq) {
-      return new Delta(type, nextSeq, header, brokers, removedBrokers, partitions, removedPartitions, topics, events);
+      return new Delta(
+          type,
+          nextSeq,
+          header,
+          brokers,
+          removedBrokers,
+          partitions,
+          removedPartitions,
+          topics,
+          events);
     }
   }
 
@@ -106,20 +126,35 @@ final class DashboardMessages {
     }
     List<String> removedPartitions = oldPartitions.keySet().stream().sorted().toList();
 
-    List<ClusterSnapshot.TopicRow> topics = before.topics().equals(after.topics()) ? null : after.topics();
+    List<ClusterSnapshot.TopicRow> topics =
+        before.topics().equals(after.topics()) ? null : after.topics();
     List<ClusterSnapshot.EventRow> events = newEvents(before.events(), after.events());
 
-    if (headerBefore.sameAs(headerAfter) && brokers.isEmpty() && removedBrokers.isEmpty() && partitions.isEmpty()
-        && removedPartitions.isEmpty() && topics == null && events.isEmpty()) {
+    if (headerBefore.sameAs(headerAfter)
+        && brokers.isEmpty()
+        && removedBrokers.isEmpty()
+        && partitions.isEmpty()
+        && removedPartitions.isEmpty()
+        && topics == null
+        && events.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new Delta(
-        "delta", -1, headerAfter, brokers, removedBrokers, partitions, removedPartitions, topics, events));
+    return Optional.of(
+        new Delta(
+            "delta",
+            -1,
+            headerAfter,
+            brokers,
+            removedBrokers,
+            partitions,
+            removedPartitions,
+            topics,
+            events));
   }
 
   /**
-   * The events of {@code after} that {@code before} lacks. Both are windows of one ordered history, so these are
-   * the ones past {@code before}'s last entry (all of them if they no longer overlap).
+   * The events of {@code after} that {@code before} lacks. Both are windows of one ordered history,
+   * so these are the ones past {@code before}'s last entry (all of them if they no longer overlap).
    */
   private static List<ClusterSnapshot.EventRow> newEvents(
       List<ClusterSnapshot.EventRow> before, List<ClusterSnapshot.EventRow> after) {

@@ -10,26 +10,32 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Streams the cluster view to dashboard connections: a {@link DashboardMessages.Snapshot} on connect, then one
- * {@link DashboardMessages.Delta} at most every {@code minIntervalMs} with what changed, and a heartbeat after
- * {@code heartbeatMs} of silence (so a page notices a dead or frozen broker within two heartbeats).
+ * Streams the cluster view to dashboard connections: a {@link DashboardMessages.Snapshot} on
+ * connect, then one {@link DashboardMessages.Delta} at most every {@code minIntervalMs} with what
+ * changed, and a heartbeat after {@code heartbeatMs} of silence (so a page notices a dead or frozen
+ * broker within two heartbeats).
  *
- * <p>A driver calls {@link #tick} often (every 100 ms); a tick builds one snapshot, and only if someone is
- * connected. Each subscriber remembers the last snapshot it was sent and gets the delta from that one, so a slow
- * subscriber is sent fewer, larger deltas (coalesced) and never a queue: its memory is one snapshot reference, and
- * it cannot hold back the others because sends are asynchronous, at most one in flight per subscriber. A send
- * that takes longer than {@code sendTimeoutMs} closes that subscriber (its page reconnects and gets a snapshot).
+ * <p>A driver calls {@link #tick} often (every 100 ms); a tick builds one snapshot, and only if
+ * someone is connected. Each subscriber remembers the last snapshot it was sent and gets the delta
+ * from that one, so a slow subscriber is sent fewer, larger deltas (coalesced) and never a queue:
+ * its memory is one snapshot reference, and it cannot hold back the others because sends are
+ * asynchronous, at most one in flight per subscriber. A send that takes longer than {@code
+ * sendTimeoutMs} closes that subscriber (its page reconnects and gets a snapshot).
  *
- * <p>Concurrency: {@link #tick} is called by one thread; subscribe, unsubscribe and send completions come from
- * others. Each subscriber's state is guarded by that subscriber's {@link Slot}; no lock is held while encoding or
- * starting a send.
+ * <p>Concurrency: {@link #tick} is called by one thread; subscribe, unsubscribe and send
+ * completions come from others. Each subscriber's state is guarded by that subscriber's {@link
+ * Slot}; no lock is held while encoding or starting a send.
  */
 final class DashboardPublisher {
-  private static final org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(DashboardPublisher.class);
+  private static final org.slf4j.Logger logger =
+      org.slf4j.LoggerFactory.getLogger(DashboardPublisher.class);
 
   /** One connection. Neither method may block. */
   interface Subscriber {
-    /** Starts sending {@code message}; completes when it is sent, exceptionally if the connection failed. */
+    /**
+     * Starts sending {@code message}; completes when it is sent, exceptionally if the connection
+     * failed.
+     */
     CompletionStage<Void> send(String message);
 
     void close();
@@ -48,8 +54,12 @@ final class DashboardPublisher {
    * @param encoder a message to its JSON text
    */
   DashboardPublisher(
-      Supplier<Optional<ClusterSnapshot>> source, Function<Object, String> encoder, Time time, long minIntervalMs,
-      long heartbeatMs, long sendTimeoutMs) {
+      Supplier<Optional<ClusterSnapshot>> source,
+      Function<Object, String> encoder,
+      Time time,
+      long minIntervalMs,
+      long heartbeatMs,
+      long sendTimeoutMs) {
     this.source = source;
     this.encoder = encoder;
     this.time = time;
@@ -107,7 +117,8 @@ final class DashboardPublisher {
       }
       if (slot.sending) {
         if (nowMs - slot.sendStartedMs > sendTimeoutMs) {
-          logger.info("Closing a dashboard connection whose send has taken over {} ms", sendTimeoutMs);
+          logger.info(
+              "Closing a dashboard connection whose send has taken over {} ms", sendTimeoutMs);
           drop(slot);
         }
         return; // coalesce: when this send is done, the next delta covers everything since
@@ -139,18 +150,19 @@ final class DashboardPublisher {
     } catch (RuntimeException e) { // e.g. the send executor refused: shutting down
       sent = CompletableFuture.failedFuture(e);
     }
-    sent.whenComplete((ok, error) -> {
-      synchronized (slot) {
-        if (error != null) {
-          logger.debug("Dashboard send failed; dropping the connection", error);
-          drop(slot);
-          return;
-        }
-        slot.lastSent = target;
-        slot.lastSentMs = time.milliseconds();
-        slot.sending = false;
-      }
-    });
+    sent.whenComplete(
+        (ok, error) -> {
+          synchronized (slot) {
+            if (error != null) {
+              logger.debug("Dashboard send failed; dropping the connection", error);
+              drop(slot);
+              return;
+            }
+            slot.lastSent = target;
+            slot.lastSentMs = time.milliseconds();
+            slot.sending = false;
+          }
+        });
   }
 
   /** Caller holds the slot's lock. */
@@ -161,8 +173,9 @@ final class DashboardPublisher {
   }
 
   /**
-   * One subscriber's progress. Invariants: {@code seq} is the seq of the last message handed to a send; {@code
-   * lastSent} is the snapshot the subscriber holds once its sends so far are done; at most one send in flight.
+   * One subscriber's progress. Invariants: {@code seq} is the seq of the last message handed to a
+   * send; {@code lastSent} is the snapshot the subscriber holds once its sends so far are done; at
+   * most one send in flight.
    */
   private static final class Slot {
     final Subscriber subscriber;

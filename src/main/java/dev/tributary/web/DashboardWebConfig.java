@@ -18,9 +18,9 @@ import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry
 import org.springframework.web.socket.server.HandshakeInterceptor;
 
 /**
- * The live view's socket at {@code /dashboard/ws}, and CORS for the page's HTTP actions: both accept the pages of
- * the cluster's own brokers only ({@link ClusterOrigins}), since a page keeps working through another broker when
- * the one that served it dies.
+ * The live view's socket at {@code /dashboard/ws}, and CORS for the page's HTTP actions: both
+ * accept the pages of the cluster's own brokers only ({@link ClusterOrigins}), since a page keeps
+ * working through another broker when the one that served it dies.
  */
 @Configuration
 @EnableWebSocket
@@ -37,43 +37,51 @@ class DashboardWebConfig implements WebSocketConfigurer {
   public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
     registry
         .addHandler(handler, "/dashboard/ws")
-        .setAllowedOriginPatterns("*") // checked by the interceptor below against the live broker list
-        .addInterceptors(new HandshakeInterceptor() {
-          @Override
-          public boolean beforeHandshake(
-              ServerHttpRequest request, ServerHttpResponse response, WebSocketHandler wsHandler,
-              Map<String, Object> attributes) {
-            String origin = request.getHeaders().getOrigin();
-            String host = request.getHeaders().getFirst("Host");
-            if (origins.isAllowed(origin, host)) {
-              return true;
-            }
-            response.setStatusCode(HttpStatus.FORBIDDEN);
-            return false;
-          }
+        .setAllowedOriginPatterns(
+            "*") // checked by the interceptor below against the live broker list
+        .addInterceptors(
+            new HandshakeInterceptor() {
+              @Override
+              public boolean beforeHandshake(
+                  ServerHttpRequest request,
+                  ServerHttpResponse response,
+                  WebSocketHandler wsHandler,
+                  Map<String, Object> attributes) {
+                String origin = request.getHeaders().getOrigin();
+                String host = request.getHeaders().getFirst("Host");
+                if (origins.isAllowed(origin, host)) {
+                  return true;
+                }
+                response.setStatusCode(HttpStatus.FORBIDDEN);
+                return false;
+              }
 
-          @Override
-          public void afterHandshake(
-              ServerHttpRequest request, ServerHttpResponse response, WebSocketHandler wsHandler,
-              Exception exception) {}
-        });
+              @Override
+              public void afterHandshake(
+                  ServerHttpRequest request,
+                  ServerHttpResponse response,
+                  WebSocketHandler wsHandler,
+                  Exception exception) {}
+            });
   }
 
   /** CORS for the API paths the page calls, answered for cluster origins only. */
   @Bean
   FilterRegistrationBean<CorsFilter> clusterCorsFilter() {
-    CorsFilter filter = new CorsFilter((HttpServletRequest request) -> {
-      String origin = request.getHeader("Origin");
-      if (origin == null || !origins.isAllowed(origin, request.getHeader("Host"))) {
-        return null;
-      }
-      CorsConfiguration config = new CorsConfiguration();
-      config.setAllowedOrigins(List.of(origin));
-      config.setAllowedMethods(List.of("GET", "POST", "PUT", "DELETE"));
-      config.setAllowedHeaders(List.of("Content-Type", "Accept"));
-      config.setMaxAge(600L);
-      return config;
-    });
+    CorsFilter filter =
+        new CorsFilter(
+            (HttpServletRequest request) -> {
+              String origin = request.getHeader("Origin");
+              if (origin == null || !origins.isAllowed(origin, request.getHeader("Host"))) {
+                return null;
+              }
+              CorsConfiguration config = new CorsConfiguration();
+              config.setAllowedOrigins(List.of(origin));
+              config.setAllowedMethods(List.of("GET", "POST", "PUT", "DELETE"));
+              config.setAllowedHeaders(List.of("Content-Type", "Accept"));
+              config.setMaxAge(600L);
+              return config;
+            });
     FilterRegistrationBean<CorsFilter> registration = new FilterRegistrationBean<>(filter);
     registration.addUrlPatterns("/topics/*", "/v3/*", "/dashboard/*");
     registration.setOrder(0);

@@ -17,10 +17,10 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Asks other brokers for their {@link LocalSnapshot} ({@code GET /dashboard/state?scope=local}), all in parallel,
- * and waits at most {@code timeout} for the lot. A broker that refuses, errs, answers late or answers for another
- * broker id is simply missing from the result: the dashboard shows its partitions without offsets. Presentation
- * only; nothing in the core reads this.
+ * Asks other brokers for their {@link LocalSnapshot} ({@code GET /dashboard/state?scope=local}),
+ * all in parallel, and waits at most {@code timeout} for the lot. A broker that refuses, errs,
+ * answers late or answers for another broker id is simply missing from the result: the dashboard
+ * shows its partitions without offsets. Presentation only; nothing in the core reads this.
  */
 @Component
 class LeaderSnapshotFetcher {
@@ -42,26 +42,34 @@ class LeaderSnapshotFetcher {
     this.timeout = timeout;
   }
 
-  /** The snapshots that arrived within the timeout, by broker id; blocks at most about {@code timeout}. */
+  /**
+   * The snapshots that arrived within the timeout, by broker id; blocks at most about {@code
+   * timeout}.
+   */
   Map<Integer, LocalSnapshot> fetch(Collection<BrokerImage> brokers) {
     Map<Integer, CompletableFuture<Optional<LocalSnapshot>>> pending = new TreeMap<>();
     for (BrokerImage broker : brokers) {
       pending.put(broker.brokerId(), fetchOne(broker));
     }
     Map<Integer, LocalSnapshot> answers = new TreeMap<>();
-    // Every future completes within the timeout (orTimeout below), so these joins wait for the slowest only.
-    pending.forEach((brokerId, future) -> future.join().ifPresent(answer -> answers.put(brokerId, answer)));
+    // Every future completes within the timeout (orTimeout below), so these joins wait for the
+    // slowest only.
+    pending.forEach(
+        (brokerId, future) -> future.join().ifPresent(answer -> answers.put(brokerId, answer)));
     return answers;
   }
 
-  /** One broker's snapshot; completes (empty on any failure) within about the timeout, never exceptionally. */
+  /**
+   * One broker's snapshot; completes (empty on any failure) within about the timeout, never
+   * exceptionally.
+   */
   CompletableFuture<Optional<LocalSnapshot>> fetchOne(BrokerImage broker) {
     return fetchOne(broker, false, null).thenApply(answer -> answer.map(Answer::snapshot));
   }
 
   /**
-   * An answer: the snapshot and its entity tag; {@code snapshot} is null when the broker answered 304 Not Modified
-   * to the tag it was sent (the caller's previous snapshot still holds).
+   * An answer: the snapshot and its entity tag; {@code snapshot} is null when the broker answered
+   * 304 Not Modified to the tag it was sent (the caller's previous snapshot still holds).
    */
   record Answer(LocalSnapshot snapshot, String etag) {}
 
@@ -69,13 +77,21 @@ class LeaderSnapshotFetcher {
    * One broker's snapshot, as {@link #fetchOne(BrokerImage)}.
    *
    * @param leadingOnly only the partitions it leads (all a cluster view takes from it)
-   * @param ifNoneMatch the tag of the snapshot the caller has, or null: an unchanged snapshot then costs a 304
+   * @param ifNoneMatch the tag of the snapshot the caller has, or null: an unchanged snapshot then
+   *     costs a 304
    */
-  CompletableFuture<Optional<Answer>> fetchOne(BrokerImage broker, boolean leadingOnly, String ifNoneMatch) {
+  CompletableFuture<Optional<Answer>> fetchOne(
+      BrokerImage broker, boolean leadingOnly, String ifNoneMatch) {
     try {
       HttpRequest.Builder request =
-          HttpRequest.newBuilder(URI.create("http://" + broker.host() + ":" + broker.port()
-                  + "/dashboard/state?scope=local" + (leadingOnly ? "&leading_only=true" : "")))
+          HttpRequest.newBuilder(
+                  URI.create(
+                      "http://"
+                          + broker.host()
+                          + ":"
+                          + broker.port()
+                          + "/dashboard/state?scope=local"
+                          + (leadingOnly ? "&leading_only=true" : "")))
               .timeout(timeout) // ends the exchange itself; orTimeout only stops our waiting
               .header("Accept", "application/json")
               .GET();
@@ -100,7 +116,8 @@ class LeaderSnapshotFetcher {
       return Optional.empty();
     }
     LocalSnapshot answer = json.readValue(response.body(), LocalSnapshot.class);
-    // The endpoint may now belong to another broker (a restart on a reused port): its partitions are not these.
+    // The endpoint may now belong to another broker (a restart on a reused port): its partitions
+    // are not these.
     return answer != null && answer.brokerId() == brokerId && answer.partitions() != null
         ? Optional.of(new Answer(answer, etag))
         : Optional.empty();

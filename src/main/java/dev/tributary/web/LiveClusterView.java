@@ -23,13 +23,14 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The live cluster view behind {@code /dashboard/ws}: builds a {@link ClusterSnapshot} every {@value #TICK_MS} ms
- * while a page is connected, from this broker's metadata image, its own partitions and the other brokers' last
- * answers ({@link PeerSnapshots}, polled every {@value #PEER_INTERVAL_MS} ms in the background), and streams it
- * through a {@link DashboardPublisher}. With no page connected it builds nothing and asks nobody.
+ * The live cluster view behind {@code /dashboard/ws}: builds a {@link ClusterSnapshot} every
+ * {@value #TICK_MS} ms while a page is connected, from this broker's metadata image, its own
+ * partitions and the other brokers' last answers ({@link PeerSnapshots}, polled every {@value
+ * #PEER_INTERVAL_MS} ms in the background), and streams it through a {@link DashboardPublisher}.
+ * With no page connected it builds nothing and asks nobody.
  *
- * <p>Timing (docs/adr/0011-live-dashboard.md): a change reaches the page after at most one peer poll, one tick and
- * the coalescing interval ({@value #MIN_INTERVAL_MS} ms) — well under a second.
+ * <p>Timing (docs/adr/0011-live-dashboard.md): a change reaches the page after at most one peer
+ * poll, one tick and the coalescing interval ({@value #MIN_INTERVAL_MS} ms) — well under a second.
  */
 @Component
 class LiveClusterView {
@@ -37,8 +38,10 @@ class LiveClusterView {
   static final long MIN_INTERVAL_MS = 250;
   static final long HEARTBEAT_MS = 1_000;
   static final long PEER_INTERVAL_MS = 200;
+
   /** A peer whose last answer is older than this shows as not answering. */
   static final long PEER_FRESH_MS = 1_000;
+
   static final long SEND_TIMEOUT_MS = 5_000;
 
   private final BrokerServer broker;
@@ -51,18 +54,32 @@ class LiveClusterView {
   private final DashboardPublisher publisher;
 
   LiveClusterView(
-      BrokerServer broker, LocalSnapshots localSnapshots, DashboardProperties properties,
-      HttpClient tributaryHttpClient, JsonMapper json) {
+      BrokerServer broker,
+      LocalSnapshots localSnapshots,
+      DashboardProperties properties,
+      HttpClient tributaryHttpClient,
+      JsonMapper json) {
     this.broker = broker;
     this.localSnapshots = localSnapshots;
     this.properties = properties;
     this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("tributary-dashboard-view"));
     this.sends = Executors.newCachedThreadPool(daemon("tributary-dashboard-send"));
-    this.peers = new PeerSnapshots(
-        new LeaderSnapshotFetcher(tributaryHttpClient, json, Duration.ofMillis(PEER_FRESH_MS)), scheduler,
-        Time.SYSTEM, PEER_INTERVAL_MS, PEER_FRESH_MS, 5_000);
-    this.publisher = new DashboardPublisher(
-        this::snapshot, json::writeValueAsString, Time.SYSTEM, MIN_INTERVAL_MS, HEARTBEAT_MS, SEND_TIMEOUT_MS);
+    this.peers =
+        new PeerSnapshots(
+            new LeaderSnapshotFetcher(tributaryHttpClient, json, Duration.ofMillis(PEER_FRESH_MS)),
+            scheduler,
+            Time.SYSTEM,
+            PEER_INTERVAL_MS,
+            PEER_FRESH_MS,
+            5_000);
+    this.publisher =
+        new DashboardPublisher(
+            this::snapshot,
+            json::writeValueAsString,
+            Time.SYSTEM,
+            MIN_INTERVAL_MS,
+            HEARTBEAT_MS,
+            SEND_TIMEOUT_MS);
     scheduler.scheduleWithFixedDelay(publisher::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
   }
 
@@ -82,8 +99,13 @@ class LiveClusterView {
 
   ClusterSnapshots.Context context(long nowMs) {
     return new ClusterSnapshots.Context(
-        broker.clusterId(), broker.config().brokerId(), broker.activeControllerId(), broker.controllerEpoch(), nowMs,
-        properties.faultActions(), broker.config().minInsyncReplicas());
+        broker.clusterId(),
+        broker.config().brokerId(),
+        broker.activeControllerId(),
+        broker.controllerEpoch(),
+        nowMs,
+        properties.faultActions(),
+        broker.config().minInsyncReplicas());
   }
 
   /** The view now, without waiting on anyone; empty while this broker is starting or stopping. */
@@ -92,10 +114,12 @@ class LiveClusterView {
       int self = broker.config().brokerId();
       MetadataImage image = broker.metadata();
       LocalSnapshot own = localSnapshots.local();
-      List<BrokerImage> others = image.brokers().values().stream().filter(b -> b.brokerId() != self).toList();
+      List<BrokerImage> others =
+          image.brokers().values().stream().filter(b -> b.brokerId() != self).toList();
       PeerSnapshots.Latest latest = peers.latest(others);
       if (latest.warmingUp()) {
-        return Optional.empty(); // a page just opened: wait for the peers' first answers (one round trip)
+        return Optional
+            .empty(); // a page just opened: wait for the peers' first answers (one round trip)
       }
       Map<Integer, LocalSnapshot> answers = new HashMap<>(latest.answers());
       answers.put(self, own);
@@ -104,7 +128,8 @@ class LiveClusterView {
       unreachable.removeAll(answers.keySet());
       long nowMs = System.currentTimeMillis();
       Map<String, Throughput.Rates> rates = throughput.observe(nowMs, answers);
-      return Optional.of(ClusterSnapshots.merge(context(nowMs), image, answers, unreachable, rates));
+      return Optional.of(
+          ClusterSnapshots.merge(context(nowMs), image, answers, unreachable, rates));
     } catch (BrokerNotAvailableException e) {
       return Optional.empty();
     }

@@ -11,13 +11,15 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The body of {@code GET /dashboard/state?scope=local}: the partitions this broker hosts, as its replicas see them,
- * with their offsets. Other brokers read it to fill in the offsets of the partitions this broker leads, so it is a
- * broker-to-broker contract too: add fields, do not rename them (readers ignore unknown fields).
+ * The body of {@code GET /dashboard/state?scope=local}: the partitions this broker hosts, as its
+ * replicas see them, with their offsets. Other brokers read it to fill in the offsets of the
+ * partitions this broker leads, so it is a broker-to-broker contract too: add fields, do not rename
+ * them (readers ignore unknown fields).
  *
- * @param fetchPausedUntilMs until when this broker's replica fetching is paused (the dashboard fault), 0 if not
- * @param fetchedRecords records this broker has served to consumers since it started, by topic (a counter: the
- *     live view turns successive values into rates)
+ * @param fetchPausedUntilMs until when this broker's replica fetching is paused (the dashboard
+ *     fault), 0 if not
+ * @param fetchedRecords records this broker has served to consumers since it started, by topic (a
+ *     counter: the live view turns successive values into rates)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 record LocalSnapshot(
@@ -41,36 +43,55 @@ record LocalSnapshot(
 
   /** The snapshot of {@code brokerId}'s hosted partitions, sorted by topic then partition. */
   static LocalSnapshot of(
-      int brokerId, Collection<Partition> hosted, long nowMs, long fetchPausedUntilMs,
+      int brokerId,
+      Collection<Partition> hosted,
+      long nowMs,
+      long fetchPausedUntilMs,
       Map<String, Long> fetchedRecords) {
     return new LocalSnapshot(
-        SCOPE, brokerId,
+        SCOPE,
+        brokerId,
         hosted.stream()
-            .sorted(Comparator.comparing((Partition p) -> p.topicPartition().topic())
-                .thenComparingInt(p -> p.topicPartition().partition()))
+            .sorted(
+                Comparator.comparing((Partition p) -> p.topicPartition().topic())
+                    .thenComparingInt(p -> p.topicPartition().partition()))
             .map(p -> row(p, nowMs))
             .toList(),
-        fetchPausedUntilMs, new TreeMap<>(fetchedRecords));
+        fetchPausedUntilMs,
+        new TreeMap<>(fetchedRecords));
   }
 
   private static LocalPartition row(Partition p, long nowMs) {
     return new LocalPartition(
-        p.topicPartition().topic(), p.topicPartition().partition(), p.isLeader(), p.leaderEpoch(),
+        p.topicPartition().topic(),
+        p.topicPartition().partition(),
+        p.isLeader(),
+        p.leaderEpoch(),
         new Offsets(
-            p.logStartOffset(), p.highWatermark(), p.logEndOffset(), p.log().size(), p.log().numberOfSegments(),
+            p.logStartOffset(),
+            p.highWatermark(),
+            p.logEndOffset(),
+            p.log().size(),
+            p.log().numberOfSegments(),
             p.statusLine(),
             p.replicaStatuses(nowMs).stream().map(r -> progress(r, nowMs)).toList()));
   }
 
   private static ReplicaProgress progress(ReplicaStatus r, long nowMs) {
     return new ReplicaProgress(
-        r.brokerId(), r.isInSync(), r.logEndOffset(), r.lag(), r.lastFetchMs(), fetchAgeMs(r, nowMs));
+        r.brokerId(),
+        r.isInSync(),
+        r.logEndOffset(),
+        r.lag(),
+        r.lastFetchMs(),
+        fetchAgeMs(r, nowMs));
   }
 
   /**
-   * Time since the replica's last fetch, in whole seconds (as ms): 0 while it fetches normally (a long poll
-   * returns at least every replica.fetch.wait.max.ms), so an idle healthy cluster gives the same value every time
-   * and the live view sends nothing; a stalled follower's age then ticks once a second.
+   * Time since the replica's last fetch, in whole seconds (as ms): 0 while it fetches normally (a
+   * long poll returns at least every replica.fetch.wait.max.ms), so an idle healthy cluster gives
+   * the same value every time and the live view sends nothing; a stalled follower's age then ticks
+   * once a second.
    */
   static long fetchAgeMs(ReplicaStatus r, long nowMs) {
     if (r.isLeader()) {
@@ -82,7 +103,10 @@ record LocalSnapshot(
     return Math.max(0, nowMs - r.lastFetchMs()) / 1000 * 1000;
   }
 
-  /** One hosted replica; {@code leader} says whether this broker leads it (a follower's offsets lag the leader's). */
+  /**
+   * One hosted replica; {@code leader} says whether this broker leads it (a follower's offsets lag
+   * the leader's).
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
   record LocalPartition(
       @JsonProperty("topic") String topic,
@@ -92,10 +116,13 @@ record LocalSnapshot(
       @JsonProperty("offsets") Offsets offsets) {}
 
   /**
-   * A replica's log offsets, read without a common lock, so only roughly consistent with each other.
+   * A replica's log offsets, read without a common lock, so only roughly consistent with each
+   * other.
    *
-   * @param statusLine the replica's one-line status ({@link Partition#statusLine()}), shared with logs and tests
-   * @param replicas every replica's progress as this leader sees it (empty from a follower, which does not know)
+   * @param statusLine the replica's one-line status ({@link Partition#statusLine()}), shared with
+   *     logs and tests
+   * @param replicas every replica's progress as this leader sees it (empty from a follower, which
+   *     does not know)
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   record Offsets(
@@ -112,10 +139,12 @@ record LocalSnapshot(
   }
 
   /**
-   * One replica's log end offset and lag behind the leader's (-1 when the leader has not heard from it yet).
+   * One replica's log end offset and lag behind the leader's (-1 when the leader has not heard from
+   * it yet).
    *
-   * @param lastFetchMs the leader's clock at the replica's last fetch (-1 never); null in {@code leading_only}
-   *     answers, which serve the live view: it moves on every fetch and would make every answer new
+   * @param lastFetchMs the leader's clock at the replica's last fetch (-1 never); null in {@code
+   *     leading_only} answers, which serve the live view: it moves on every fetch and would make
+   *     every answer new
    * @param lastFetchAgeMs see {@link #fetchAgeMs}; what the live view shows and compares
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
@@ -133,17 +162,34 @@ record LocalSnapshot(
   }
 
   /**
-   * Only the partitions this broker leads, without the raw fetch clocks: all a cluster view takes from a peer, and
-   * the same bytes as long as nothing a page shows has changed.
+   * Only the partitions this broker leads, without the raw fetch clocks: all a cluster view takes
+   * from a peer, and the same bytes as long as nothing a page shows has changed.
    */
   LocalSnapshot forLiveView() {
-    return new LocalSnapshot(scope, brokerId,
-        partitions.stream().filter(LocalPartition::leader)
-            .map(p -> new LocalPartition(p.topic(), p.partition(), p.leader(), p.leaderEpoch(),
-                new Offsets(p.offsets().logStartOffset(), p.offsets().highWatermark(), p.offsets().logEndOffset(),
-                    p.offsets().sizeBytes(), p.offsets().segments(), p.offsets().statusLine(),
-                    p.offsets().replicas().stream().map(ReplicaProgress::withoutFetchClock).toList())))
+    return new LocalSnapshot(
+        scope,
+        brokerId,
+        partitions.stream()
+            .filter(LocalPartition::leader)
+            .map(
+                p ->
+                    new LocalPartition(
+                        p.topic(),
+                        p.partition(),
+                        p.leader(),
+                        p.leaderEpoch(),
+                        new Offsets(
+                            p.offsets().logStartOffset(),
+                            p.offsets().highWatermark(),
+                            p.offsets().logEndOffset(),
+                            p.offsets().sizeBytes(),
+                            p.offsets().segments(),
+                            p.offsets().statusLine(),
+                            p.offsets().replicas().stream()
+                                .map(ReplicaProgress::withoutFetchClock)
+                                .toList())))
             .toList(),
-        fetchPausedUntilMs, fetchedRecords);
+        fetchPausedUntilMs,
+        fetchedRecords);
   }
 }

@@ -7,10 +7,16 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.stereotype.Component;
 
-/** Builds this broker's {@link LocalSnapshot}: its hosted partitions, fetch pause and served-records counters. */
+/**
+ * Builds this broker's {@link LocalSnapshot}: its hosted partitions, fetch pause and served-records
+ * counters.
+ */
 @Component
 class LocalSnapshots {
-  /** The per-topic counter the records API increments for every record it serves (see api.TopicMeters). */
+  /**
+   * The per-topic counter the records API increments for every record it serves (see
+   * api.TopicMeters).
+   */
   static final String FETCHED_RECORDS_METER = "tributary.fetch.records";
 
   private final BrokerServer broker;
@@ -32,7 +38,10 @@ class LocalSnapshots {
     }
     var replicas = broker.replicaManager();
     return LocalSnapshot.of(
-        broker.config().brokerId(), replicas.partitions(), System.currentTimeMillis(),
-        replicas.fetchers().pausedUntilMs(), fetched);
+        broker.config().brokerId(),
+        replicas.partitions(),
+        System.currentTimeMillis(),
+        replicas.fetchers().pausedUntilMs(),
+        fetched);
   }
 }

@@ -7,10 +7,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** REST Proxy v3 partitions, replicas and topic configs under {@code /v3/clusters/{id}/topics/{t}}. */
+/**
+ * REST Proxy v3 partitions, replicas and topic configs under {@code /v3/clusters/{id}/topics/{t}}.
+ */
 class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
 
-  // ---- partitions and replicas -------------------------------------------------------------------------------
+  // ---- partitions and replicas
+  // -------------------------------------------------------------------------------
 
   @Test
   void partitionsListEachPartitionsLeaderEpochReplicasAndIsr() {
@@ -20,7 +23,9 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     JsonNode body = expectOk(get(v3("/topics/" + topic + "/partitions")));
 
     assertThat(body.get("kind").stringValue()).isEqualTo("KafkaPartitionList");
-    assertThat(body.get("data")).extracting(p -> p.get("partition_id").intValue()).containsExactly(0, 1);
+    assertThat(body.get("data"))
+        .extracting(p -> p.get("partition_id").intValue())
+        .containsExactly(0, 1);
     for (JsonNode partition : body.get("data")) {
       assertPartition(partition, topic, partition.get("partition_id").intValue());
     }
@@ -38,8 +43,10 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     assertThat(partition.get("metadata").get("self").stringValue()).isEqualTo(self);
     assertThat(partition.get("metadata").get("resource_name").stringValue())
         .isEqualTo("crn:///kafka=" + clusterId() + "/topic=" + topic + "/partition=1");
-    assertThat(partition.get("leader").get("related").stringValue()).isEqualTo(self + "/replicas/1");
-    assertThat(partition.get("replicas").get("related").stringValue()).isEqualTo(self + "/replicas");
+    assertThat(partition.get("leader").get("related").stringValue())
+        .isEqualTo(self + "/replicas/1");
+    assertThat(partition.get("replicas").get("related").stringValue())
+        .isEqualTo(self + "/replicas");
   }
 
   @Test
@@ -47,9 +54,14 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     String topic = newTopicName();
     createTopic(topic, 2);
 
-    assertError(get(v3("/topics/" + topic + "/partitions/5")), 404, 40402, "Partition 5 of topic '" + topic + "'");
+    assertError(
+        get(v3("/topics/" + topic + "/partitions/5")),
+        404,
+        40402,
+        "Partition 5 of topic '" + topic + "'");
     assertError(get(v3("/topics/" + topic + "/partitions/5/replicas")), 404, 40402, "Partition 5");
-    assertError(get(v3("/topics/" + topic + "/partitions/5/replicas/1")), 404, 40402, "Partition 5");
+    assertError(
+        get(v3("/topics/" + topic + "/partitions/5/replicas/1")), 404, 40402, "Partition 5");
     assertError(get(v3("/topics/" + newTopicName() + "/partitions")), 404, 40401, "does not exist");
   }
 
@@ -73,7 +85,8 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     JsonNode replica = expectOk(get(v3("/topics/" + topic + "/partitions/0/replicas/1")));
 
     assertReplicaOfBroker1(replica, topic);
-    assertThat(replica.get("broker").get("related").stringValue()).isEqualTo(baseUrl() + v3("/brokers/1"));
+    assertThat(replica.get("broker").get("related").stringValue())
+        .isEqualTo(baseUrl() + v3("/brokers/1"));
     assertThat(replica.get("metadata").get("resource_name").stringValue())
         .isEqualTo("crn:///kafka=" + clusterId() + "/topic=" + topic + "/partition=0/replica=1");
   }
@@ -82,10 +95,13 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
   void replicasReportTheirLogEndOffsetLagAndThePartitionsHighWatermark() {
     String topic = newTopicName();
     createTopic(topic, 1);
-    post("/topics/" + topic + "/partitions/0?acks=all", "application/json",
+    post(
+        "/topics/" + topic + "/partitions/0?acks=all",
+        "application/json",
         "{\"records\":[{\"value\":1},{\"value\":2},{\"value\":3}]}");
 
-    JsonNode replica = expectOk(get(v3("/topics/" + topic + "/partitions/0/replicas"))).get("data").get(0);
+    JsonNode replica =
+        expectOk(get(v3("/topics/" + topic + "/partitions/0/replicas"))).get("data").get(0);
 
     assertThat(replica.get("log_end_offset").asLong()).isEqualTo(3);
     assertThat(replica.get("high_watermark").asLong()).isEqualTo(3);
@@ -99,11 +115,15 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     String topic = newTopicName();
     createTopic(topic, 1);
 
-    assertError(get(v3("/topics/" + topic + "/partitions/0/replicas/2")), 404, 40407,
+    assertError(
+        get(v3("/topics/" + topic + "/partitions/0/replicas/2")),
+        404,
+        40407,
         "Broker 2 holds no replica of " + topic + "-0");
   }
 
-  // ---- configs -----------------------------------------------------------------------------------------------
+  // ---- configs
+  // -----------------------------------------------------------------------------------------------
 
   @Test
   void configsListEveryConfigWithItsSource() {
@@ -152,7 +172,8 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     createTopic(topic, 1);
 
     Response set = put(v3("/topics/" + topic + "/configs/retention.ms"), "{\"value\":\"3600000\"}");
-    Response setNumber = put(v3("/topics/" + topic + "/configs/max.message.bytes"), "{\"value\":5000}");
+    Response setNumber =
+        put(v3("/topics/" + topic + "/configs/max.message.bytes"), "{\"value\":5000}");
 
     assertThat(set.status()).as(set.body()).isEqualTo(204);
     assertThat(setNumber.status()).as(setNumber.body()).isEqualTo(204);
@@ -160,7 +181,9 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     assertThat(retention.get("value").stringValue()).isEqualTo("3600000");
     assertThat(retention.get("is_default").booleanValue()).isFalse();
     assertThat(retention.get("source").stringValue()).isEqualTo("DYNAMIC_TOPIC_CONFIG");
-    assertThat(expectOk(get("/topics/" + topic)).get("configs").get("max.message.bytes").stringValue()).isEqualTo("5000");
+    assertThat(
+            expectOk(get("/topics/" + topic)).get("configs").get("max.message.bytes").stringValue())
+        .isEqualTo("5000");
   }
 
   @Test
@@ -170,9 +193,13 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     String bigRecord = "{\"records\":[{\"value\":\"" + "b".repeat(5000) + "\"}]}";
     produceJson(topic, bigRecord);
 
-    assertThat(put(v3("/topics/" + topic + "/configs/max.message.bytes"), "{\"value\":\"2000\"}").status()).isEqualTo(204);
+    assertThat(
+            put(v3("/topics/" + topic + "/configs/max.message.bytes"), "{\"value\":\"2000\"}")
+                .status())
+        .isEqualTo(204);
 
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, bigRecord), 413, 41301, "max.message.bytes=2000");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, bigRecord), 413, 41301, "max.message.bytes=2000");
     assertThat(endOffset(topic, 0)).isEqualTo(1);
   }
 
@@ -181,12 +208,32 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     String topic = newTopicName();
     createTopic(topic, 1, "[{\"name\":\"retention.ms\",\"value\":\"86400000\"}]");
 
-    assertError(put(v3("/topics/" + topic + "/configs/retention.ms"), "{\"value\":\"abc\"}"), 422, 42202, "retention.ms");
-    assertError(put(v3("/topics/" + topic + "/configs/segment.bytes"), "{\"value\":\"10\"}"), 422, 42202, "segment.bytes");
-    assertError(put(v3("/topics/" + topic + "/configs/no.such.config"), "{\"value\":\"1\"}"), 422, 42202, "no.such.config");
+    assertError(
+        put(v3("/topics/" + topic + "/configs/retention.ms"), "{\"value\":\"abc\"}"),
+        422,
+        42202,
+        "retention.ms");
+    assertError(
+        put(v3("/topics/" + topic + "/configs/segment.bytes"), "{\"value\":\"10\"}"),
+        422,
+        42202,
+        "segment.bytes");
+    assertError(
+        put(v3("/topics/" + topic + "/configs/no.such.config"), "{\"value\":\"1\"}"),
+        422,
+        42202,
+        "no.such.config");
 
-    assertThat(expectOk(get(v3("/topics/" + topic + "/configs/retention.ms"))).get("value").stringValue()).isEqualTo("86400000");
-    assertThat(expectOk(get(v3("/topics/" + topic + "/configs/segment.bytes"))).get("is_default").booleanValue()).isTrue();
+    assertThat(
+            expectOk(get(v3("/topics/" + topic + "/configs/retention.ms")))
+                .get("value")
+                .stringValue())
+        .isEqualTo("86400000");
+    assertThat(
+            expectOk(get(v3("/topics/" + topic + "/configs/segment.bytes")))
+                .get("is_default")
+                .booleanValue())
+        .isTrue();
   }
 
   @Test
@@ -194,9 +241,21 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     String topic = newTopicName();
     createTopic(topic, 1);
 
-    assertError(put(v3("/topics/" + topic + "/configs/retention.ms"), "{\"val\":\"1\"}"), 400, 40002, "{\"value\": \"...\"}");
-    assertError(put(v3("/topics/" + topic + "/configs/retention.ms"), "{\"value\":true}"), 400, 40002, "{\"value\": \"...\"}");
-    assertError(put(v3("/topics/" + topic + "/configs/retention.ms"), "{\"value\":"), 400, 40001, "Malformed JSON body");
+    assertError(
+        put(v3("/topics/" + topic + "/configs/retention.ms"), "{\"val\":\"1\"}"),
+        400,
+        40002,
+        "{\"value\": \"...\"}");
+    assertError(
+        put(v3("/topics/" + topic + "/configs/retention.ms"), "{\"value\":true}"),
+        400,
+        40002,
+        "{\"value\": \"...\"}");
+    assertError(
+        put(v3("/topics/" + topic + "/configs/retention.ms"), "{\"value\":"),
+        400,
+        40001,
+        "Malformed JSON body");
   }
 
   @Test
@@ -218,13 +277,23 @@ class AdminV3PartitionsAndConfigsApiTest extends ApiTestSupport {
     String topic = newTopicName();
     createTopic(topic, 1);
 
-    assertError(get(v3("/topics/" + topic + "/configs/foo")), 404, 40405, "Topic config 'foo' does not exist");
-    assertError(delete(v3("/topics/" + topic + "/configs/foo")), 422, 42202, "Unknown topic config 'foo'");
+    assertError(
+        get(v3("/topics/" + topic + "/configs/foo")),
+        404,
+        40405,
+        "Topic config 'foo' does not exist");
+    assertError(
+        delete(v3("/topics/" + topic + "/configs/foo")), 422, 42202, "Unknown topic config 'foo'");
     assertError(get(v3("/topics/" + newTopicName() + "/configs")), 404, 40401, "does not exist");
-    assertError(put(v3("/topics/" + newTopicName() + "/configs/retention.ms"), "{\"value\":\"1\"}"), 404, 40401, "does not exist");
+    assertError(
+        put(v3("/topics/" + newTopicName() + "/configs/retention.ms"), "{\"value\":\"1\"}"),
+        404,
+        40401,
+        "does not exist");
   }
 
-  // ---- helpers -----------------------------------------------------------------------------------------------
+  // ---- helpers
+  // -----------------------------------------------------------------------------------------------
 
   private void assertPartition(JsonNode partition, String topic, int partitionId) {
     assertThat(partition.get("kind").stringValue()).isEqualTo("KafkaPartition");

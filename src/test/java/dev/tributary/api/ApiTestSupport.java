@@ -30,12 +30,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One real broker on a random port for every HTTP contract test: the Spring configuration is identical in every
- * subclass, so Spring's test context cache starts the broker once per JVM. Tests isolate themselves by topic name
- * ({@link #newTopicName()}), never by restarting. Requests go over real HTTP with the JDK client.
+ * One real broker on a random port for every HTTP contract test: the Spring configuration is
+ * identical in every subclass, so Spring's test context cache starts the broker once per JVM. Tests
+ * isolate themselves by topic name ({@link #newTopicName()}), never by restarting. Requests go over
+ * real HTTP with the JDK client.
  *
- * <p>The data directory is fresh per JVM and lives in the build directory (next to {@code test-classes}), so a
- * clean build removes it.
+ * <p>The data directory is fresh per JVM and lives in the build directory (next to {@code
+ * test-classes}), so a clean build removes it.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -50,7 +51,10 @@ abstract class ApiTestSupport {
   static final String EMBEDDED_JSON = "application/vnd.kafka.json.v2+json";
   static final String EMBEDDED_BINARY = "application/vnd.kafka.binary.v2+json";
 
-  /** Topic configs that turn off time-based retention, for records with explicit timestamps long past. */
+  /**
+   * Topic configs that turn off time-based retention, for records with explicit timestamps long
+   * past.
+   */
   static final String KEEP_FOREVER = "[{\"name\":\"retention.ms\",\"value\":\"-1\"}]";
 
   static final JsonMapper mapper = JsonMapper.builder().build();
@@ -58,7 +62,10 @@ abstract class ApiTestSupport {
   private static final Path DATA_DIR = freshDataDir();
   private static final AtomicInteger TOPIC_COUNTER = new AtomicInteger();
   private static final HttpClient CLIENT =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(10))
+          .build();
   private static volatile boolean brokerReady;
   private static volatile String clusterId;
 
@@ -83,7 +90,8 @@ abstract class ApiTestSupport {
     }
   }
 
-  // ---- names -------------------------------------------------------------------------------------------------
+  // ---- names
+  // -------------------------------------------------------------------------------------------------
 
   /** A topic name no other test uses, readable in logs: {@code t7-methodName}. */
   String newTopicName() {
@@ -112,7 +120,8 @@ abstract class ApiTestSupport {
     return URLEncoder.encode(pathSegment, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  // ---- HTTP --------------------------------------------------------------------------------------------------
+  // ---- HTTP
+  // --------------------------------------------------------------------------------------------------
 
   /** A finished exchange: status, headers and body, with the body parsed on demand. */
   record Response(int status, java.net.http.HttpHeaders headers, String body) {
@@ -159,7 +168,8 @@ abstract class ApiTestSupport {
   private HttpRequest.Builder request(String path, String... headerPairs) {
     try {
       HttpRequest.Builder builder =
-          HttpRequest.newBuilder(new URI("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30));
+          HttpRequest.newBuilder(new URI("http://127.0.0.1:" + port + path))
+              .timeout(Duration.ofSeconds(30));
       for (int i = 0; i < headerPairs.length; i += 2) {
         builder.header(headerPairs[i], headerPairs[i + 1]);
       }
@@ -174,7 +184,8 @@ abstract class ApiTestSupport {
     if (contentType != null) {
       builder.header("Content-Type", contentType);
     }
-    return builder.method(method, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    return builder.method(
+        method, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
   }
 
   private static Response send(HttpRequest.Builder builder) {
@@ -189,7 +200,8 @@ abstract class ApiTestSupport {
     }
   }
 
-  // ---- domain shortcuts --------------------------------------------------------------------------------------
+  // ---- domain shortcuts
+  // --------------------------------------------------------------------------------------
 
   /** Produces {@code body} to {@code /topics/{topic}} in the JSON format and expects 200. */
   JsonNode produceJson(String topic, String body) {
@@ -206,7 +218,13 @@ abstract class ApiTestSupport {
         post(
             v3("/topics"),
             JSON,
-            "{\"topic_name\":\"" + topic + "\",\"partitions_count\":" + partitions + ",\"configs\":" + configsJson + "}");
+            "{\"topic_name\":\""
+                + topic
+                + "\",\"partitions_count\":"
+                + partitions
+                + ",\"configs\":"
+                + configsJson
+                + "}");
     assertThat(r.status()).as(r.body()).isEqualTo(201);
   }
 
@@ -216,12 +234,16 @@ abstract class ApiTestSupport {
 
   /** Reads from {@code offset} in the JSON format and expects 200. */
   JsonNode readJson(String topic, int partition, long offset) {
-    return expectOk(get("/topics/" + topic + "/partitions/" + partition + "/records?offset=" + offset));
+    return expectOk(
+        get("/topics/" + topic + "/partitions/" + partition + "/records?offset=" + offset));
   }
 
   JsonNode readBinary(String topic, int partition, long offset) {
     return expectOk(
-        get("/topics/" + topic + "/partitions/" + partition + "/records?offset=" + offset, "Accept", EMBEDDED_BINARY));
+        get(
+            "/topics/" + topic + "/partitions/" + partition + "/records?offset=" + offset,
+            "Accept",
+            EMBEDDED_BINARY));
   }
 
   JsonNode offsets(String topic, int partition) {
@@ -232,7 +254,9 @@ abstract class ApiTestSupport {
     return offsets(topic, partition).get("log_end_offset").longValue();
   }
 
-  /** Where each record of a produce response went, in request order, as {@code "partition:offset"}. */
+  /**
+   * Where each record of a produce response went, in request order, as {@code "partition:offset"}.
+   */
   static List<String> placements(JsonNode produceResponse) {
     List<String> out = new ArrayList<>();
     for (JsonNode o : produceResponse.get("offsets")) {
@@ -254,20 +278,26 @@ abstract class ApiTestSupport {
   }
 
   static JsonNode expectOk(Response r) {
-    assertThat(r.status()).as("status of a request that should succeed; body: %s", r.body()).isEqualTo(200);
+    assertThat(r.status())
+        .as("status of a request that should succeed; body: %s", r.body())
+        .isEqualTo(200);
     return r.json();
   }
 
   /**
-   * Asserts the error contract: the status, a JSON body that is exactly {@code {"error_code", "message"}}, the
-   * error code, and that the message contains {@code messageFragment}.
+   * Asserts the error contract: the status, a JSON body that is exactly {@code {"error_code",
+   * "message"}}, the error code, and that the message contains {@code messageFragment}.
    */
   static void assertError(Response r, int status, int errorCode, String messageFragment) {
     assertThat(r.status()).as("status; body: %s", r.body()).isEqualTo(status);
     assertThat(r.contentType()).as("error Content-Type").startsWith(JSON);
     JsonNode body = r.json();
-    assertThat(body.propertyNames()).as("error body fields: %s", r.body()).containsExactlyInAnyOrder("error_code", "message");
-    assertThat(body.get("error_code").intValue()).as("error_code; body: %s", r.body()).isEqualTo(errorCode);
+    assertThat(body.propertyNames())
+        .as("error body fields: %s", r.body())
+        .containsExactlyInAnyOrder("error_code", "message");
+    assertThat(body.get("error_code").intValue())
+        .as("error_code; body: %s", r.body())
+        .isEqualTo(errorCode);
     assertThat(body.get("message").stringValue()).contains(messageFragment);
   }
 
@@ -283,7 +313,8 @@ abstract class ApiTestSupport {
 
   private static Path freshDataDir() {
     try {
-      Path testClasses = Path.of(ApiTestSupport.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path testClasses =
+          Path.of(ApiTestSupport.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       Path parent = Files.createDirectories(testClasses.getParent().resolve("api-test-data"));
       return Files.createTempDirectory(parent, "broker-");
     } catch (IOException e) {

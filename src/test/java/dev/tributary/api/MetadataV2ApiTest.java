@@ -7,16 +7,32 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** REST Proxy v2 topic metadata: {@code GET /topics}, {@code /topics/{t}}, {@code /topics/{t}/partitions[/{p}]}. */
+/**
+ * REST Proxy v2 topic metadata: {@code GET /topics}, {@code /topics/{t}}, {@code
+ * /topics/{t}/partitions[/{p}]}.
+ */
 class MetadataV2ApiTest extends ApiTestSupport {
   static final List<String> ALL_TOPIC_CONFIGS =
       List.of(
-          "cleanup.policy", "compression.type", "retention.ms", "retention.bytes", "segment.bytes", "segment.ms",
-          "segment.index.bytes", "index.interval.bytes", "max.message.bytes", "flush.messages", "flush.ms",
-          "file.delete.delay.ms", "message.timestamp.type", "min.insync.replicas", "unclean.leader.election.enable",
+          "cleanup.policy",
+          "compression.type",
+          "retention.ms",
+          "retention.bytes",
+          "segment.bytes",
+          "segment.ms",
+          "segment.index.bytes",
+          "index.interval.bytes",
+          "max.message.bytes",
+          "flush.messages",
+          "flush.ms",
+          "file.delete.delay.ms",
+          "message.timestamp.type",
+          "min.insync.replicas",
+          "unclean.leader.election.enable",
           "delete.retention.ms");
 
-  private static final String ONE_REPLICA_ON_BROKER_1 = "[{\"broker\":1,\"leader\":true,\"in_sync\":true}]";
+  private static final String ONE_REPLICA_ON_BROKER_1 =
+      "[{\"broker\":1,\"leader\":true,\"in_sync\":true}]";
 
   @Test
   void topicsListsEveryTopicByName() {
@@ -54,9 +70,14 @@ class MetadataV2ApiTest extends ApiTestSupport {
     assertThat(configs.get("segment.bytes").stringValue()).isEqualTo("1073741824");
     assertThat(configs.get("message.timestamp.type").stringValue()).isEqualTo("CreateTime");
     assertThat(body.get("partitions"))
-        .isEqualTo(mapper.readTree(
-            "[{\"partition\":0,\"leader\":1,\"replicas\":" + ONE_REPLICA_ON_BROKER_1 + "},"
-                + "{\"partition\":1,\"leader\":1,\"replicas\":" + ONE_REPLICA_ON_BROKER_1 + "}]"));
+        .isEqualTo(
+            mapper.readTree(
+                "[{\"partition\":0,\"leader\":1,\"replicas\":"
+                    + ONE_REPLICA_ON_BROKER_1
+                    + "},"
+                    + "{\"partition\":1,\"leader\":1,\"replicas\":"
+                    + ONE_REPLICA_ON_BROKER_1
+                    + "}]"));
   }
 
   @Test
@@ -93,7 +114,9 @@ class MetadataV2ApiTest extends ApiTestSupport {
     JsonNode partition = expectOk(get("/topics/" + topic + "/partitions/2"));
 
     assertThat(partition)
-        .isEqualTo(mapper.readTree("{\"partition\":2,\"leader\":1,\"replicas\":" + ONE_REPLICA_ON_BROKER_1 + "}"));
+        .isEqualTo(
+            mapper.readTree(
+                "{\"partition\":2,\"leader\":1,\"replicas\":" + ONE_REPLICA_ON_BROKER_1 + "}"));
   }
 
   @Test
@@ -105,7 +128,10 @@ class MetadataV2ApiTest extends ApiTestSupport {
     assertError(get("/topics/" + missing), 404, 40401, "Topic '" + missing + "' does not exist.");
     assertError(get("/topics/" + missing + "/partitions"), 404, 40401, "does not exist");
     assertError(get("/topics/" + missing + "/partitions/0"), 404, 40401, "does not exist");
-    assertError(get("/topics/" + topic + "/partitions/2"), 404, 40402,
+    assertError(
+        get("/topics/" + topic + "/partitions/2"),
+        404,
+        40402,
         "Partition 2 of topic '" + topic + "' does not exist; the topic has 2 partition(s).");
     assertError(get("/topics/" + topic + "/partitions/one"), 400, 40003, "Invalid value 'one'");
   }

@@ -8,7 +8,10 @@ import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** What operators and stray clients see: unknown endpoints and methods, health, metrics, the dashboard. */
+/**
+ * What operators and stray clients see: unknown endpoints and methods, health, metrics, the
+ * dashboard.
+ */
 class OperationsApiTest extends ApiTestSupport {
 
   @Test
@@ -20,8 +23,13 @@ class OperationsApiTest extends ApiTestSupport {
   @Test
   void aMethodTheEndpointDoesNotTakeIsAJson405() {
     assertError(delete("/topics"), 405, 40501, "Method DELETE is not allowed here");
-    assertError(put("/v3/clusters/" + clusterId(), "{}"), 405, 40501, "Method PUT is not allowed here");
-    assertError(post("/topics/" + newTopicName() + "/partitions/0/records", EMBEDDED_JSON, "{}"), 405, 40501, "Method POST");
+    assertError(
+        put("/v3/clusters/" + clusterId(), "{}"), 405, 40501, "Method PUT is not allowed here");
+    assertError(
+        post("/topics/" + newTopicName() + "/partitions/0/records", EMBEDDED_JSON, "{}"),
+        405,
+        40501,
+        "Method POST");
   }
 
   @Test
@@ -41,8 +49,10 @@ class OperationsApiTest extends ApiTestSupport {
 
     String scrape = prometheus();
 
-    assertThat(sample(scrape, "tributary_produce_records_total", "topic=\"" + topic + "\"")).hasValue(5.0);
-    assertThat(sample(scrape, "tributary_produce_bytes_total", "topic=\"" + topic + "\"")).isPresent();
+    assertThat(sample(scrape, "tributary_produce_records_total", "topic=\"" + topic + "\""))
+        .hasValue(5.0);
+    assertThat(sample(scrape, "tributary_produce_bytes_total", "topic=\"" + topic + "\""))
+        .isPresent();
   }
 
   @Test
@@ -52,7 +62,8 @@ class OperationsApiTest extends ApiTestSupport {
     readJson(topic, 0, 0);
     readJson(topic, 0, 1);
 
-    assertThat(sample(prometheus(), "tributary_fetch_records_total", "topic=\"" + topic + "\"")).hasValue(3.0);
+    assertThat(sample(prometheus(), "tributary_fetch_records_total", "topic=\"" + topic + "\""))
+        .hasValue(3.0);
   }
 
   @Test
@@ -67,7 +78,8 @@ class OperationsApiTest extends ApiTestSupport {
         .until(() -> sample(prometheus(), "tributary_log_size_bytes", partitionZero).isPresent());
 
     String scrape = prometheus();
-    assertThat(sample(scrape, "tributary_log_size_bytes", partitionZero).getAsDouble()).isGreaterThan(60);
+    assertThat(sample(scrape, "tributary_log_size_bytes", partitionZero).getAsDouble())
+        .isGreaterThan(60);
     assertThat(sample(scrape, "tributary_partition_high_watermark", partitionZero)).hasValue(2.0);
     assertThat(sample(scrape, "tributary_log_end_offset", partitionZero)).hasValue(2.0);
   }
@@ -85,13 +97,16 @@ class OperationsApiTest extends ApiTestSupport {
   void theDashboardStateListsEachPartitionWithItsOffsets() {
     String topic = newTopicName();
     createTopic(topic, 2);
-    produceJson(topic, "{\"records\":[{\"partition\":1,\"value\":1},{\"partition\":1,\"value\":2}]}");
+    produceJson(
+        topic, "{\"records\":[{\"partition\":1,\"value\":1},{\"partition\":1,\"value\":2}]}");
 
     JsonNode state = expectOk(get("/dashboard/state"));
 
     assertThat(state.get("cluster_id").stringValue()).isEqualTo(clusterId());
     assertThat(state.get("broker_id").intValue()).isEqualTo(1);
-    assertThat(state.get("brokers")).extracting(b -> b.get("broker_id").intValue()).containsExactly(1);
+    assertThat(state.get("brokers"))
+        .extracting(b -> b.get("broker_id").intValue())
+        .containsExactly(1);
     assertThat(state.get("brokers").get(0).get("state").stringValue()).isEqualTo("alive");
     JsonNode p0 = row(state, topic, 0);
     JsonNode p1 = row(state, topic, 1);
@@ -106,7 +121,10 @@ class OperationsApiTest extends ApiTestSupport {
     assertThat(p1.get("isr")).isEqualTo(mapper.readTree("[1]"));
     assertThat(p1.get("offsets").get("segments").intValue()).isEqualTo(1);
     assertThat(p1.get("offsets").get("size_bytes").longValue()).isGreaterThan(60);
-    assertThat(p1.get("offsets").get("status_line").stringValue()).contains(topic + "-1").contains("hw=2").contains("leo=2");
+    assertThat(p1.get("offsets").get("status_line").stringValue())
+        .contains(topic + "-1")
+        .contains("hw=2")
+        .contains("leo=2");
   }
 
   private String prometheus() {
@@ -115,7 +133,9 @@ class OperationsApiTest extends ApiTestSupport {
     return r.body();
   }
 
-  /** The value of the first sample of {@code metric} whose labels contain {@code labels}, if any. */
+  /**
+   * The value of the first sample of {@code metric} whose labels contain {@code labels}, if any.
+   */
   private static OptionalDouble sample(String scrape, String metric, String labels) {
     for (String line : scrape.split("\n")) {
       if (line.startsWith(metric + "{") && line.contains(labels)) {
@@ -127,7 +147,8 @@ class OperationsApiTest extends ApiTestSupport {
 
   private static JsonNode row(JsonNode state, String topic, int partition) {
     for (JsonNode row : state.get("partitions")) {
-      if (topic.equals(row.get("topic").stringValue()) && row.get("partition").intValue() == partition) {
+      if (topic.equals(row.get("topic").stringValue())
+          && row.get("partition").intValue() == partition) {
         return row;
       }
     }
@@ -137,10 +158,18 @@ class OperationsApiTest extends ApiTestSupport {
   @Test
   void internalControllerEndpointsRefuseCallsWithoutTheClusterSecret() {
     assertError(
-        post("/internal/v1/controller/heartbeat", JSON, "{\"broker_id\":1,\"broker_epoch\":0,\"metadata_offset\":0}"),
-        401, 40101, "cluster secret");
-    assertError(post("/internal/v1/controller/topics", JSON, "{\"name\":\"sneaky\",\"partitions\":1}"),
-        401, 40101, "cluster secret");
+        post(
+            "/internal/v1/controller/heartbeat",
+            JSON,
+            "{\"broker_id\":1,\"broker_epoch\":0,\"metadata_offset\":0}"),
+        401,
+        40101,
+        "cluster secret");
+    assertError(
+        post("/internal/v1/controller/topics", JSON, "{\"name\":\"sneaky\",\"partitions\":1}"),
+        401,
+        40101,
+        "cluster secret");
     assertError(get("/topics/sneaky/partitions/0/records"), 404, 40401, "does not exist");
   }
 }

@@ -12,24 +12,40 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code POST /topics/{t}}: embedded formats, headers, timestamps, acks, request errors, size limits and atomicity.
- * Partition choice and auto-creation are in {@link ProducePartitioningApiTest}.
+ * {@code POST /topics/{t}}: embedded formats, headers, timestamps, acks, request errors, size
+ * limits and atomicity. Partition choice and auto-creation are in {@link
+ * ProducePartitioningApiTest}.
  */
 class ProduceApiTest extends ApiTestSupport {
 
-  // ---- formats -----------------------------------------------------------------------------------------------
+  // ---- formats
+  // -----------------------------------------------------------------------------------------------
 
   @Test
   void jsonFormatStoresKeysAndValuesOfEveryJsonTypeAndReadsThemBackIdentically() {
     String topic = newTopicName();
     List<String> jsonValues =
         List.of(
-            "\"text with \\\"quotes\\\" and ünïcødé\"", "42", "-7", "3.25", "true", "false",
-            "{\"n\":1,\"nested\":{\"list\":[1,\"two\",null,{\"x\":false}]}}", "[1,2,3]", "[]", "{}", "\"\"");
+            "\"text with \\\"quotes\\\" and ünïcødé\"",
+            "42",
+            "-7",
+            "3.25",
+            "true",
+            "false",
+            "{\"n\":1,\"nested\":{\"list\":[1,\"two\",null,{\"x\":false}]}}",
+            "[1,2,3]",
+            "[]",
+            "{}",
+            "\"\"");
     StringBuilder body = new StringBuilder("{\"records\":[");
     for (int i = 0; i < jsonValues.size(); i++) {
       String keyAndValue = jsonValues.get(i);
-      body.append(i == 0 ? "" : ",").append("{\"key\":").append(keyAndValue).append(",\"value\":").append(keyAndValue).append("}");
+      body.append(i == 0 ? "" : ",")
+          .append("{\"key\":")
+          .append(keyAndValue)
+          .append(",\"value\":")
+          .append(keyAndValue)
+          .append("}");
     }
     body.append(",{\"value\":null}]}");
 
@@ -70,7 +86,9 @@ class ProduceApiTest extends ApiTestSupport {
     String base64 = Base64.getEncoder().encodeToString(arbitrary);
     String body =
         "{\"records\":["
-            + "{\"key\":\"AAEC\",\"value\":\"" + base64 + "\"},"
+            + "{\"key\":\"AAEC\",\"value\":\""
+            + base64
+            + "\"},"
             + "{\"key\":null,\"value\":\"\"},"
             + "{\"value\":null},"
             + "{\"key\":\"\",\"value\":\"/w==\"}]}";
@@ -80,9 +98,12 @@ class ProduceApiTest extends ApiTestSupport {
     JsonNode read = readBinary(topic, 0, 0);
     assertThat(read).hasSize(4);
     assertThat(read.get(0).get("key").stringValue()).isEqualTo("AAEC");
-    assertThat(Base64.getDecoder().decode(read.get(0).get("value").stringValue())).isEqualTo(arbitrary);
+    assertThat(Base64.getDecoder().decode(read.get(0).get("value").stringValue()))
+        .isEqualTo(arbitrary);
     assertThat(read.get(1).get("key").isNull()).isTrue();
-    assertThat(read.get(1).get("value").stringValue()).as("an empty value stays empty, not null").isEmpty();
+    assertThat(read.get(1).get("value").stringValue())
+        .as("an empty value stays empty, not null")
+        .isEmpty();
     assertThat(read.get(2).get("key").isNull()).isTrue();
     assertThat(read.get(2).get("value").isNull()).as("a null value stays null").isTrue();
     assertThat(read.get(3).get("key").stringValue()).as("an empty key stays empty").isEmpty();
@@ -92,7 +113,9 @@ class ProduceApiTest extends ApiTestSupport {
   @Test
   void jsonFormatStoresNumbersWithoutLosingPrecision() {
     String topic = newTopicName();
-    List<String> numbers = List.of("3.141592653589793238462643", "12345678901234567890123", "0.1", "1E400", "-2.5e-400");
+    List<String> numbers =
+        List.of(
+            "3.141592653589793238462643", "12345678901234567890123", "0.1", "1E400", "-2.5e-400");
     StringBuilder body = new StringBuilder("{\"records\":[");
     for (int i = 0; i < numbers.size(); i++) {
       body.append(i == 0 ? "" : ",").append("{\"value\":").append(numbers.get(i)).append("}");
@@ -104,9 +127,14 @@ class ProduceApiTest extends ApiTestSupport {
     SoftAssertions softly = new SoftAssertions();
     for (int i = 0; i < numbers.size(); i++) {
       String storedText = decode(stored.get(i).get("value"));
-      softly.assertThat(storedText).as("stored JSON text of %s", numbers.get(i)).matches("-?[0-9][0-9.eE+-]*");
+      softly
+          .assertThat(storedText)
+          .as("stored JSON text of %s", numbers.get(i))
+          .matches("-?[0-9][0-9.eE+-]*");
       if (storedText.matches("-?[0-9][0-9.eE+-]*")) {
-        softly.assertThat(new BigDecimal(storedText)).as("stored JSON text of %s", numbers.get(i))
+        softly
+            .assertThat(new BigDecimal(storedText))
+            .as("stored JSON text of %s", numbers.get(i))
             .isEqualByComparingTo(new BigDecimal(numbers.get(i)));
       }
     }
@@ -117,7 +145,11 @@ class ProduceApiTest extends ApiTestSupport {
   void aStoredJsonNumberReadsBackInTheJsonFormatWithoutLosingPrecision() {
     String topic = newTopicName();
     String pi = "3.141592653589793238462643";
-    produceBinary(topic, "{\"records\":[{\"value\":\"" + Base64.getEncoder().encodeToString(pi.getBytes()) + "\"}]}");
+    produceBinary(
+        topic,
+        "{\"records\":[{\"value\":\""
+            + Base64.getEncoder().encodeToString(pi.getBytes())
+            + "\"}]}");
 
     Response r = get("/topics/" + topic + "/partitions/0/records?offset=0");
 
@@ -129,8 +161,14 @@ class ProduceApiTest extends ApiTestSupport {
   void trailingContentAfterTheBodyIsMalformedJson() {
     String topic = newTopicName();
 
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"value\":1}]} {\"records\":[{\"value\":2}]}"),
-        400, 40001, "Malformed JSON body");
+    assertError(
+        post(
+            "/topics/" + topic,
+            EMBEDDED_JSON,
+            "{\"records\":[{\"value\":1}]} {\"records\":[{\"value\":2}]}"),
+        400,
+        40001,
+        "Malformed JSON body");
 
     assertError(get("/topics/" + topic), 404, 40401, "does not exist");
   }
@@ -139,7 +177,8 @@ class ProduceApiTest extends ApiTestSupport {
   void plainApplicationJsonAndAMissingContentTypeBothMeanTheJsonFormat() {
     String topic = newTopicName();
 
-    expectOk(post("/topics/" + topic, JSON, "{\"records\":[{\"key\":{\"id\":1},\"value\":[true]}]}"));
+    expectOk(
+        post("/topics/" + topic, JSON, "{\"records\":[{\"key\":{\"id\":1},\"value\":[true]}]}"));
     expectOk(post("/topics/" + topic, null, "{\"records\":[{\"value\":\"no content type\"}]}"));
     expectOk(post("/topics/" + topic, V2_JSON, "{\"records\":[{\"value\":7}]}"));
 
@@ -184,7 +223,9 @@ class ProduceApiTest extends ApiTestSupport {
                     + "{\"name\":\"nothing\",\"value\":null}]"));
     assertThat(read.get(1).get("headers"))
         .as("repeated header names are kept in order")
-        .isEqualTo(mapper.readTree("[{\"name\":\"trace\",\"value\":\"déf\"},{\"name\":\"trace\",\"value\":\"again\"}]"));
+        .isEqualTo(
+            mapper.readTree(
+                "[{\"name\":\"trace\",\"value\":\"déf\"},{\"name\":\"trace\",\"value\":\"again\"}]"));
   }
 
   @Test
@@ -197,14 +238,19 @@ class ProduceApiTest extends ApiTestSupport {
 
     JsonNode read = readBinary(topic, 0, 0);
 
-    assertThat(read.get(0).get("headers")).isEqualTo(mapper.readTree("[{\"name\":\"bin\",\"value\":\"AAEC\"}]"));
-    assertThat(read.get(1).get("headers")).isEqualTo(mapper.readTree("[{\"name\":\"bin\",\"value\":\"/w==\"}]"));
+    assertThat(read.get(0).get("headers"))
+        .isEqualTo(mapper.readTree("[{\"name\":\"bin\",\"value\":\"AAEC\"}]"));
+    assertThat(read.get(1).get("headers"))
+        .isEqualTo(mapper.readTree("[{\"name\":\"bin\",\"value\":\"/w==\"}]"));
   }
 
   @Test
   void anExplicitTimestampIsStoredAndReadBack() {
     String topic = newTopicName();
-    createTopic(topic, 1, KEEP_FOREVER); // a record from 2009 would otherwise be due for time-based retention
+    createTopic(
+        topic,
+        1,
+        KEEP_FOREVER); // a record from 2009 would otherwise be due for time-based retention
     long before = System.currentTimeMillis();
     produceJson(topic, "{\"records\":[{\"value\":1,\"timestamp\":1234567890123},{\"value\":2}]}");
     long after = System.currentTimeMillis();
@@ -217,12 +263,18 @@ class ProduceApiTest extends ApiTestSupport {
         .isBetween(before, after);
   }
 
-  // ---- acks --------------------------------------------------------------------------------------------------
+  // ---- acks
+  // --------------------------------------------------------------------------------------------------
 
   @Test
   void acksZeroReportsOffsetsAsMinusOneButStillAppends() {
     String topic = newTopicName();
-    JsonNode response = expectOk(post("/topics/" + topic + "?acks=0", EMBEDDED_JSON, "{\"records\":[{\"value\":1},{\"value\":2}]}"));
+    JsonNode response =
+        expectOk(
+            post(
+                "/topics/" + topic + "?acks=0",
+                EMBEDDED_JSON,
+                "{\"records\":[{\"value\":1},{\"value\":2}]}"));
 
     assertThat(offsetsOf(response)).containsExactly(-1L, -1L);
     assertThat(readJson(topic, 0, 0)).hasSize(2);
@@ -233,13 +285,35 @@ class ProduceApiTest extends ApiTestSupport {
     String topic = newTopicName();
     String body = "{\"records\":[{\"value\":1}]}";
 
-    long acksOne = expectOk(post("/topics/" + topic + "?acks=1", EMBEDDED_JSON, body)).get("offsets").get(0).get("offset").longValue();
-    long acksAll = expectOk(post("/topics/" + topic + "?acks=all", EMBEDDED_JSON, body)).get("offsets").get(0).get("offset").longValue();
-    long acksMinusOne = expectOk(post("/topics/" + topic + "?acks=-1", EMBEDDED_JSON, body)).get("offsets").get(0).get("offset").longValue();
-    long byDefault = expectOk(post("/topics/" + topic, EMBEDDED_JSON, body)).get("offsets").get(0).get("offset").longValue();
+    long acksOne =
+        expectOk(post("/topics/" + topic + "?acks=1", EMBEDDED_JSON, body))
+            .get("offsets")
+            .get(0)
+            .get("offset")
+            .longValue();
+    long acksAll =
+        expectOk(post("/topics/" + topic + "?acks=all", EMBEDDED_JSON, body))
+            .get("offsets")
+            .get(0)
+            .get("offset")
+            .longValue();
+    long acksMinusOne =
+        expectOk(post("/topics/" + topic + "?acks=-1", EMBEDDED_JSON, body))
+            .get("offsets")
+            .get(0)
+            .get("offset")
+            .longValue();
+    long byDefault =
+        expectOk(post("/topics/" + topic, EMBEDDED_JSON, body))
+            .get("offsets")
+            .get(0)
+            .get("offset")
+            .longValue();
 
     assertThat(List.of(acksOne, acksAll, acksMinusOne, byDefault)).containsExactly(0L, 1L, 2L, 3L);
-    assertThat(offsets(topic, 0).get("end_offset").longValue()).as("acks=all waited for the high watermark").isEqualTo(4);
+    assertThat(offsets(topic, 0).get("end_offset").longValue())
+        .as("acks=all waited for the high watermark")
+        .isEqualTo(4);
   }
 
   @Test
@@ -247,66 +321,170 @@ class ProduceApiTest extends ApiTestSupport {
     String topic = newTopicName();
     produceJson(topic, "{\"records\":[{\"value\":1}]}");
 
-    assertError(post("/topics/" + topic + "?acks=2", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"), 400, 40003, "acks must be 0, 1, all or -1, got '2'");
-    assertError(post("/topics/" + topic + "/partitions/0?acks=none", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"), 400, 40003, "got 'none'");
+    assertError(
+        post("/topics/" + topic + "?acks=2", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"),
+        400,
+        40003,
+        "acks must be 0, 1, all or -1, got '2'");
+    assertError(
+        post(
+            "/topics/" + topic + "/partitions/0?acks=none",
+            EMBEDDED_JSON,
+            "{\"records\":[{\"value\":1}]}"),
+        400,
+        40003,
+        "got 'none'");
 
     assertThat(endOffset(topic, 0)).isEqualTo(1);
   }
 
-  // ---- request errors ----------------------------------------------------------------------------------------
+  // ---- request errors
+  // ----------------------------------------------------------------------------------------
 
   @Test
   void malformedJsonIsRefusedWith40001() {
-    assertError(post("/topics/" + newTopicName(), EMBEDDED_JSON, "{\"records\":[{\"value\":1}"), 400, 40001, "Malformed JSON body");
-    assertError(post("/topics/" + newTopicName(), EMBEDDED_JSON, "not json at all"), 400, 40001, "Malformed JSON body");
+    assertError(
+        post("/topics/" + newTopicName(), EMBEDDED_JSON, "{\"records\":[{\"value\":1}"),
+        400,
+        40001,
+        "Malformed JSON body");
+    assertError(
+        post("/topics/" + newTopicName(), EMBEDDED_JSON, "not json at all"),
+        400,
+        40001,
+        "Malformed JSON body");
   }
 
   @Test
   void aBodyWithoutARecordsArrayIsRefusedWith40002() {
     String topic = newTopicName();
     assertError(post("/topics/" + topic, EMBEDDED_JSON, "{}"), 400, 40002, "\"records\" array");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":{\"value\":1}}"), 400, 40002, "\"records\" array");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "[{\"value\":1}]"), 400, 40002, "\"records\" array");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":{\"value\":1}}"),
+        400,
+        40002,
+        "\"records\" array");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "[{\"value\":1}]"),
+        400,
+        40002,
+        "\"records\" array");
     assertError(post("/topics/" + topic, EMBEDDED_JSON, ""), 400, 40002, "no body");
   }
 
   @Test
   void recordsOfTheWrongShapeAreRefusedWith40002NamingTheRecord() {
     String topic = newTopicName();
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"value\":1},5]}"), 400, 40002, "records[1] must be a JSON object");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"partition\":\"0\"}]}"), 400, 40002, "records[0].partition must be a non-negative integer");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"partition\":-1}]}"), 400, 40002, "records[0].partition");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"timestamp\":-5}]}"), 400, 40002, "records[0].timestamp");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"timestamp\":\"now\"}]}"), 400, 40002, "records[0].timestamp");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"headers\":5}]}"), 400, 40002, "records[0].headers must be an object or a list");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"headers\":[{\"value\":\"x\"}]}]}"), 400, 40002, "records[0].headers entries");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"headers\":{\"h\":1}}]}"), 400, 40002, "header values must be strings or null");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"value\":1},5]}"),
+        400,
+        40002,
+        "records[1] must be a JSON object");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"partition\":\"0\"}]}"),
+        400,
+        40002,
+        "records[0].partition must be a non-negative integer");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"partition\":-1}]}"),
+        400,
+        40002,
+        "records[0].partition");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"timestamp\":-5}]}"),
+        400,
+        40002,
+        "records[0].timestamp");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"timestamp\":\"now\"}]}"),
+        400,
+        40002,
+        "records[0].timestamp");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"headers\":5}]}"),
+        400,
+        40002,
+        "records[0].headers must be an object or a list");
+    assertError(
+        post(
+            "/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"headers\":[{\"value\":\"x\"}]}]}"),
+        400,
+        40002,
+        "records[0].headers entries");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"headers\":{\"h\":1}}]}"),
+        400,
+        40002,
+        "header values must be strings or null");
   }
 
   @Test
   void anUnknownFieldInARecordIsRefusedWith40002() {
-    assertError(post("/topics/" + newTopicName(), EMBEDDED_JSON, "{\"records\":[{\"value\":1},{\"value\":2,\"foo\":3}]}"),
-        400, 40002, "records[1] has unknown field \"foo\"; expected key, value, partition, headers, timestamp");
+    assertError(
+        post(
+            "/topics/" + newTopicName(),
+            EMBEDDED_JSON,
+            "{\"records\":[{\"value\":1},{\"value\":2,\"foo\":3}]}"),
+        400,
+        40002,
+        "records[1] has unknown field \"foo\"; expected key, value, partition, headers, timestamp");
   }
 
   @Test
   void anEmptyRecordsArrayIsRefusedWith40002() {
-    assertError(post("/topics/" + newTopicName(), EMBEDDED_JSON, "{\"records\":[]}"), 400, 40002, "no records");
+    assertError(
+        post("/topics/" + newTopicName(), EMBEDDED_JSON, "{\"records\":[]}"),
+        400,
+        40002,
+        "no records");
   }
 
   @Test
   void badBase64InTheBinaryFormatIsRefusedWith40002() {
     String topic = newTopicName();
-    assertError(post("/topics/" + topic, EMBEDDED_BINARY, "{\"records\":[{\"value\":\"not base64!\"}]}"), 400, 40002, "records[0].value is not valid base64");
-    assertError(post("/topics/" + topic, EMBEDDED_BINARY, "{\"records\":[{\"key\":\"%%%\",\"value\":\"AA==\"}]}"), 400, 40002, "records[0].key is not valid base64");
-    assertError(post("/topics/" + topic, EMBEDDED_BINARY, "{\"records\":[{\"value\":{\"a\":1}}]}"), 400, 40002, "must be a base64 string");
-    assertError(post("/topics/" + topic, EMBEDDED_BINARY, "{\"records\":[{\"value\":\"AA==\",\"headers\":{\"h\":\"?\"}}]}"), 400, 40002, "header value is not valid base64");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_BINARY, "{\"records\":[{\"value\":\"not base64!\"}]}"),
+        400,
+        40002,
+        "records[0].value is not valid base64");
+    assertError(
+        post(
+            "/topics/" + topic,
+            EMBEDDED_BINARY,
+            "{\"records\":[{\"key\":\"%%%\",\"value\":\"AA==\"}]}"),
+        400,
+        40002,
+        "records[0].key is not valid base64");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_BINARY, "{\"records\":[{\"value\":{\"a\":1}}]}"),
+        400,
+        40002,
+        "must be a base64 string");
+    assertError(
+        post(
+            "/topics/" + topic,
+            EMBEDDED_BINARY,
+            "{\"records\":[{\"value\":\"AA==\",\"headers\":{\"h\":\"?\"}}]}"),
+        400,
+        40002,
+        "header value is not valid base64");
   }
 
   @Test
   void anUnsupportedContentTypeIsRefusedWith41501() {
-    assertError(post("/topics/" + newTopicName(), "text/plain", "{\"records\":[{\"value\":1}]}"), 415, 41501, "Unsupported Content-Type 'text/plain'");
-    assertError(post("/topics/" + newTopicName(), "application/vnd.kafka.avro.v2+json", "{\"records\":[{\"value\":1}]}"), 415, 41501, "application/vnd.kafka.avro.v2+json");
+    assertError(
+        post("/topics/" + newTopicName(), "text/plain", "{\"records\":[{\"value\":1}]}"),
+        415,
+        41501,
+        "Unsupported Content-Type 'text/plain'");
+    assertError(
+        post(
+            "/topics/" + newTopicName(),
+            "application/vnd.kafka.avro.v2+json",
+            "{\"records\":[{\"value\":1}]}"),
+        415,
+        41501,
+        "application/vnd.kafka.avro.v2+json");
   }
 
   @Test
@@ -314,17 +492,32 @@ class ProduceApiTest extends ApiTestSupport {
     String topic = newTopicName();
     createTopic(topic, 2);
 
-    assertError(post("/topics/" + topic + "/partitions/2", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"),
-        404, 40402, "Partition 2 of topic '" + topic + "' does not exist; the topic has 2 partition(s).");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"partition\":9,\"value\":1}]}"), 404, 40402, "Partition 9");
+    assertError(
+        post("/topics/" + topic + "/partitions/2", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"),
+        404,
+        40402,
+        "Partition 2 of topic '" + topic + "' does not exist; the topic has 2 partition(s).");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"partition\":9,\"value\":1}]}"),
+        404,
+        40402,
+        "Partition 9");
   }
 
   @Test
   void aNonIntegerPathPartitionIsABadParameter() {
-    assertError(post("/topics/" + newTopicName() + "/partitions/x", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"), 400, 40003, "'x'");
+    assertError(
+        post(
+            "/topics/" + newTopicName() + "/partitions/x",
+            EMBEDDED_JSON,
+            "{\"records\":[{\"value\":1}]}"),
+        400,
+        40003,
+        "'x'");
   }
 
-  // ---- size limits and atomicity -----------------------------------------------------------------------------
+  // ---- size limits and atomicity
+  // -----------------------------------------------------------------------------
 
   @Test
   void aRecordLargerThanMaxMessageBytesIsRefusedWith41301AndNothingIsAppended() {
@@ -332,8 +525,11 @@ class ProduceApiTest extends ApiTestSupport {
     createTopic(topic, 1, "[{\"name\":\"max.message.bytes\",\"value\":\"2000\"}]");
     produceJson(topic, "{\"records\":[{\"value\":\"small\"}]}");
 
-    Response r = post("/topics/" + topic, EMBEDDED_JSON,
-        "{\"records\":[{\"value\":\"ok\"},{\"value\":\"" + "x".repeat(5000) + "\"}]}");
+    Response r =
+        post(
+            "/topics/" + topic,
+            EMBEDDED_JSON,
+            "{\"records\":[{\"value\":\"ok\"},{\"value\":\"" + "x".repeat(5000) + "\"}]}");
 
     assertError(r, 413, 41301, "max.message.bytes=2000");
     assertThat(endOffset(topic, 0)).isEqualTo(1);
@@ -346,7 +542,12 @@ class ProduceApiTest extends ApiTestSupport {
     createTopic(topic, 1, "[{\"name\":\"max.message.bytes\",\"value\":\"2000\"}]");
     StringBuilder body = new StringBuilder("{\"records\":[");
     for (int i = 0; i < 12; i++) {
-      body.append(i == 0 ? "" : ",").append("{\"value\":\"").append(i).append("-").append("y".repeat(500)).append("\"}");
+      body.append(i == 0 ? "" : ",")
+          .append("{\"value\":\"")
+          .append(i)
+          .append("-")
+          .append("y".repeat(500))
+          .append("\"}");
     }
     body.append("]}");
 
@@ -366,11 +567,17 @@ class ProduceApiTest extends ApiTestSupport {
   void aRequestWithOneBadPartitionAppendsNothingAnywhere() {
     String topic = newTopicName();
     createTopic(topic, 2);
-    produceJson(topic, "{\"records\":[{\"partition\":0,\"value\":1},{\"partition\":1,\"value\":1}]}");
+    produceJson(
+        topic, "{\"records\":[{\"partition\":0,\"value\":1},{\"partition\":1,\"value\":1}]}");
 
-    assertError(post("/topics/" + topic, EMBEDDED_JSON,
-        "{\"records\":[{\"partition\":0,\"value\":2},{\"partition\":1,\"value\":2},{\"partition\":5,\"value\":2}]}"),
-        404, 40402, "Partition 5");
+    assertError(
+        post(
+            "/topics/" + topic,
+            EMBEDDED_JSON,
+            "{\"records\":[{\"partition\":0,\"value\":2},{\"partition\":1,\"value\":2},{\"partition\":5,\"value\":2}]}"),
+        404,
+        40402,
+        "Partition 5");
 
     assertThat(endOffset(topic, 0)).isEqualTo(1);
     assertThat(endOffset(topic, 1)).isEqualTo(1);
@@ -381,9 +588,16 @@ class ProduceApiTest extends ApiTestSupport {
     String topic = newTopicName();
     createTopic(topic, 2, "[{\"name\":\"max.message.bytes\",\"value\":\"2000\"}]");
 
-    assertError(post("/topics/" + topic, EMBEDDED_JSON,
-        "{\"records\":[{\"partition\":0,\"value\":\"fits\"},{\"partition\":1,\"value\":\"" + "z".repeat(5000) + "\"}]}"),
-        413, 41301, topic + "-1");
+    assertError(
+        post(
+            "/topics/" + topic,
+            EMBEDDED_JSON,
+            "{\"records\":[{\"partition\":0,\"value\":\"fits\"},{\"partition\":1,\"value\":\""
+                + "z".repeat(5000)
+                + "\"}]}"),
+        413,
+        41301,
+        topic + "-1");
 
     assertThat(endOffset(topic, 0)).isZero();
     assertThat(endOffset(topic, 1)).isZero();
@@ -394,8 +608,14 @@ class ProduceApiTest extends ApiTestSupport {
     String topic = newTopicName();
     produceJson(topic, "{\"records\":[{\"value\":1}]}");
 
-    assertError(post("/topics/" + topic, EMBEDDED_BINARY, "{\"records\":[{\"value\":\"AA==\"},{\"value\":\"!!\"}]}"),
-        400, 40002, "records[1].value");
+    assertError(
+        post(
+            "/topics/" + topic,
+            EMBEDDED_BINARY,
+            "{\"records\":[{\"value\":\"AA==\"},{\"value\":\"!!\"}]}"),
+        400,
+        40002,
+        "records[1].value");
 
     assertThat(endOffset(topic, 0)).isEqualTo(1);
   }

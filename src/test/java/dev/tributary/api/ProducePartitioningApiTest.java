@@ -14,12 +14,14 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Where produced records land: the path partition, the record's partition, Kafka's murmur2 partitioner for keyed
- * records (checked against kafka-clients' {@code Utils}), per-request rotation for keyless ones; and auto-creation.
+ * Where produced records land: the path partition, the record's partition, Kafka's murmur2
+ * partitioner for keyed records (checked against kafka-clients' {@code Utils}), per-request
+ * rotation for keyless ones; and auto-creation.
  */
 class ProducePartitioningApiTest extends ApiTestSupport {
 
-  // ---- partitioning ------------------------------------------------------------------------------------------
+  // ---- partitioning
+  // ------------------------------------------------------------------------------------------
 
   @Test
   void thePathPartitionOverridesEveryRecordsPartition() {
@@ -27,12 +29,17 @@ class ProducePartitioningApiTest extends ApiTestSupport {
     createTopic(topic, 3);
 
     JsonNode response =
-        expectOk(post("/topics/" + topic + "/partitions/2", EMBEDDED_JSON,
-            "{\"records\":[{\"value\":1},{\"key\":\"k\",\"value\":2},{\"partition\":0,\"value\":3}]}"));
+        expectOk(
+            post(
+                "/topics/" + topic + "/partitions/2",
+                EMBEDDED_JSON,
+                "{\"records\":[{\"value\":1},{\"key\":\"k\",\"value\":2},{\"partition\":0,\"value\":3}]}"));
 
     assertThat(placements(response)).containsExactly("2:0", "2:1", "2:2");
     assertThat(endOffset(topic, 0)).isZero();
-    assertThat(readJson(topic, 2, 0)).extracting(r -> r.get("value").intValue()).containsExactly(1, 2, 3);
+    assertThat(readJson(topic, 2, 0))
+        .extracting(r -> r.get("value").intValue())
+        .containsExactly(1, 2, 3);
   }
 
   @Test
@@ -48,8 +55,12 @@ class ProducePartitioningApiTest extends ApiTestSupport {
 
     assertThat(first).containsExactly("0:0", "1:0", "0:1", "2:0", "1:1", "0:2");
     assertThat(second).containsExactly("0:3", "1:2", "0:4", "2:1", "1:3", "0:5");
-    assertThat(readJson(topic, 0, 0)).extracting(r -> r.get("value").stringValue()).containsExactly("a", "c", "f", "a", "c", "f");
-    assertThat(readJson(topic, 1, 0)).extracting(r -> r.get("value").stringValue()).containsExactly("b", "e", "b", "e");
+    assertThat(readJson(topic, 0, 0))
+        .extracting(r -> r.get("value").stringValue())
+        .containsExactly("a", "c", "f", "a", "c", "f");
+    assertThat(readJson(topic, 1, 0))
+        .extracting(r -> r.get("value").stringValue())
+        .containsExactly("b", "e", "b", "e");
   }
 
   @Test
@@ -59,15 +70,21 @@ class ProducePartitioningApiTest extends ApiTestSupport {
     createTopic(topic, partitions);
     List<String> keyTexts = new ArrayList<>();
     for (int i = 0; i < 150; i++) {
-      keyTexts.add(switch (i % 3) {
-        case 0 -> "\"key-" + i + "\"";
-        case 1 -> String.valueOf(i * 7919);
-        default -> "{\"id\":" + i + ",\"tag\":\"x\"}";
-      });
+      keyTexts.add(
+          switch (i % 3) {
+            case 0 -> "\"key-" + i + "\"";
+            case 1 -> String.valueOf(i * 7919);
+            default -> "{\"id\":" + i + ",\"tag\":\"x\"}";
+          });
     }
     StringBuilder body = new StringBuilder("{\"records\":[");
     for (int i = 0; i < keyTexts.size(); i++) {
-      body.append(i == 0 ? "" : ",").append("{\"key\":").append(keyTexts.get(i)).append(",\"value\":").append(i).append("}");
+      body.append(i == 0 ? "" : ",")
+          .append("{\"key\":")
+          .append(keyTexts.get(i))
+          .append(",\"value\":")
+          .append(i)
+          .append("}");
     }
     body.append("]}");
 
@@ -94,14 +111,18 @@ class ProducePartitioningApiTest extends ApiTestSupport {
       random.nextBytes(key);
       keys.add(key);
       body.append(i == 0 ? "" : ",")
-          .append("{\"key\":\"").append(Base64.getEncoder().encodeToString(key)).append("\",\"value\":\"AA==\"}");
+          .append("{\"key\":\"")
+          .append(Base64.getEncoder().encodeToString(key))
+          .append("\",\"value\":\"AA==\"}");
     }
     body.append("]}");
 
     List<Integer> landed = partitionsOf(produceBinary(topic, body.toString()));
 
     for (int i = 0; i < keys.size(); i++) {
-      assertThat(landed.get(i)).as("partition of key %d", i).isEqualTo(kafkaPartition(keys.get(i), partitions));
+      assertThat(landed.get(i))
+          .as("partition of key %d", i)
+          .isEqualTo(kafkaPartition(keys.get(i), partitions));
     }
   }
 
@@ -110,7 +131,8 @@ class ProducePartitioningApiTest extends ApiTestSupport {
     String topic = newTopicName();
     int partitions = 4;
     createTopic(topic, partitions);
-    String body = "{\"records\":[{\"value\":1},{\"value\":2},{\"value\":3},{\"value\":4},{\"value\":5}]}";
+    String body =
+        "{\"records\":[{\"value\":1},{\"value\":2},{\"value\":3},{\"value\":4},{\"value\":5}]}";
 
     List<Integer> partitionPerRequest = new ArrayList<>();
     for (int request = 0; request < 2 * partitions; request++) {
@@ -120,7 +142,8 @@ class ProducePartitioningApiTest extends ApiTestSupport {
     }
 
     for (int i = 1; i < partitionPerRequest.size(); i++) {
-      assertThat(partitionPerRequest.get(i)).as("rotation in %s", partitionPerRequest)
+      assertThat(partitionPerRequest.get(i))
+          .as("rotation in %s", partitionPerRequest)
           .isEqualTo((partitionPerRequest.get(i - 1) + 1) % partitions);
     }
     for (int p = 0; p < partitions; p++) {
@@ -133,15 +156,21 @@ class ProducePartitioningApiTest extends ApiTestSupport {
     String topic = newTopicName();
     createTopic(topic, 6);
 
-    List<Integer> landed = partitionsOf(produceJson(topic,
-        "{\"records\":[{\"key\":\"alice\",\"value\":1},{\"value\":2},{\"key\":\"bob\",\"value\":3},{\"value\":4}]}"));
+    List<Integer> landed =
+        partitionsOf(
+            produceJson(
+                topic,
+                "{\"records\":[{\"key\":\"alice\",\"value\":1},{\"value\":2},{\"key\":\"bob\",\"value\":3},{\"value\":4}]}"));
 
-    assertThat(landed.get(0)).isEqualTo(kafkaPartition("\"alice\"".getBytes(StandardCharsets.UTF_8), 6));
-    assertThat(landed.get(2)).isEqualTo(kafkaPartition("\"bob\"".getBytes(StandardCharsets.UTF_8), 6));
+    assertThat(landed.get(0))
+        .isEqualTo(kafkaPartition("\"alice\"".getBytes(StandardCharsets.UTF_8), 6));
+    assertThat(landed.get(2))
+        .isEqualTo(kafkaPartition("\"bob\"".getBytes(StandardCharsets.UTF_8), 6));
     assertThat(landed.get(1)).isEqualTo(landed.get(3));
   }
 
-  // ---- auto-creation -----------------------------------------------------------------------------------------
+  // ---- auto-creation
+  // -----------------------------------------------------------------------------------------
 
   @Test
   void producingToAMissingTopicCreatesItWithOnePartition() {
@@ -161,8 +190,11 @@ class ProducePartitioningApiTest extends ApiTestSupport {
   void autoCreationIsRefusedWhenAPathPartitionIsBeyondNumPartitionsAndNoTopicIsCreated() {
     String topic = newTopicName();
 
-    assertError(post("/topics/" + topic + "/partitions/5", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"),
-        404, 40401, "partition 5 was asked for");
+    assertError(
+        post("/topics/" + topic + "/partitions/5", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"),
+        404,
+        40401,
+        "partition 5 was asked for");
 
     assertError(get("/topics/" + topic), 404, 40401, "does not exist");
   }
@@ -171,8 +203,14 @@ class ProducePartitioningApiTest extends ApiTestSupport {
   void autoCreationIsRefusedWhenARecordPartitionIsBeyondNumPartitionsAndNoTopicIsCreated() {
     String topic = newTopicName();
 
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[{\"value\":1},{\"partition\":1,\"value\":2}]}"),
-        404, 40401, "num.partitions");
+    assertError(
+        post(
+            "/topics/" + topic,
+            EMBEDDED_JSON,
+            "{\"records\":[{\"value\":1},{\"partition\":1,\"value\":2}]}"),
+        404,
+        40401,
+        "num.partitions");
 
     assertError(get("/topics/" + topic), 404, 40401, "does not exist");
   }
@@ -181,16 +219,24 @@ class ProducePartitioningApiTest extends ApiTestSupport {
   void aMalformedProduceToAMissingTopicDoesNotCreateIt() {
     String topic = newTopicName();
 
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[]}"), 400, 40002, "no records");
-    assertError(post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":"), 400, 40001, "Malformed JSON body");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":[]}"), 400, 40002, "no records");
+    assertError(
+        post("/topics/" + topic, EMBEDDED_JSON, "{\"records\":"),
+        400,
+        40001,
+        "Malformed JSON body");
 
     assertError(get("/topics/" + topic), 404, 40401, "does not exist");
   }
 
   @Test
   void anIllegalTopicNameIsRefusedOnAutoCreation() {
-    assertError(post("/topics/" + encode("has space"), EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"),
-        422, 42201, "is illegal");
+    assertError(
+        post("/topics/" + encode("has space"), EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"),
+        422,
+        42201,
+        "is illegal");
   }
 
   static int kafkaPartition(byte[] keyBytes, int partitions) {

@@ -13,7 +13,8 @@ import tools.jackson.databind.JsonNode;
 /** Stateless reads: {@code GET /topics/{t}/partitions/{p}/records} and {@code .../offsets}. */
 class ReadApiTest extends ApiTestSupport {
 
-  // ---- records -----------------------------------------------------------------------------------------------
+  // ---- records
+  // -----------------------------------------------------------------------------------------------
 
   @Test
   void aReadWithoutAnOffsetStartsAtTheBeginningAndReportsTheHighWatermark() {
@@ -25,7 +26,9 @@ class ReadApiTest extends ApiTestSupport {
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.contentType()).startsWith(EMBEDDED_JSON);
     assertThat(r.header("X-Tributary-High-Watermark")).hasValue("3");
-    assertThat(r.json()).extracting(n -> n.get("value").stringValue()).containsExactly("a", "b", "c");
+    assertThat(r.json())
+        .extracting(n -> n.get("value").stringValue())
+        .containsExactly("a", "b", "c");
     assertThat(r.json()).extracting(n -> n.get("offset").longValue()).containsExactly(0L, 1L, 2L);
   }
 
@@ -44,12 +47,17 @@ class ReadApiTest extends ApiTestSupport {
   void aTinyMaxBytesStillReturnsExactlyOneWholeBatch() {
     String topic = newTopicName();
     for (int request = 0; request < 3; request++) {
-      produceJson(topic, "{\"records\":[{\"value\":\"" + request + "a\"},{\"value\":\"" + request + "b\"}]}");
+      produceJson(
+          topic,
+          "{\"records\":[{\"value\":\"" + request + "a\"},{\"value\":\"" + request + "b\"}]}");
     }
 
-    JsonNode fromStart = expectOk(get("/topics/" + topic + "/partitions/0/records?offset=0&max_bytes=1"));
-    JsonNode fromMiddle = expectOk(get("/topics/" + topic + "/partitions/0/records?offset=3&max_bytes=1"));
-    JsonNode everything = expectOk(get("/topics/" + topic + "/partitions/0/records?offset=0&max_bytes=1048576"));
+    JsonNode fromStart =
+        expectOk(get("/topics/" + topic + "/partitions/0/records?offset=0&max_bytes=1"));
+    JsonNode fromMiddle =
+        expectOk(get("/topics/" + topic + "/partitions/0/records?offset=3&max_bytes=1"));
+    JsonNode everything =
+        expectOk(get("/topics/" + topic + "/partitions/0/records?offset=0&max_bytes=1048576"));
 
     assertThat(fromStart).extracting(n -> n.get("value").stringValue()).containsExactly("0a", "0b");
     assertThat(fromMiddle).extracting(n -> n.get("value").stringValue()).containsExactly("1b");
@@ -59,13 +67,19 @@ class ReadApiTest extends ApiTestSupport {
   @Test
   void aMaxBytesBetweenBatchBoundariesReturnsOnlyWholeBatches() {
     String topic = newTopicName();
-    String body = "{\"records\":[{\"value\":\"" + "v".repeat(200) + "\"},{\"value\":\"" + "w".repeat(200) + "\"}]}";
+    String body =
+        "{\"records\":[{\"value\":\""
+            + "v".repeat(200)
+            + "\"},{\"value\":\""
+            + "w".repeat(200)
+            + "\"}]}";
     produceJson(topic, body);
     produceJson(topic, body);
     produceJson(topic, body);
 
     // Two batches of ~480 bytes each: 700 bytes cover one whole batch and part of the next.
-    JsonNode read = expectOk(get("/topics/" + topic + "/partitions/0/records?offset=0&max_bytes=700"));
+    JsonNode read =
+        expectOk(get("/topics/" + topic + "/partitions/0/records?offset=0&max_bytes=700"));
 
     assertThat(read).extracting(n -> n.get("offset").longValue()).containsExactly(0L, 1L);
   }
@@ -75,13 +89,24 @@ class ReadApiTest extends ApiTestSupport {
     String topic = newTopicName();
     produceJson(topic, "{\"records\":[{\"value\":{\"fine\":true}}]}");
     String notJson = Base64.getEncoder().encodeToString("hello world".getBytes());
-    expectOk(post("/topics/" + topic, EMBEDDED_BINARY, "{\"records\":[{\"value\":\"" + notJson + "\"}]}"));
+    expectOk(
+        post(
+            "/topics/" + topic,
+            EMBEDDED_BINARY,
+            "{\"records\":[{\"value\":\"" + notJson + "\"}]}"));
 
-    assertError(get("/topics/" + topic + "/partitions/0/records?offset=0"), 406, 40601,
+    assertError(
+        get("/topics/" + topic + "/partitions/0/records?offset=0"),
+        406,
+        40601,
         "The record at offset 1 is not JSON");
-    assertError(get("/topics/" + topic + "/partitions/0/records?offset=1"), 406, 40601,
+    assertError(
+        get("/topics/" + topic + "/partitions/0/records?offset=1"),
+        406,
+        40601,
         "'Accept: application/vnd.kafka.binary.v2+json'");
-    Response binary = get("/topics/" + topic + "/partitions/0/records?offset=0", "Accept", EMBEDDED_BINARY);
+    Response binary =
+        get("/topics/" + topic + "/partitions/0/records?offset=0", "Accept", EMBEDDED_BINARY);
     assertThat(binary.status()).isEqualTo(200);
     assertThat(binary.contentType()).startsWith(EMBEDDED_BINARY);
     assertThat(binary.json().get(1).get("value").stringValue()).isEqualTo(notJson);
@@ -94,7 +119,10 @@ class ReadApiTest extends ApiTestSupport {
     String topic = newTopicName();
     produceJson(topic, "{\"records\":[{\"value\":1},{\"value\":2},{\"value\":3}]}");
 
-    assertError(get("/topics/" + topic + "/partitions/0/records?offset=99"), 416, 41601,
+    assertError(
+        get("/topics/" + topic + "/partitions/0/records?offset=99"),
+        416,
+        41601,
         "offset 99 is out of range for " + topic + "-0: valid offsets are [0, 3]");
   }
 
@@ -103,8 +131,16 @@ class ReadApiTest extends ApiTestSupport {
     String topic = newTopicName();
     produceJson(topic, "{\"records\":[{\"value\":1}]}");
 
-    assertError(get("/topics/" + topic + "/partitions/0/records?offset=5", "Accept", EMBEDDED_BINARY), 416, 41601, "valid offsets are [0, 1]");
-    assertError(get("/topics/" + topic + "/partitions/0/records?offset=-5", "Accept", EMBEDDED_BINARY), 400, 40003, "offset must be >= 0");
+    assertError(
+        get("/topics/" + topic + "/partitions/0/records?offset=5", "Accept", EMBEDDED_BINARY),
+        416,
+        41601,
+        "valid offsets are [0, 1]");
+    assertError(
+        get("/topics/" + topic + "/partitions/0/records?offset=-5", "Accept", EMBEDDED_BINARY),
+        400,
+        40003,
+        "offset must be >= 0");
   }
 
   @Test
@@ -114,7 +150,8 @@ class ReadApiTest extends ApiTestSupport {
 
     assertThat(readJson(topic, 0, 0).get(0).get("topic").stringValue()).isEqualTo(topic);
     assertThat(expectOk(get("/topics/" + topic)).get("name").stringValue()).isEqualTo(topic);
-    assertThat(expectOk(get(v3("/topics/" + topic))).get("topic_name").stringValue()).isEqualTo(topic);
+    assertThat(expectOk(get(v3("/topics/" + topic))).get("topic_name").stringValue())
+        .isEqualTo(topic);
   }
 
   @Test
@@ -139,7 +176,8 @@ class ReadApiTest extends ApiTestSupport {
     assertError(get(records + "?offset=-1"), 400, 40003, "offset must be >= 0, got -1");
     assertError(get(records + "?max_bytes=0"), 400, 40003, "max_bytes must be at least 1, got 0");
     assertError(get(records + "?max_bytes=-5"), 400, 40003, "max_bytes");
-    assertError(get(records + "?timeout=-1"), 400, 40003, "timeout must be >= 0 milliseconds, got -1");
+    assertError(
+        get(records + "?timeout=-1"), 400, 40003, "timeout must be >= 0 milliseconds, got -1");
     assertError(get(records + "?offset=abc"), 400, 40003, "Invalid value 'abc' for 'offset'");
     assertError(get("/topics/" + topic + "/partitions/zero/records"), 400, 40003, "'zero'");
   }
@@ -149,15 +187,24 @@ class ReadApiTest extends ApiTestSupport {
     String topic = newTopicName();
     produceJson(topic, "{\"records\":[{\"value\":1}]}");
 
-    assertError(get("/topics/" + newTopicName() + "/partitions/0/records"), 404, 40401, "does not exist");
-    assertError(get("/topics/" + topic + "/partitions/3/records"), 404, 40402, "Partition 3 of topic '" + topic + "'");
+    assertError(
+        get("/topics/" + newTopicName() + "/partitions/0/records"), 404, 40401, "does not exist");
+    assertError(
+        get("/topics/" + topic + "/partitions/3/records"),
+        404,
+        40402,
+        "Partition 3 of topic '" + topic + "'");
   }
 
   @Test
   void aNegativePartitionIsAnUnknownPartitionAsOnProduceAndInMetadata() {
     String topic = newTopicName();
     produceJson(topic, "{\"records\":[{\"value\":1}]}");
-    assertError(post("/topics/" + topic + "/partitions/-1", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"), 404, 40402, "Partition -1");
+    assertError(
+        post("/topics/" + topic + "/partitions/-1", EMBEDDED_JSON, "{\"records\":[{\"value\":1}]}"),
+        404,
+        40402,
+        "Partition -1");
     assertError(get("/topics/" + topic + "/partitions/-1"), 404, 40402, "Partition -1");
 
     assertError(get("/topics/" + topic + "/partitions/-1/records"), 404, 40402, "Partition -1");
@@ -169,10 +216,13 @@ class ReadApiTest extends ApiTestSupport {
     String topic = newTopicName();
     produceJson(topic, "{\"records\":[{\"value\":\"before\"}]}");
 
-    // The poll may wait 30 s; the record arrives long before, so an answer within 15 s can only be the wake-up.
-    CompletableFuture<Response> poll = getAsync("/topics/" + topic + "/partitions/0/records?offset=1&timeout=30000");
+    // The poll may wait 30 s; the record arrives long before, so an answer within 15 s can only be
+    // the wake-up.
+    CompletableFuture<Response> poll =
+        getAsync("/topics/" + topic + "/partitions/0/records?offset=1&timeout=30000");
     await("the long poll stays open while nothing new is committed")
-        .during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(5))
         .until(() -> !poll.isDone());
     produceJson(topic, "{\"records\":[{\"key\":\"k\",\"value\":\"after\"}]}");
 
@@ -200,7 +250,8 @@ class ReadApiTest extends ApiTestSupport {
     assertThat(waitedMs).as("the poll waited out its timeout").isGreaterThanOrEqualTo(350);
   }
 
-  // ---- offsets -----------------------------------------------------------------------------------------------
+  // ---- offsets
+  // -----------------------------------------------------------------------------------------------
 
   @Test
   void offsetsReportTheBeginningTheHighWatermarkAndTheLogEnd() {
@@ -211,7 +262,9 @@ class ReadApiTest extends ApiTestSupport {
 
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.contentType()).startsWith(V2_JSON);
-    assertThat(r.json()).isEqualTo(mapper.readTree("{\"beginning_offset\":0,\"end_offset\":3,\"log_end_offset\":3}"));
+    assertThat(r.json())
+        .isEqualTo(
+            mapper.readTree("{\"beginning_offset\":0,\"end_offset\":3,\"log_end_offset\":3}"));
   }
 
   @Test
@@ -220,14 +273,19 @@ class ReadApiTest extends ApiTestSupport {
     createTopic(topic, 2);
 
     assertThat(offsets(topic, 1))
-        .isEqualTo(mapper.readTree("{\"beginning_offset\":0,\"end_offset\":0,\"log_end_offset\":0}"));
+        .isEqualTo(
+            mapper.readTree("{\"beginning_offset\":0,\"end_offset\":0,\"log_end_offset\":0}"));
   }
 
   @Test
   void aTimestampLookupFindsTheFirstRecordAtOrAfterIt() {
     String topic = newTopicName();
-    createTopic(topic, 1, KEEP_FOREVER); // records from 1970 would otherwise be due for time-based retention
-    produceJson(topic,
+    createTopic(
+        topic,
+        1,
+        KEEP_FOREVER); // records from 1970 would otherwise be due for time-based retention
+    produceJson(
+        topic,
         "{\"records\":[{\"value\":\"a\",\"timestamp\":1000},{\"value\":\"b\",\"timestamp\":2000},{\"value\":\"c\",\"timestamp\":3000}]}");
     String offsets = "/topics/" + topic + "/partitions/0/offsets?timestamp=";
 
@@ -237,8 +295,10 @@ class ReadApiTest extends ApiTestSupport {
     JsonNode last = expectOk(get(offsets + "3000"));
     JsonNode beyond = expectOk(get(offsets + "3001"));
 
-    assertThat(between).isEqualTo(mapper.readTree(
-        "{\"beginning_offset\":0,\"end_offset\":3,\"log_end_offset\":3,\"offset\":1,\"timestamp\":2000}"));
+    assertThat(between)
+        .isEqualTo(
+            mapper.readTree(
+                "{\"beginning_offset\":0,\"end_offset\":3,\"log_end_offset\":3,\"offset\":1,\"timestamp\":2000}"));
     assertThat(exact.get("offset").longValue()).isZero();
     assertThat(early.get("offset").longValue()).isZero();
     assertThat(early.get("timestamp").longValue()).isEqualTo(1000);
@@ -251,7 +311,9 @@ class ReadApiTest extends ApiTestSupport {
   @Test
   void recordsOlderThanRetentionMsAreDeletedAndTheBeginningOffsetMovesUp() {
     String topic = newTopicName();
-    produceJson(topic, "{\"records\":[{\"value\":\"ancient\",\"timestamp\":1000},{\"value\":\"also ancient\",\"timestamp\":2000}]}");
+    produceJson(
+        topic,
+        "{\"records\":[{\"value\":\"ancient\",\"timestamp\":1000},{\"value\":\"also ancient\",\"timestamp\":2000}]}");
 
     await("time-based retention (default retention.ms, housekeeping every 200 ms)")
         .atMost(Duration.ofSeconds(15))
@@ -259,11 +321,18 @@ class ReadApiTest extends ApiTestSupport {
         .until(() -> offsets(topic, 0).get("beginning_offset").longValue() == 2);
 
     assertThat(offsets(topic, 0))
-        .isEqualTo(mapper.readTree("{\"beginning_offset\":2,\"end_offset\":2,\"log_end_offset\":2}"));
-    assertError(get("/topics/" + topic + "/partitions/0/records?offset=0"), 416, 41601, "valid offsets are [2, 2]");
-    assertThat(placements(produceJson(topic, "{\"records\":[{\"value\":\"fresh\"}]}"))).containsExactly("0:2");
+        .isEqualTo(
+            mapper.readTree("{\"beginning_offset\":2,\"end_offset\":2,\"log_end_offset\":2}"));
+    assertError(
+        get("/topics/" + topic + "/partitions/0/records?offset=0"),
+        416,
+        41601,
+        "valid offsets are [2, 2]");
+    assertThat(placements(produceJson(topic, "{\"records\":[{\"value\":\"fresh\"}]}")))
+        .containsExactly("0:2");
     assertThat(expectOk(get("/topics/" + topic + "/partitions/0/records")))
-        .extracting(n -> n.get("value").stringValue()).containsExactly("fresh");
+        .extracting(n -> n.get("value").stringValue())
+        .containsExactly("fresh");
   }
 
   @Test
@@ -271,9 +340,15 @@ class ReadApiTest extends ApiTestSupport {
     String topic = newTopicName();
     produceJson(topic, "{\"records\":[{\"value\":1}]}");
 
-    assertError(get("/topics/" + topic + "/partitions/0/offsets?timestamp=-1"), 400, 40003, "timestamp must be epoch milliseconds");
-    assertError(get("/topics/" + topic + "/partitions/0/offsets?timestamp=soon"), 400, 40003, "'soon'");
+    assertError(
+        get("/topics/" + topic + "/partitions/0/offsets?timestamp=-1"),
+        400,
+        40003,
+        "timestamp must be epoch milliseconds");
+    assertError(
+        get("/topics/" + topic + "/partitions/0/offsets?timestamp=soon"), 400, 40003, "'soon'");
     assertError(get("/topics/" + topic + "/partitions/1/offsets"), 404, 40402, "Partition 1");
-    assertError(get("/topics/" + newTopicName() + "/partitions/0/offsets"), 404, 40401, "does not exist");
+    assertError(
+        get("/topics/" + newTopicName() + "/partitions/0/offsets"), 404, 40401, "does not exist");
   }
 }

@@ -12,12 +12,18 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Runs the whole generator against {@link FakeBroker}: what it sends, how it counts, what it prints. */
+/**
+ * Runs the whole generator against {@link FakeBroker}: what it sends, how it counts, what it
+ * prints.
+ */
 class BenchAgainstFakeBrokerTest {
   private record Run(int exitCode, String out, String err) {
     Map<String, String> result() {
-      String line = out.lines().filter(l -> l.startsWith("RESULT ")).reduce((a, b) -> b).orElseThrow();
-      return Stream.of(line.split(" ")).skip(2).map(kv -> kv.split("=", 2))
+      String line =
+          out.lines().filter(l -> l.startsWith("RESULT ")).reduce((a, b) -> b).orElseThrow();
+      return Stream.of(line.split(" "))
+          .skip(2)
+          .map(kv -> kv.split("=", 2))
           .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
     }
   }
@@ -25,21 +31,43 @@ class BenchAgainstFakeBrokerTest {
   private static Run bench(String... argv) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Bench.run(argv, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int code =
+        Bench.run(
+            argv,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
   void produceSendsWarmupPlusRecordsRoundRobinWithABoundedWindow() throws Exception {
     try (FakeBroker broker = new FakeBroker()) {
-      Run run = bench("produce", "--url", broker.url(), "--partitions", "3", "--records", "1050", "--batch", "100",
-          "--warmup-records", "300", "--concurrency", "4", "--acks", "1");
+      Run run =
+          bench(
+              "produce",
+              "--url",
+              broker.url(),
+              "--partitions",
+              "3",
+              "--records",
+              "1050",
+              "--batch",
+              "100",
+              "--warmup-records",
+              "300",
+              "--concurrency",
+              "4",
+              "--acks",
+              "1");
       assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
       assertThat(broker.createdPartitions.get()).isEqualTo(3);
       // 3 warm-up requests, then 10 full batches and one of 50: 1350 records over 3 partitions.
       assertThat(broker.produceRequests.get()).isEqualTo(14);
-      assertThat(broker.values.get(0).size() + broker.values.get(1).size() + broker.values.get(2).size())
+      assertThat(
+              broker.values.get(0).size()
+                  + broker.values.get(1).size()
+                  + broker.values.get(2).size())
           .isEqualTo(1350);
       assertThat(broker.values.get(0)).hasSize(100 + 400);
       assertThat(broker.values.get(1)).hasSize(100 + 350);
@@ -50,7 +78,8 @@ class BenchAgainstFakeBrokerTest {
       Map<String, String> result = run.result();
       assertThat(result).containsEntry("errors", "0").containsEntry("records", "1050");
       assertThat(Double.parseDouble(result.get("records_per_sec"))).isPositive();
-      assertThat(Double.parseDouble(result.get("p99_ms"))).isGreaterThanOrEqualTo(Double.parseDouble(result.get("p50_ms")));
+      assertThat(Double.parseDouble(result.get("p99_ms")))
+          .isGreaterThanOrEqualTo(Double.parseDouble(result.get("p50_ms")));
     }
   }
 
@@ -58,8 +87,21 @@ class BenchAgainstFakeBrokerTest {
   void produceCountsErrorCodesAndExitsNonZero() throws Exception {
     try (FakeBroker broker = new FakeBroker()) {
       broker.failEvery = 5;
-      Run run = bench("produce", "--url", broker.url(), "--records", "2000", "--batch", "100",
-          "--warmup-records", "0", "--format", "json", "--concurrency", "2");
+      Run run =
+          bench(
+              "produce",
+              "--url",
+              broker.url(),
+              "--records",
+              "2000",
+              "--batch",
+              "100",
+              "--warmup-records",
+              "0",
+              "--format",
+              "json",
+              "--concurrency",
+              "2");
       assertThat(run.exitCode()).isEqualTo(1);
       assertThat(run.result()).containsEntry("errors", "4").containsEntry("records", "1600");
       assertThat(run.out()).contains("e.g. error_code 50003");
@@ -70,8 +112,21 @@ class BenchAgainstFakeBrokerTest {
   @Test
   void consumeReadsEveryPartitionToTheEndAndCountsValueBytes() throws Exception {
     try (FakeBroker broker = new FakeBroker()) {
-      assertThat(bench("produce", "--url", broker.url(), "--records", "3000", "--batch", "250",
-          "--warmup-records", "0", "--record-size", "10").exitCode()).isZero();
+      assertThat(
+              bench(
+                      "produce",
+                      "--url",
+                      broker.url(),
+                      "--records",
+                      "3000",
+                      "--batch",
+                      "250",
+                      "--warmup-records",
+                      "0",
+                      "--record-size",
+                      "10")
+                  .exitCode())
+          .isZero();
       Run run = bench("consume", "--url", broker.url(), "--max-bytes", "4096");
       assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
       Map<String, String> result = run.result();

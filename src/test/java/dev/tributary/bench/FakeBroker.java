@@ -18,12 +18,13 @@ import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /**
- * An in-memory stand-in for the broker's REST API, just enough for the generator: cluster id, topic creation,
- * produce to a partition, offsets, and fetch. Listens on an ephemeral loopback port.
+ * An in-memory stand-in for the broker's REST API, just enough for the generator: cluster id, topic
+ * creation, produce to a partition, offsets, and fetch. Listens on an ephemeral loopback port.
  */
 final class FakeBroker implements AutoCloseable {
   private static final Pattern PRODUCE = Pattern.compile("/topics/([^/]+)/partitions/(\\d+)");
-  private static final Pattern OFFSETS = Pattern.compile("/topics/([^/]+)/partitions/(\\d+)/offsets");
+  private static final Pattern OFFSETS =
+      Pattern.compile("/topics/([^/]+)/partitions/(\\d+)/offsets");
   private static final Pattern FETCH = Pattern.compile("/topics/([^/]+)/partitions/(\\d+)/records");
 
   final HttpServer server;
@@ -34,6 +35,7 @@ final class FakeBroker implements AutoCloseable {
   final AtomicLong createdPartitions = new AtomicLong(-1);
   final List<String> acksSeen = new ArrayList<>();
   final List<String> contentTypes = new ArrayList<>();
+
   /** Every n-th produce request answers with an error_code (0 = never). */
   volatile int failEvery;
 
@@ -88,7 +90,8 @@ final class FakeBroker implements AutoCloseable {
         acksSeen.add(query);
         contentTypes.add(ex.getRequestHeaders().getFirst("Content-Type"));
       }
-      JsonNode records = Responses.JSON.readTree(ex.getRequestBody().readAllBytes()).path("records");
+      JsonNode records =
+          Responses.JSON.readTree(ex.getRequestBody().readAllBytes()).path("records");
       Thread.sleep(2); // let requests overlap so the window is exercised
       List<String> log = values.get(partition);
       StringBuilder sb = new StringBuilder("{\"offsets\":[");
@@ -99,11 +102,16 @@ final class FakeBroker implements AutoCloseable {
             sb.append(',');
           }
           if (fail) {
-            sb.append("{\"partition\":").append(partition).append(",\"offset\":-1,\"error_code\":50003,")
+            sb.append("{\"partition\":")
+                .append(partition)
+                .append(",\"offset\":-1,\"error_code\":50003,")
                 .append("\"error\":\"injected\"}");
           } else {
             log.add(records.get(i).path("value").asString());
-            sb.append("{\"partition\":").append(partition).append(",\"offset\":").append(log.size() - 1)
+            sb.append("{\"partition\":")
+                .append(partition)
+                .append(",\"offset\":")
+                .append(log.size() - 1)
                 .append(",\"error_code\":null,\"error\":null}");
           }
         }
@@ -129,8 +137,13 @@ final class FakeBroker implements AutoCloseable {
         if (sb.length() > 1) {
           sb.append(',');
         }
-        sb.append("{\"topic\":\"bench\",\"partition\":").append(partition).append(",\"offset\":").append(o)
-            .append(",\"timestamp\":0,\"key\":null,\"value\":\"").append(v).append("\",\"headers\":[]}");
+        sb.append("{\"topic\":\"bench\",\"partition\":")
+            .append(partition)
+            .append(",\"offset\":")
+            .append(o)
+            .append(",\"timestamp\":0,\"key\":null,\"value\":\"")
+            .append(v)
+            .append("\",\"headers\":[]}");
       }
     }
     reply(ex, 200, sb.append(']').toString());

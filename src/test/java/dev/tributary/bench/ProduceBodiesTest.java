@@ -18,7 +18,8 @@ class ProduceBodiesTest {
   @Test
   void binaryBodyHoldsBatchRecordsWhoseValuesDecodeToRecordSizeBytes() {
     for (int size : new int[] {1, 2, 3, 100, 1000}) {
-      JsonNode records = parse(ProduceBodies.body(PayloadFormat.BINARY, 7, size, new Random(1))).path("records");
+      JsonNode records =
+          parse(ProduceBodies.body(PayloadFormat.BINARY, 7, size, new Random(1))).path("records");
       assertThat(records.size()).isEqualTo(7);
       for (JsonNode r : records) {
         assertThat(Base64.getDecoder().decode(r.path("value").asString())).hasSize(size);
@@ -29,7 +30,8 @@ class ProduceBodiesTest {
 
   @Test
   void jsonBodyHoldsStringsOfRecordSizeAsciiCharacters() {
-    JsonNode records = parse(ProduceBodies.body(PayloadFormat.JSON, 500, 100, new Random(2))).path("records");
+    JsonNode records =
+        parse(ProduceBodies.body(PayloadFormat.JSON, 500, 100, new Random(2))).path("records");
     assertThat(records.size()).isEqualTo(500);
     for (JsonNode r : records) {
       assertThat(r.path("value").isString()).isTrue();

@@ -15,16 +15,24 @@ class ResponsesTest {
   @Test
   void produceResponseAcknowledgingEveryRecordPasses() {
     assertThat(Responses.checkProduce(200, OK_TWO, 2)).isNull();
-    assertThat(Responses.checkProduce(200, "{\"offsets\":[{\"partition\":0,\"offset\":1}]}", 1)).isNull();
+    assertThat(Responses.checkProduce(200, "{\"offsets\":[{\"partition\":0,\"offset\":1}]}", 1))
+        .isNull();
   }
 
   @Test
   void produceResponseWithAnyProblemIsAnError() {
     assertThat(Responses.checkProduce(500, "{\"error_code\":50001,\"message\":\"boom\"}", 2))
-        .startsWith("HTTP 500").contains("boom");
+        .startsWith("HTTP 500")
+        .contains("boom");
     assertThat(Responses.checkProduce(200, OK_TWO, 3)).isEqualTo("expected 3 offsets, got 2");
-    assertThat(Responses.checkProduce(200, "{\"offsets\":[{\"partition\":0,\"offset\":-1,\"error_code\":50003,"
-        + "\"error\":\"not enough replicas\"}]}", 1)).contains("50003").contains("not enough replicas");
+    assertThat(
+            Responses.checkProduce(
+                200,
+                "{\"offsets\":[{\"partition\":0,\"offset\":-1,\"error_code\":50003,"
+                    + "\"error\":\"not enough replicas\"}]}",
+                1))
+        .contains("50003")
+        .contains("not enough replicas");
     assertThat(Responses.checkProduce(200, "not json", 1)).startsWith("unparseable");
     assertThat(Responses.checkProduce(200, "{}", 1)).startsWith("response has no offsets");
   }
@@ -45,7 +53,8 @@ class ResponsesTest {
   @Test
   void emptyFetchAndNonArrayFetch() {
     assertThat(Responses.summarizeFetch("[]".getBytes(StandardCharsets.UTF_8)).records()).isZero();
-    assertThatThrownBy(() -> Responses.summarizeFetch("{\"error_code\":404}".getBytes(StandardCharsets.UTF_8)))
+    assertThatThrownBy(
+            () -> Responses.summarizeFetch("{\"error_code\":404}".getBytes(StandardCharsets.UTF_8)))
         .hasMessageContaining("not a JSON array");
   }
 

@@ -18,10 +18,10 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * Debian's headless Chromium driven through its own chromedriver, for the dashboard's browser tests. Without the
- * two binaries a local run skips the test; in CI ({@code CI} set, as {@code .ci/run} does) their absence fails it.
- * Screenshots go to {@code target/screenshots/}; with {@code -Dtributary.screenshots.update=true} also to {@code
- * docs/images/}, where the README shows them.
+ * Debian's headless Chromium driven through its own chromedriver, for the dashboard's browser
+ * tests. Without the two binaries a local run skips the test; in CI ({@code CI} set, as {@code
+ * .ci/run} does) their absence fails it. Screenshots go to {@code target/screenshots/}; with {@code
+ * -Dtributary.screenshots.update=true} also to {@code docs/images/}, where the README shows them.
  */
 public final class HeadlessChromium implements AutoCloseable {
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -36,7 +36,9 @@ public final class HeadlessChromium implements AutoCloseable {
   public static HeadlessChromium start(int width, int height) {
     boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
     if (System.getenv("CI") == null) {
-      assumeTrue(installed, "browser tests need Debian's chromium and chromium-driver (.ci/run installs them)");
+      assumeTrue(
+          installed,
+          "browser tests need Debian's chromium and chromium-driver (.ci/run installs them)");
     }
     assertThat(installed).as("chromium and chromedriver must be installed in CI").isTrue();
     try {
@@ -46,13 +48,22 @@ public final class HeadlessChromium implements AutoCloseable {
       ChromeOptions options = new ChromeOptions();
       options.setBinary(CHROMIUM.toFile());
       options.addArguments(
-          "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-          "--log-level=3", "--window-size=" + width + "," + height, "--user-data-dir=" + profile);
-      ChromeDriverService service = new ChromeDriverService.Builder()
-          .usingDriverExecutable(CHROMEDRIVER.toFile())
-          .withLogFile(log.toFile())
-          .build();
+          "--headless=new",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-dev-shm-usage",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--no-first-run",
+          "--log-level=3",
+          "--window-size=" + width + "," + height,
+          "--user-data-dir=" + profile);
+      ChromeDriverService service =
+          new ChromeDriverService.Builder()
+              .usingDriverExecutable(CHROMEDRIVER.toFile())
+              .withLogFile(log.toFile())
+              .build();
       return new HeadlessChromium(new ChromeDriver(service, options));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -63,34 +74,52 @@ public final class HeadlessChromium implements AutoCloseable {
     return driver;
   }
 
-  /** Runs {@code script} in the page (its arguments as {@code arguments[i]}) and returns what it returns. */
+  /**
+   * Runs {@code script} in the page (its arguments as {@code arguments[i]}) and returns what it
+   * returns.
+   */
   public Object script(String script, Object... args) {
     return ((JavascriptExecutor) driver).executeScript(script, args);
   }
 
-  /** The value of {@code attribute} on the first element matching {@code selector}, or null if none matches. */
+  /**
+   * The value of {@code attribute} on the first element matching {@code selector}, or null if none
+   * matches.
+   */
   public String attribute(String selector, String attribute) {
-    Object value = script(
-        "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;",
-        selector, attribute);
+    Object value =
+        script(
+            "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;",
+            selector,
+            attribute);
     return value == null ? null : value.toString();
   }
 
   /** The text of the first element matching {@code selector}, or null. */
   public String text(String selector) {
-    Object value = script("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
-        selector);
+    Object value =
+        script(
+            "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
+            selector);
     return value == null ? null : value.toString();
   }
 
-  /** The texts of every element matching {@code selector}, read in one script (rows may be replaced meanwhile). */
+  /**
+   * The texts of every element matching {@code selector}, read in one script (rows may be replaced
+   * meanwhile).
+   */
   public List<String> texts(String selector) {
-    Object value = script(
-        "return Array.from(document.querySelectorAll(arguments[0]), e => e.textContent);", selector);
+    Object value =
+        script(
+            "return Array.from(document.querySelectorAll(arguments[0]), e => e.textContent);",
+            selector);
     return ((List<?>) value).stream().map(String::valueOf).toList();
   }
 
-  /** Saves a screenshot as {@code target/screenshots/<name>.png} (and in docs/images when asked to update them). */
+  /**
+   * Saves a screenshot as {@code target/screenshots/<name>.png} (and in docs/images when asked to
+   * update them).
+   */
   public Path screenshot(String name) {
     try {
       Path shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE).toPath();

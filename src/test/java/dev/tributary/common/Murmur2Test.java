@@ -29,7 +29,9 @@ class Murmur2Test {
     for (int i = 0; i < 20_000; i++) {
       byte[] key = new byte[random.nextInt(101)];
       random.nextBytes(key);
-      assertThat(Murmur2.hash(key)).as("seed %d key %d (%d bytes)", SEED, i, key.length).isEqualTo(Utils.murmur2(key));
+      assertThat(Murmur2.hash(key))
+          .as("seed %d key %d (%d bytes)", SEED, i, key.length)
+          .isEqualTo(Utils.murmur2(key));
     }
   }
 
@@ -41,7 +43,8 @@ class Murmur2Test {
       byte[] key = new byte[random.nextInt(101)];
       random.nextBytes(key);
       for (int n : partitionCounts) {
-        assertThat(Murmur2.partitionForKey(key, n)).isEqualTo(Utils.toPositive(Utils.murmur2(key)) % n);
+        assertThat(Murmur2.partitionForKey(key, n))
+            .isEqualTo(Utils.toPositive(Utils.murmur2(key)) % n);
       }
     }
   }
@@ -56,6 +59,7 @@ class Murmur2Test {
 
   @Test
   void partitionCountMustBePositive() {
-    assertThatThrownBy(() -> Murmur2.partitionForKey(new byte[] {1}, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Murmur2.partitionForKey(new byte[] {1}, 0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

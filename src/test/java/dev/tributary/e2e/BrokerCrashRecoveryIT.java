@@ -16,8 +16,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The foundation's promise, end to end with a real process: every acknowledged record survives a SIGKILL and is
- * read back, in order, after a restart on the same data directory.
+ * The foundation's promise, end to end with a real process: every acknowledged record survives a
+ * SIGKILL and is read back, in order, after a restart on the same data directory.
  */
 class BrokerCrashRecoveryIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
@@ -42,7 +42,8 @@ class BrokerCrashRecoveryIT {
         body.append("]}");
         HttpResponse<String> response =
             http.send(
-                HttpRequest.newBuilder(URI.create(broker.url("/topics/crash/partitions/0?acks=all")))
+                HttpRequest.newBuilder(
+                        URI.create(broker.url("/topics/crash/partitions/0?acks=all")))
                     .header("Content-Type", "application/vnd.kafka.json.v2+json")
                     .POST(HttpRequest.BodyPublishers.ofString(body.append("").toString()))
                     .build(),
@@ -64,7 +65,9 @@ class BrokerCrashRecoveryIT {
                 HttpRequest.newBuilder(
                         URI.create(
                             restarted.url(
-                                "/topics/crash/partitions/0/records?offset=" + offset + "&max_bytes=262144")))
+                                "/topics/crash/partitions/0/records?offset="
+                                    + offset
+                                    + "&max_bytes=262144")))
                     .header("Accept", "application/vnd.kafka.json.v2+json")
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -84,7 +87,9 @@ class BrokerCrashRecoveryIT {
       }
       HttpResponse<String> offsets =
           http.send(
-              HttpRequest.newBuilder(URI.create(restarted.url("/topics/crash/partitions/0/offsets"))).build(),
+              HttpRequest.newBuilder(
+                      URI.create(restarted.url("/topics/crash/partitions/0/offsets")))
+                  .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(offsets.body()).contains("\"end_offset\":" + RECORDS);
       assertThat(restarted.stop()).isIn(0, 143);

@@ -21,23 +21,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real broker: the packaged jar ({@code -Dtributary.jar}, set by Failsafe) started as its own JVM on a loopback
- * port from {@link TestPorts}, with its stdout and stderr appended straight to {@link #logFile()} (one file across
- * restarts; the fixture writes a line before each start).
+ * A real broker: the packaged jar ({@code -Dtributary.jar}, set by Failsafe) started as its own JVM
+ * on a loopback port from {@link TestPorts}, with its stdout and stderr appended straight to {@link
+ * #logFile()} (one file across restarts; the fixture writes a line before each start).
  *
- * <p>Every process started here is registered until it has exited; a JVM shutdown hook SIGKILLs whatever is still
- * registered, so no broker outlives the test run, whatever way the run ends (short of SIGKILL of the test JVM
- * itself). {@link E2eFixture} kills a test's leftovers after each test.
+ * <p>Every process started here is registered until it has exited; a JVM shutdown hook SIGKILLs
+ * whatever is still registered, so no broker outlives the test run, whatever way the run ends
+ * (short of SIGKILL of the test JVM itself). {@link E2eFixture} kills a test's leftovers after each
+ * test.
  */
 final class BrokerProcess implements AutoCloseable {
   /** How long a SIGTERM may take: above the broker's own 25 s halt timer (TributaryApplication). */
   static final Duration STOP_TIMEOUT = Duration.ofSeconds(40);
+
   static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
   private static final Set<BrokerProcess> live = ConcurrentHashMap.newKeySet();
 
   static {
-    Runtime.getRuntime().addShutdownHook(new Thread(BrokerProcess::killAllLive, "e2e-broker-reaper"));
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(BrokerProcess::killAllLive, "e2e-broker-reaper"));
   }
 
   private final Path dataDir;
@@ -87,17 +90,22 @@ final class BrokerProcess implements AutoCloseable {
   /** Starts the process without waiting for it. */
   synchronized BrokerProcess launch() {
     if (isAlive()) {
-      throw new IllegalStateException("broker " + brokerId + " is already running (pid " + process.pid() + ")");
+      throw new IllegalStateException(
+          "broker " + brokerId + " is already running (pid " + process.pid() + ")");
     }
     String jar = System.getProperty("tributary.jar", "target/tributary.jar");
     if (!Files.exists(Path.of(jar))) {
-      throw new IllegalStateException("broker jar not found at " + jar + "; run the tests with ./mvnw verify");
+      throw new IllegalStateException(
+          "broker jar not found at " + jar + "; run the tests with ./mvnw verify");
     }
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // C1 only (TieredStopAtLevel=1): these brokers carry light test loads, and without C2 compiling in the
-    // background a broker is ready in ~3.3 s instead of ~5.1 s on an idle 2-core machine, and leaves more CPU to the
-    // other brokers meanwhile. Throughput figures come from ./tributary and scripts/, never from these.
+    // C1 only (TieredStopAtLevel=1): these brokers carry light test loads, and without C2 compiling
+    // in the
+    // background a broker is ready in ~3.3 s instead of ~5.1 s on an idle 2-core machine, and
+    // leaves more CPU to the
+    // other brokers meanwhile. Throughput figures come from ./tributary and scripts/, never from
+    // these.
     command.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar));
     command.add("--server.port=" + port);
     command.add("--tributary.broker-id=" + brokerId);
@@ -119,13 +127,19 @@ final class BrokerProcess implements AutoCloseable {
     return this;
   }
 
-  /** Appends a line (prefixed {@code ====}) to this broker's log, to tie what the test did to what the broker logged. */
+  /**
+   * Appends a line (prefixed {@code ====}) to this broker's log, to tie what the test did to what
+   * the broker logged.
+   */
   void mark(String what) {
     try {
       Files.createDirectories(logFile.getParent());
       Files.writeString(
-          logFile, "==== " + Instant.now() + " [test] " + what + System.lineSeparator(), StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+          logFile,
+          "==== " + Instant.now() + " [test] " + what + System.lineSeparator(),
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -181,13 +195,19 @@ final class BrokerProcess implements AutoCloseable {
             () -> {
               if (!p.isAlive()) {
                 throw new IllegalStateException(
-                    "broker " + brokerId + " exited with " + p.exitValue() + " before it was ready; see " + logFile);
+                    "broker "
+                        + brokerId
+                        + " exited with "
+                        + p.exitValue()
+                        + " before it was ready; see "
+                        + logFile);
               }
               try {
                 return client
                         .send(
                             HttpRequest.newBuilder(URI.create(url("/actuator/health/readiness")))
-                                .timeout(Duration.ofSeconds(5)).build(),
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
                             HttpResponse.BodyHandlers.discarding())
                         .statusCode()
                     == 200;
@@ -198,7 +218,10 @@ final class BrokerProcess implements AutoCloseable {
     return this;
   }
 
-  /** SIGKILL: no shutdown hooks, no flush, no clean-shutdown marker. Waits until the process is gone. */
+  /**
+   * SIGKILL: no shutdown hooks, no flush, no clean-shutdown marker. Waits until the process is
+   * gone.
+   */
   void kill() throws InterruptedException {
     Process p = process;
     if (p == null) {
@@ -207,14 +230,15 @@ final class BrokerProcess implements AutoCloseable {
     mark("SIGKILL broker " + brokerId);
     p.destroyForcibly();
     if (!p.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-      throw new IllegalStateException("broker " + brokerId + " (pid " + p.pid() + ") survived SIGKILL");
+      throw new IllegalStateException(
+          "broker " + brokerId + " (pid " + p.pid() + ") survived SIGKILL");
     }
     live.remove(this);
   }
 
   /**
-   * SIGTERM: Spring's graceful shutdown. Returns the exit code; fails (after a SIGKILL) if the broker has not exited
-   * within {@link #STOP_TIMEOUT}, since a broker must always obey SIGTERM.
+   * SIGTERM: Spring's graceful shutdown. Returns the exit code; fails (after a SIGKILL) if the
+   * broker has not exited within {@link #STOP_TIMEOUT}, since a broker must always obey SIGTERM.
    */
   int stop() throws InterruptedException {
     Process p = process;
@@ -224,14 +248,22 @@ final class BrokerProcess implements AutoCloseable {
       p.destroyForcibly().waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       live.remove(this);
       throw new AssertionError(
-          "broker " + brokerId + " (pid " + p.pid() + ") ignored SIGTERM for " + STOP_TIMEOUT.toSeconds()
-              + " s and was SIGKILLed; see " + logFile);
+          "broker "
+              + brokerId
+              + " (pid "
+              + p.pid()
+              + ") ignored SIGTERM for "
+              + STOP_TIMEOUT.toSeconds()
+              + " s and was SIGKILLed; see "
+              + logFile);
     }
     live.remove(this);
     return p.exitValue();
   }
 
-  /** SIGSTOP: the process freezes (no heartbeats, no fetches, no answers) until {@link #resume()}. */
+  /**
+   * SIGSTOP: the process freezes (no heartbeats, no fetches, no answers) until {@link #resume()}.
+   */
   void pause() {
     mark("SIGSTOP broker " + brokerId);
     paused = true; // first: from now on nobody sends it requests that would hang
@@ -247,7 +279,8 @@ final class BrokerProcess implements AutoCloseable {
 
   private void signal(String name) {
     try {
-      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      Process kill =
+          new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
       if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
         throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
       }

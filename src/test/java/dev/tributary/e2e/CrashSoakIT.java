@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -25,19 +24,22 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Fault-injection soak: three broker processes; a producer sends keyed batches through random brokers (so
- * forwarding is exercised) while a chaos loop SIGKILLs a random broker and restarts it on its data. Afterwards
- * every acknowledged record must be found at the offset it was acknowledged with, holding the same value.
+ * Fault-injection soak: three broker processes; a producer sends keyed batches through random
+ * brokers (so forwarding is exercised) while a chaos loop SIGKILLs a random broker and restarts it
+ * on its data. Afterwards every acknowledged record must be found at the offset it was acknowledged
+ * with, holding the same value.
  *
- * <p>Runs for {@code -Dtributary.soak.seconds} (default 20: the short version every {@code ./mvnw verify} runs).
- * The long soak: {@code ./mvnw verify -Dit.test=CrashSoakIT -Dtributary.soak.seconds=600}. Seeded: the seed is
- * printed and {@code -Dtributary.seed} replays the same chaos schedule.
+ * <p>Runs for {@code -Dtributary.soak.seconds} (default 20: the short version every {@code ./mvnw
+ * verify} runs). The long soak: {@code ./mvnw verify -Dit.test=CrashSoakIT
+ * -Dtributary.soak.seconds=600}. Seeded: the seed is printed and {@code -Dtributary.seed} replays
+ * the same chaos schedule.
  */
 class CrashSoakIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   private static final String CLUSTER_ID = TestCluster.CLUSTER_ID;
   private static final int PARTITIONS = 6;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final JsonMapper json = JsonMapper.builder().build();
   private TestCluster brokers;
   @TempDir Path tmp;
@@ -53,13 +55,19 @@ class CrashSoakIT {
   void everyAcknowledgedRecordSurvivesRandomBrokerCrashes() throws Exception {
     long seconds = Long.getLong("tributary.soak.seconds", 20);
     long seed = Long.getLong("tributary.seed", System.nanoTime());
-    System.out.println("soak: " + seconds + " s, seed " + seed + " (replay with -Dtributary.seed=" + seed + ")");
+    System.out.println(
+        "soak: " + seconds + " s, seed " + seed + " (replay with -Dtributary.seed=" + seed + ")");
     Random random = new Random(seed);
     brokers = new TestCluster(tmp, e2e.logDir(), 3);
     brokers.startAll();
     HttpResponse<String> created =
-        send("POST", brokers.get(1), "/v3/clusters/" + CLUSTER_ID + "/topics",
-            "{\"topic_name\":\"soak\",\"partitions_count\":" + PARTITIONS + ",\"replication_factor\":3}");
+        send(
+            "POST",
+            brokers.get(1),
+            "/v3/clusters/" + CLUSTER_ID + "/topics",
+            "{\"topic_name\":\"soak\",\"partitions_count\":"
+                + PARTITIONS
+                + ",\"replication_factor\":3}");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
 
     // partition -> (offset -> value) of every acknowledged record
@@ -78,19 +86,26 @@ class CrashSoakIT {
                 for (int i = 0; i < 50; i++) {
                   String value = "v" + (n++);
                   values.add(value);
-                  body.append(i == 0 ? "" : ",").append("{\"key\":\"k").append(r.nextInt(1000))
-                      .append("\",\"value\":\"").append(value).append("\"}");
+                  body.append(i == 0 ? "" : ",")
+                      .append("{\"key\":\"k")
+                      .append(r.nextInt(1000))
+                      .append("\",\"value\":\"")
+                      .append(value)
+                      .append("\"}");
                 }
                 body.append("]}");
                 try {
                   BrokerProcess via = brokers.get(1 + r.nextInt(3));
-                  HttpResponse<String> response = send("POST", via, "/topics/soak?acks=all", body.toString());
+                  HttpResponse<String> response =
+                      send("POST", via, "/topics/soak?acks=all", body.toString());
                   if (response.statusCode() == 200) {
                     JsonNode offsets = json.readTree(response.body()).path("offsets");
                     for (int i = 0; i < offsets.size(); i++) {
                       JsonNode o = offsets.get(i);
                       if (o.path("error_code").isNull()) { // acknowledged: it must survive
-                        acknowledged.computeIfAbsent(o.path("partition").asInt(), p -> new ConcurrentHashMap<>())
+                        acknowledged
+                            .computeIfAbsent(
+                                o.path("partition").asInt(), p -> new ConcurrentHashMap<>())
                             .put(o.path("offset").asLong(), values.get(i));
                       }
                     }
@@ -121,7 +136,8 @@ class CrashSoakIT {
     running.set(false);
     producer.join();
 
-    // Restart everything once more (crash-recovery of all logs), then read every partition to its end.
+    // Restart everything once more (crash-recovery of all logs), then read every partition to its
+    // end.
     brokers.killAll();
     brokers.startAll();
     int total = 0;
@@ -136,8 +152,15 @@ class CrashSoakIT {
       total += expected.size();
     }
     System.out.println(
-        "soak: " + kills + " kills, " + batches.get() + " batches acknowledged, " + refused.get()
-            + " refused or unanswered, " + total + " acknowledged records all found");
+        "soak: "
+            + kills
+            + " kills, "
+            + batches.get()
+            + " batches acknowledged, "
+            + refused.get()
+            + " refused or unanswered, "
+            + total
+            + " acknowledged records all found");
     assertThat(total).isPositive();
   }
 
@@ -153,7 +176,12 @@ class CrashSoakIT {
     Map<Long, String> records = new HashMap<>();
     long offset = 0;
     while (true) {
-      String path = "/topics/soak/partitions/" + partition + "/records?offset=" + offset + "&max_bytes=1048576";
+      String path =
+          "/topics/soak/partitions/"
+              + partition
+              + "/records?offset="
+              + offset
+              + "&max_bytes=1048576";
       HttpResponse<String> response = null;
       for (int attempt = 0; attempt < 100; attempt++) { // the leader may still be coming back
         response = send("GET", brokers.get(1), path, null);
@@ -174,11 +202,17 @@ class CrashSoakIT {
     }
   }
 
-  private HttpResponse<String> send(String method, BrokerProcess broker, String path, String body) throws Exception {
+  private HttpResponse<String> send(String method, BrokerProcess broker, String path, String body)
+      throws Exception {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(broker.url(path))).timeout(Duration.ofSeconds(15))
+        HttpRequest.newBuilder(URI.create(broker.url(path)))
+            .timeout(Duration.ofSeconds(15))
             .header("Content-Type", "application/json");
-    request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

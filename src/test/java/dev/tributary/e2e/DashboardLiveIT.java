@@ -28,15 +28,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 
 /**
- * The live dashboard in headless Chromium against three real broker processes: the page shows each partition's
- * leader, ISR and high watermark as the API does; a SIGSTOPped follower leaves the ISR on screen and comes back; the
- * page's forms create a topic, produce to it, run a steady load, browse it and delete it; its fault buttons pause and
- * crash brokers; when the broker that served the page freezes (SIGSTOP) or dies
- * (SIGKILL) the page moves to another broker and shows the new leaders. It also measures how long a produce takes to reach the screen
- * and how long the page takes to notice its broker died (printed, and written to {@code
- * target/dashboard-latency.txt}; docs/benchmarks.md has the figures). Screenshots go to {@code target/screenshots/}.
+ * The live dashboard in headless Chromium against three real broker processes: the page shows each
+ * partition's leader, ISR and high watermark as the API does; a SIGSTOPped follower leaves the ISR
+ * on screen and comes back; the page's forms create a topic, produce to it, run a steady load,
+ * browse it and delete it; its fault buttons pause and crash brokers; when the broker that served
+ * the page freezes (SIGSTOP) or dies (SIGKILL) the page moves to another broker and shows the new
+ * leaders. It also measures how long a produce takes to reach the screen and how long the page
+ * takes to notice its broker died (printed, and written to {@code target/dashboard-latency.txt};
+ * docs/benchmarks.md has the figures). Screenshots go to {@code target/screenshots/}.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the two that end a broker last: fewer restarts (~15 s each)
+@TestMethodOrder(
+    MethodOrderer.OrderAnnotation
+        .class) // the two that end a broker last: fewer restarts (~15 s each)
 class DashboardLiveIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   static final long REPLICA_LAG_TIME_MAX_MS = 2_000;
@@ -52,9 +55,16 @@ class DashboardLiveIT {
 
   @BeforeAll
   static void start() {
-    cluster = new TestCluster(data, e2e.logDir(), 3, List.of(
-        "--tributary.replica-lag-time-max-ms=" + REPLICA_LAG_TIME_MAX_MS, "--tributary.request-timeout-ms=5000",
-        "--tributary.dashboard.fault-actions=true", "--tributary.leader-imbalance-check-interval-ms=1000"));
+    cluster =
+        new TestCluster(
+            data,
+            e2e.logDir(),
+            3,
+            List.of(
+                "--tributary.replica-lag-time-max-ms=" + REPLICA_LAG_TIME_MAX_MS,
+                "--tributary.request-timeout-ms=5000",
+                "--tributary.dashboard.fault-actions=true",
+                "--tributary.leader-imbalance-check-interval-ms=1000"));
     client = new ClusterClient(cluster);
     browser = HeadlessChromium.start(1400, 1000);
     cluster.startAll();
@@ -72,8 +82,9 @@ class DashboardLiveIT {
   }
 
   /**
-   * Every broker runs, every partition has its full ISR and its preferred leader (so each broker leads one: the
-   * preferred-leader check runs every second here), and the page is freshly opened on broker 1.
+   * Every broker runs, every partition has its full ISR and its preferred leader (so each broker
+   * leads one: the preferred-leader check runs every second here), and the page is freshly opened
+   * on broker 1.
    */
   @BeforeEach
   void everyBrokerRunsAndThePageIsOpen() {
@@ -84,8 +95,12 @@ class DashboardLiveIT {
     }
     cluster.startAll();
     ReplicationChecks.awaitFullIsr(cluster, client, TOPIC, PARTITIONS, Duration.ofSeconds(60));
-    await("preferred leaders").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
-        client.partitions(TOPIC).stream().allMatch(p -> p.leader() == p.replicas().get(0)));
+    await("preferred leaders")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                client.partitions(TOPIC).stream().allMatch(p -> p.leader() == p.replicas().get(0)));
     browser.driver().get(cluster.get(1).url("/"));
     await("the page is live").atMost(ON_SCREEN).until(() -> "live".equals(pill("data-state")));
   }
@@ -95,15 +110,20 @@ class DashboardLiveIT {
   void thePageShowsWhatTheApiShowsAndAProduceReachesTheScreenWellWithinASecond() throws Exception {
     for (PartitionState p : client.partitions(TOPIC)) {
       String row = row(p.partition());
-      await("partition " + p.partition() + " as the API shows it").atMost(ON_SCREEN).until(() ->
-          String.valueOf(p.leader()).equals(browser.attribute(row, "data-leader"))
-              && csv(p.isr()).equals(sortedCsv(browser.attribute(row, "data-isr")))
-              && "".equals(browser.attribute(row, "data-osr")));
+      await("partition " + p.partition() + " as the API shows it")
+          .atMost(ON_SCREEN)
+          .until(
+              () ->
+                  String.valueOf(p.leader()).equals(browser.attribute(row, "data-leader"))
+                      && csv(p.isr()).equals(sortedCsv(browser.attribute(row, "data-isr")))
+                      && "".equals(browser.attribute(row, "data-osr")));
     }
     long hw = highWatermark(0);
 
-    // Watch the row's HW attribute in the page and note (with the page's clock, the same machine's) when it moves.
-    browser.script("""
+    // Watch the row's HW attribute in the page and note (with the page's clock, the same machine's)
+    // when it moves.
+    browser.script(
+        """
         window.__hwSeen = {};
         const watch = () => {
           const row = document.querySelector(arguments[0]);
@@ -111,15 +131,20 @@ class DashboardLiveIT {
         };
         new MutationObserver(watch).observe(document.getElementById('partitions'),
             { subtree: true, childList: true, attributes: true, attributeFilter: ['data-hw'] });
-        watch();""", row(0));
+        watch();""",
+        row(0));
     List<Long> latenciesMs = new ArrayList<>();
     Random random = new Random(7);
     for (int i = 0; i < LATENCY_SAMPLES; i++) {
-      Thread.sleep(200 + random.nextInt(500)); // land at a random phase of the polling and coalescing
+      Thread.sleep(
+          200 + random.nextInt(500)); // land at a random phase of the polling and coalescing
       produce(0, 1);
-      long ackedMs = System.currentTimeMillis(); // acks=all: the leader's HW covers the record by now
+      long ackedMs =
+          System.currentTimeMillis(); // acks=all: the leader's HW covers the record by now
       long expected = ++hw;
-      await("HW " + expected + " on screen").atMost(ON_SCREEN).until(() -> seenAt(expected) != null);
+      await("HW " + expected + " on screen")
+          .atMost(ON_SCREEN)
+          .until(() -> seenAt(expected) != null);
       latenciesMs.add(Math.max(0, seenAt(expected) - ackedMs));
     }
     assertThat(browser.attribute(row(0) + " [data-replica]", "data-leo")).isNotEmpty();
@@ -132,27 +157,44 @@ class DashboardLiveIT {
   void aPausedFollowerLeavesTheIsrOnScreenAndComesBack() throws Exception {
     PartitionState p0 = client.partition(TOPIC, 0);
     int controller = client.controllerId();
-    int follower = p0.replicas().stream().filter(id -> id != p0.leader() && id != 1 && id != controller)
-        .findFirst()
-        .orElseGet(() -> p0.replicas().stream().filter(id -> id != p0.leader() && id != 1).findFirst().orElseThrow());
+    int follower =
+        p0.replicas().stream()
+            .filter(id -> id != p0.leader() && id != 1 && id != controller)
+            .findFirst()
+            .orElseGet(
+                () ->
+                    p0.replicas().stream()
+                        .filter(id -> id != p0.leader() && id != 1)
+                        .findFirst()
+                        .orElseThrow());
     String replica = row(0) + " [data-replica='" + follower + "']";
 
     cluster.get(follower).pause();
     produce(0, 5); // the follower falls behind, so the leader's lag rule applies
-    await("broker " + follower + " out of the ISR on screen").atMost(ON_SCREEN).until(() ->
-        !List.of(browser.attribute(row(0), "data-isr").split(",")).contains(String.valueOf(follower))
-            && "false".equals(browser.attribute(replica, "data-in-sync"))
-            && browser.attribute(row(0), "data-osr").equals(String.valueOf(follower)));
+    await("broker " + follower + " out of the ISR on screen")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                !List.of(browser.attribute(row(0), "data-isr").split(","))
+                        .contains(String.valueOf(follower))
+                    && "false".equals(browser.attribute(replica, "data-in-sync"))
+                    && browser.attribute(row(0), "data-osr").equals(String.valueOf(follower)));
     assertThat(client.partition(TOPIC, 0).isr()).doesNotContain(follower);
     assertThat(browser.texts("#events li[data-type='isr_shrink']"))
-        .anySatisfy(e -> assertThat(e).contains(TOPIC + "-0", "replica " + follower + " left",
-            "replica.lag.time.max.ms"));
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .contains(
+                        TOPIC + "-0", "replica " + follower + " left", "replica.lag.time.max.ms"));
     browser.screenshot("dashboard-follower-paused");
 
     cluster.get(follower).resume();
-    await("broker " + follower + " back in the ISR on screen").atMost(ON_SCREEN).until(() ->
-        sortedCsv(browser.attribute(row(0), "data-isr")).equals("1,2,3")
-            && "true".equals(browser.attribute(replica, "data-in-sync")));
+    await("broker " + follower + " back in the ISR on screen")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                sortedCsv(browser.attribute(row(0), "data-isr")).equals("1,2,3")
+                    && "true".equals(browser.attribute(replica, "data-in-sync")));
     assertThat(browser.texts("#events li[data-type='isr_expand']"))
         .anySatisfy(e -> assertThat(e).contains(TOPIC + "-0", "replica " + follower + " joined"));
   }
@@ -164,42 +206,72 @@ class DashboardLiveIT {
 
     long pausedMs = System.currentTimeMillis();
     cluster.get(1).pause(); // SIGSTOP: the TCP connection stays open, only the heartbeats stop
-    await("the page live on another broker").atMost(ON_SCREEN).until(() ->
-        "live".equals(pill("data-state")) && !"1".equals(pill("data-broker")) && !pill("data-broker").isEmpty());
-    report("SIGSTOP of the serving broker -> page says it lost it", List.of(pillChange("reconnecting") - pausedMs));
-    report("SIGSTOP of the serving broker -> page live again on another broker",
+    await("the page live on another broker")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                "live".equals(pill("data-state"))
+                    && !"1".equals(pill("data-broker"))
+                    && !pill("data-broker").isEmpty());
+    report(
+        "SIGSTOP of the serving broker -> page says it lost it",
+        List.of(pillChange("reconnecting") - pausedMs));
+    report(
+        "SIGSTOP of the serving broker -> page live again on another broker",
         List.of(pillChange("live") - pausedMs));
-    await("broker 1 shown as not answering").atMost(ON_SCREEN)
-        .until(() -> "false".equals(browser.attribute("#brokers [data-broker='1']", "data-reachable")));
+    await("broker 1 shown as not answering")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                "false".equals(browser.attribute("#brokers [data-broker='1']", "data-reachable")));
     cluster.get(1).resume();
   }
 
   @Test
   @Order(6)
-  void whenTheBrokerServingThePageIsKilledThePageMovesToAnotherAndShowsTheNewLeader() throws Exception {
-    int led = client.partitions(TOPIC).stream().filter(p -> p.leader() == 1).map(PartitionState::partition)
-        .findFirst().orElseThrow(() -> new AssertionError("broker 1 leads no partition of " + TOPIC));
+  void whenTheBrokerServingThePageIsKilledThePageMovesToAnotherAndShowsTheNewLeader()
+      throws Exception {
+    int led =
+        client.partitions(TOPIC).stream()
+            .filter(p -> p.leader() == 1)
+            .map(PartitionState::partition)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("broker 1 leads no partition of " + TOPIC));
     watchThePill();
 
-    long killedMs = System.currentTimeMillis(); // kill() returns once the process is gone: the page may know first
+    long killedMs =
+        System.currentTimeMillis(); // kill() returns once the process is gone: the page may know
+    // first
     cluster.get(1).kill();
-    await("the page live on another broker").atMost(ON_SCREEN).until(() ->
-        "live".equals(pill("data-state")) && !"1".equals(pill("data-broker")) && !pill("data-broker").isEmpty());
+    await("the page live on another broker")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                "live".equals(pill("data-state"))
+                    && !"1".equals(pill("data-broker"))
+                    && !pill("data-broker").isEmpty());
     long noticedMs = pillChange("reconnecting");
     long liveAgainMs = pillChange("live");
     int newLeader = awaitNewLeader(led);
-    await("broker 1 fenced and the new leader of " + TOPIC + "-" + led + " on screen").atMost(ON_SCREEN).until(() ->
-        "fenced".equals(browser.attribute("#brokers [data-broker='1']", "data-state"))
-            && String.valueOf(newLeader).equals(browser.attribute(row(led), "data-leader")));
+    await("broker 1 fenced and the new leader of " + TOPIC + "-" + led + " on screen")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                "fenced".equals(browser.attribute("#brokers [data-broker='1']", "data-state"))
+                    && String.valueOf(newLeader)
+                        .equals(browser.attribute(row(led), "data-leader")));
     assertThat(browser.texts("#events li[data-type='leader_changed']"))
         .anySatisfy(e -> assertThat(e).contains(TOPIC + "-" + led, "leader 1 → " + newLeader));
     report("SIGKILL of the serving broker -> page says it lost it", List.of(noticedMs - killedMs));
-    report("SIGKILL of the serving broker -> page live again on another broker", List.of(liveAgainMs - killedMs));
+    report(
+        "SIGKILL of the serving broker -> page live again on another broker",
+        List.of(liveAgainMs - killedMs));
     browser.screenshot("dashboard-failover");
 
     produce(led, 3); // and the view keeps moving without a reload
     long hw = highWatermark(led);
-    await("HW after failover on screen").atMost(ON_SCREEN)
+    await("HW after failover on screen")
+        .atMost(ON_SCREEN)
         .until(() -> String.valueOf(hw).equals(browser.attribute(row(led), "data-hw")));
   }
 
@@ -207,43 +279,77 @@ class DashboardLiveIT {
   @Order(3)
   void theFormsCreateATopicProduceRunALoadBrowseAndDeleteIt() throws Exception {
     String topic = "from-the-page";
-    fill("#create-topic", Map.of("name", topic, "partitions", "2", "replication_factor", "3",
-        "min_insync_replicas", "2"));
+    fill(
+        "#create-topic",
+        Map.of(
+            "name",
+            topic,
+            "partitions",
+            "2",
+            "replication_factor",
+            "3",
+            "min_insync_replicas",
+            "2"));
     submit("#create-topic");
-    await("topic " + topic + " on screen").atMost(ON_SCREEN)
-        .until(() -> browser.attribute("#partitions tr[data-partition='" + topic + "-1']", "data-leader") != null);
-    assertThat(client.partitions(topic)).hasSize(2).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
+    await("topic " + topic + " on screen")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                browser.attribute("#partitions tr[data-partition='" + topic + "-1']", "data-leader")
+                    != null);
+    assertThat(client.partitions(topic))
+        .hasSize(2)
+        .allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
     assertThat(browser.texts("#events li[data-type='topic_created']"))
         .anySatisfy(e -> assertThat(e).contains("topic " + topic + " created"));
 
     // Produce 6 records with one key: one partition gets them all (murmur2 of the key).
-    await("the topic in the produce form").atMost(ON_SCREEN).until(() -> optionPresent("#produce", topic));
-    fill("#produce", Map.of("topic", topic, "count", "6", "key", "same-key", "value", "hello from the page"));
+    await("the topic in the produce form")
+        .atMost(ON_SCREEN)
+        .until(() -> optionPresent("#produce", topic));
+    fill(
+        "#produce",
+        Map.of("topic", topic, "count", "6", "key", "same-key", "value", "hello from the page"));
     submit("#produce");
     await("6 records on screen").atMost(ON_SCREEN).until(() -> totalHighWatermark(topic) == 6);
-    int partition = client.partitions(topic).stream()
-        .filter(p -> highWatermarkOf(topic, p.partition()) == 6).findFirst().orElseThrow().partition();
+    int partition =
+        client.partitions(topic).stream()
+            .filter(p -> highWatermarkOf(topic, p.partition()) == 6)
+            .findFirst()
+            .orElseThrow()
+            .partition();
 
     fill("#browse", Map.of("topic", topic, "partition", String.valueOf(partition), "offset", "0"));
     submit("#browse");
-    await("the records in the browse table").atMost(ON_SCREEN)
+    await("the records in the browse table")
+        .atMost(ON_SCREEN)
         .until(() -> browser.texts("#browse-results tr[data-offset]").size() == 6);
     assertThat(browser.texts("#browse-results tr[data-offset]"))
         .allSatisfy(row -> assertThat(row).contains("same-key", "hello from the page"));
 
     fill("#load", Map.of("topic", topic, "rate", "50"));
     submit("#load");
-    await("the steady load acknowledged and its records on screen").atMost(ON_SCREEN).until(() ->
-        Integer.parseInt(browser.text("#load [data-count='acked']").trim()) >= 50 && totalHighWatermark(topic) >= 56);
+    await("the steady load acknowledged and its records on screen")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                Integer.parseInt(browser.text("#load [data-count='acked']").trim()) >= 50
+                    && totalHighWatermark(topic) >= 56);
     submit("#load"); // the same button stops it
-    await("the load stopped").atMost(ON_SCREEN).until(() -> "false".equals(browser.attribute("#load", "data-running")));
+    await("the load stopped")
+        .atMost(ON_SCREEN)
+        .until(() -> "false".equals(browser.attribute("#load", "data-running")));
     assertThat(browser.text("#load [data-count='errors']").trim()).isEqualTo("0");
 
     String delete = "#partitions button[data-action='delete-topic'][data-topic='" + topic + "']";
     clickOn(delete);
     clickOn(delete); // the second click confirms
-    await("topic " + topic + " gone from the page").atMost(ON_SCREEN)
-        .until(() -> browser.attribute("#partitions tr[data-partition='" + topic + "-0']", "data-leader") == null);
+    await("topic " + topic + " gone from the page")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                browser.attribute("#partitions tr[data-partition='" + topic + "-0']", "data-leader")
+                    == null);
     assertThat(client.getJson(client.anyLive(), "/topics").toString()).doesNotContain(topic);
   }
 
@@ -251,24 +357,48 @@ class DashboardLiveIT {
   @Order(4)
   void theFaultButtonsPauseFetchingAndCrashABroker() throws Exception {
     int victim = 3;
-    PartitionState followed = client.partitions(TOPIC).stream().filter(p -> p.leader() != victim).findFirst()
-        .orElseThrow();
-    browser.script("document.querySelector(arguments[0]).value = '6';",
+    PartitionState followed =
+        client.partitions(TOPIC).stream()
+            .filter(p -> p.leader() != victim)
+            .findFirst()
+            .orElseThrow();
+    browser.script(
+        "document.querySelector(arguments[0]).value = '6';",
         "#brokers [data-broker='" + victim + "'] input[name='seconds']");
     click("pause-fetching", victim);
-    await("the page says fetching is paused").atMost(ON_SCREEN)
-        .until(() -> "true".equals(browser.attribute("#brokers [data-broker='" + victim + "']", "data-fetch-paused")));
+    await("the page says fetching is paused")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                "true"
+                    .equals(
+                        browser.attribute(
+                            "#brokers [data-broker='" + victim + "']", "data-fetch-paused")));
     produce(followed.partition(), 5);
-    await("broker " + victim + " out of the ISR on screen").atMost(ON_SCREEN).until(() ->
-        browser.attribute(row(followed.partition()), "data-osr").equals(String.valueOf(victim)));
-    await("broker " + victim + " back after the pause").atMost(ON_SCREEN).until(() ->
-        "".equals(browser.attribute(row(followed.partition()), "data-osr")));
+    await("broker " + victim + " out of the ISR on screen")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                browser
+                    .attribute(row(followed.partition()), "data-osr")
+                    .equals(String.valueOf(victim)));
+    await("broker " + victim + " back after the pause")
+        .atMost(ON_SCREEN)
+        .until(() -> "".equals(browser.attribute(row(followed.partition()), "data-osr")));
 
     click("crash", victim);
-    await("broker " + victim + "'s process is gone").atMost(ON_SCREEN).until(() -> !cluster.get(victim).isAlive());
+    await("broker " + victim + "'s process is gone")
+        .atMost(ON_SCREEN)
+        .until(() -> !cluster.get(victim).isAlive());
     assertThat(cluster.get(victim).exitValue()).as("halted like a crash").isEqualTo(137);
-    await("broker " + victim + " fenced on screen").atMost(ON_SCREEN)
-        .until(() -> "fenced".equals(browser.attribute("#brokers [data-broker='" + victim + "']", "data-state")));
+    await("broker " + victim + " fenced on screen")
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                "fenced"
+                    .equals(
+                        browser.attribute(
+                            "#brokers [data-broker='" + victim + "']", "data-state")));
     assertThat(browser.text("#action-status")).contains("crashes");
   }
 
@@ -285,7 +415,8 @@ class DashboardLiveIT {
 
   /** Notes (page clock) each change of the connection pill's state, for {@link #pillChange}. */
   private static void watchThePill() {
-    browser.script("""
+    browser.script(
+        """
         window.__pill = [];
         const pill = document.getElementById('connection');
         new MutationObserver(() => window.__pill.push([pill.getAttribute('data-state'), Date.now()]))
@@ -294,31 +425,44 @@ class DashboardLiveIT {
 
   /** Sets the named fields of a form (inputs and selects) as a user would, with input events. */
   private static void fill(String form, Map<String, String> values) {
-    values.forEach((name, value) -> browser.script("""
+    values.forEach(
+        (name, value) ->
+            browser.script(
+                """
         const field = document.querySelector(arguments[0]).elements[arguments[1]];
         field.value = arguments[2];
         field.dispatchEvent(new Event('input', { bubbles: true }));
-        field.dispatchEvent(new Event('change', { bubbles: true }));""", form, name, value));
+        field.dispatchEvent(new Event('change', { bubbles: true }));""",
+                form,
+                name,
+                value));
   }
 
   private static void submit(String form) {
     clickOn(form + " button[type='submit']");
   }
 
-  /** Scrolls the element to the middle of the window (clear of the sticky header), then clicks it. */
+  /**
+   * Scrolls the element to the middle of the window (clear of the sticky header), then clicks it.
+   */
   private static void clickOn(String selector) {
-    browser.script("document.querySelector(arguments[0]).scrollIntoView({ block: 'center' });", selector);
+    browser.script(
+        "document.querySelector(arguments[0]).scrollIntoView({ block: 'center' });", selector);
     browser.driver().findElement(By.cssSelector(selector)).click();
   }
 
   private static boolean optionPresent(String form, String value) {
-    return Boolean.TRUE.equals(browser.script(
-        "return [...document.querySelector(arguments[0]).elements['topic'].options].some(o => o.value === arguments[1]);",
-        form, value));
+    return Boolean.TRUE.equals(
+        browser.script(
+            "return [...document.querySelector(arguments[0]).elements['topic'].options].some(o => o.value === arguments[1]);",
+            form,
+            value));
   }
 
   private static long highWatermarkOf(String topic, int partition) {
-    String hw = browser.attribute("#partitions tr[data-partition='" + topic + "-" + partition + "']", "data-hw");
+    String hw =
+        browser.attribute(
+            "#partitions tr[data-partition='" + topic + "-" + partition + "']", "data-hw");
     return hw == null || hw.isEmpty() ? 0 : Long.parseLong(hw);
   }
 
@@ -337,31 +481,45 @@ class DashboardLiveIT {
 
   /** When the pill first took {@code state} since the observer was installed. */
   private static long pillChange(String state) {
-    Object at = browser.script(
-        "const e = window.__pill.find(c => c[0] === arguments[0]); return e ? e[1] : null;", state);
+    Object at =
+        browser.script(
+            "const e = window.__pill.find(c => c[0] === arguments[0]); return e ? e[1] : null;",
+            state);
     assertThat(at).as("the pill went " + state).isNotNull();
     return ((Number) at).longValue();
   }
 
   private static int awaitNewLeader(int partition) {
     int[] leader = {-1};
-    await("a new leader for " + TOPIC + "-" + partition).atMost(Duration.ofSeconds(30)).until(() -> {
-      leader[0] = client.partition(TOPIC, partition).leader();
-      return leader[0] >= 0 && leader[0] != 1;
-    });
+    await("a new leader for " + TOPIC + "-" + partition)
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              leader[0] = client.partition(TOPIC, partition).leader();
+              return leader[0] >= 0 && leader[0] != 1;
+            });
     return leader[0];
   }
 
   private static long highWatermark(int partition) throws IOException, InterruptedException {
-    return client.getJson(client.anyLive(), "/topics/" + TOPIC + "/partitions/" + partition + "/offsets")
-        .path("end_offset").asLong();
+    return client
+        .getJson(client.anyLive(), "/topics/" + TOPIC + "/partitions/" + partition + "/offsets")
+        .path("end_offset")
+        .asLong();
   }
 
   private static void produce(int partition, int records) throws IOException, InterruptedException {
-    String body = "{\"records\":[" + Collections.nCopies(records, "{\"value\":1}").stream()
-        .collect(Collectors.joining(",")) + "]}";
-    HttpResponse<String> response = client.send("POST", client.anyLive(),
-        "/topics/" + TOPIC + "/partitions/" + partition + "?acks=all", body);
+    String body =
+        "{\"records\":["
+            + Collections.nCopies(records, "{\"value\":1}").stream()
+                .collect(Collectors.joining(","))
+            + "]}";
+    HttpResponse<String> response =
+        client.send(
+            "POST",
+            client.anyLive(),
+            "/topics/" + TOPIC + "/partitions/" + partition + "?acks=all",
+            body);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
   }
 
@@ -373,18 +531,35 @@ class DashboardLiveIT {
     if (csv == null || csv.isEmpty()) {
       return "";
     }
-    return List.of(csv.split(",")).stream().map(Integer::parseInt).sorted().map(String::valueOf)
+    return List.of(csv.split(",")).stream()
+        .map(Integer::parseInt)
+        .sorted()
+        .map(String::valueOf)
         .collect(Collectors.joining(","));
   }
 
-  /** Prints a measurement and appends it to target/dashboard-latency.txt (benchmarks, never asserted). */
+  /**
+   * Prints a measurement and appends it to target/dashboard-latency.txt (benchmarks, never
+   * asserted).
+   */
   private static void report(String what, List<Long> samplesMs) throws IOException {
     List<Long> sorted = samplesMs.stream().sorted().toList();
-    String line = String.format("%s: n=%d median=%d ms max=%d ms min=%d ms samples=%s%n", what, sorted.size(),
-        sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1), sorted.get(0), samplesMs);
+    String line =
+        String.format(
+            "%s: n=%d median=%d ms max=%d ms min=%d ms samples=%s%n",
+            what,
+            sorted.size(),
+            sorted.get(sorted.size() / 2),
+            sorted.get(sorted.size() - 1),
+            sorted.get(0),
+            samplesMs);
     System.out.print(line);
     Path file = Path.of("target", "dashboard-latency.txt");
     Files.createDirectories(file.getParent());
-    Files.writeString(file, line, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    Files.writeString(
+        file,
+        line,
+        java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND);
   }
 }

@@ -15,38 +15,47 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * What every end-to-end test class registers ({@code @RegisterExtension static final E2eFixture e2e = new
- * E2eFixture();}):
+ * What every end-to-end test class registers ({@code @RegisterExtension static final E2eFixture e2e
+ * = new E2eFixture();}):
  *
  * <ul>
- *   <li>{@link #logDir()}: where the brokers' logs go, kept after the run as test artifacts, so a CI failure can be
- *       read from the run alone: {@code <tributary.e2e.logs>/<TestClass>/<testMethod>/broker-N.log} for brokers
- *       started by a test, {@code <TestClass>/} for a cluster a class shares ({@code @BeforeAll}). Failsafe sets
- *       {@code tributary.e2e.logs} to {@code ${project.build.directory}/e2e-logs}. A class's directory is emptied
- *       when the class starts.
- *   <li>Leftovers killed: after each test, every broker process started during it that still runs is SIGKILLed
- *       (after the class, every one started in it), whether the test passed, failed, or never got to its own
- *       cleanup. {@link BrokerProcess}'s JVM shutdown hook covers the rest.
- *   <li>Test boundaries in the logs: each broker still running when a test starts or ends gets a {@code ====} line.
+ *   <li>{@link #logDir()}: where the brokers' logs go, kept after the run as test artifacts, so a
+ *       CI failure can be read from the run alone: {@code
+ *       <tributary.e2e.logs>/<TestClass>/<testMethod>/broker-N.log} for brokers started by a test,
+ *       {@code <TestClass>/} for a cluster a class shares ({@code @BeforeAll}). Failsafe sets
+ *       {@code tributary.e2e.logs} to {@code ${project.build.directory}/e2e-logs}. A class's
+ *       directory is emptied when the class starts.
+ *   <li>Leftovers killed: after each test, every broker process started during it that still runs
+ *       is SIGKILLed (after the class, every one started in it), whether the test passed, failed,
+ *       or never got to its own cleanup. {@link BrokerProcess}'s JVM shutdown hook covers the rest.
+ *   <li>Test boundaries in the logs: each broker still running when a test starts or ends gets a
+ *       {@code ====} line.
  * </ul>
  */
-final class E2eFixture implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
+final class E2eFixture
+    implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
   private Path classDir;
   private Path currentDir;
   private Set<BrokerProcess> runningBeforeTest = Set.of();
 
-  /** The log directory for brokers started now (in a test, or in {@code @BeforeAll} for a shared cluster). */
+  /**
+   * The log directory for brokers started now (in a test, or in {@code @BeforeAll} for a shared
+   * cluster).
+   */
   Path logDir() {
     if (currentDir == null) {
-      throw new IllegalStateException("E2eFixture must be registered with @RegisterExtension on a static field");
+      throw new IllegalStateException(
+          "E2eFixture must be registered with @RegisterExtension on a static field");
     }
     return currentDir;
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    classDir = Path.of(System.getProperty("tributary.e2e.logs", "target/e2e-logs"))
-        .resolve(context.getRequiredTestClass().getSimpleName()).toAbsolutePath();
+    classDir =
+        Path.of(System.getProperty("tributary.e2e.logs", "target/e2e-logs"))
+            .resolve(context.getRequiredTestClass().getSimpleName())
+            .toAbsolutePath();
     deleteRecursively(classDir);
     currentDir = classDir;
   }
@@ -72,9 +81,11 @@ final class E2eFixture implements BeforeAllCallback, BeforeEachCallback, AfterEa
       broker.mark("test " + test + " ended; killing the broker it left running");
       broker.close();
     }
-    BrokerProcess.live().forEach(broker -> broker.mark("test " + test + (failed ? " FAILED" : " passed")));
+    BrokerProcess.live()
+        .forEach(broker -> broker.mark("test " + test + (failed ? " FAILED" : " passed")));
     if (failed) {
-      System.out.println("broker logs of the failed test " + test + ": " + currentDir + " and " + classDir);
+      System.out.println(
+          "broker logs of the failed test " + test + ": " + currentDir + " and " + classDir);
     }
     currentDir = classDir;
   }

@@ -20,42 +20,59 @@ import java.util.Optional;
 import javax.net.ssl.SSLSession;
 import org.junit.jupiter.api.Test;
 
-/** The checker on made-up histories: it classifies answers as documented and finds each kind of violation. */
+/**
+ * The checker on made-up histories: it classifies answers as documented and finds each kind of
+ * violation.
+ */
 class HistoryCheckerTest {
   private final HistoryChecker history = new HistoryChecker("t");
 
   @Test
   void classifiesAcknowledgedDefinitelyFailedAndIndeterminateRecords() {
-    produce(200, "{\"offsets\":[{\"partition\":0,\"offset\":0,\"error_code\":null,\"error\":null},"
-        + "{\"partition\":0,\"offset\":null,\"error_code\":50308,\"error\":\"not enough replicas\"}]}", "a", "b");
+    produce(
+        200,
+        "{\"offsets\":[{\"partition\":0,\"offset\":0,\"error_code\":null,\"error\":null},"
+            + "{\"partition\":0,\"offset\":null,\"error_code\":50308,\"error\":\"not enough replicas\"}]}",
+        "a",
+        "b");
     produce(503, "{\"error_code\":50308,\"message\":\"NOT_ENOUGH_REPLICAS\"}", "c");
     produce(504, "{\"error_code\":50401,\"message\":\"timed out\"}", "d");
     produce(503, "{\"error_code\":50309,\"message\":\"after append\"}", "e");
     produce(502, "<html>bad gateway</html>", "f");
-    history.record(List.of("k"), List.of("g"), 0, System.nanoTime(), new ConnectException("refused"));
-    history.record(List.of("k"), List.of("h"), 0, System.nanoTime(), new HttpTimeoutException("timed out"));
+    history.record(
+        List.of("k"), List.of("g"), 0, System.nanoTime(), new ConnectException("refused"));
+    history.record(
+        List.of("k"), List.of("h"), 0, System.nanoTime(), new HttpTimeoutException("timed out"));
 
-    assertThat(history.ops()).extracting(HistoryChecker.Op::value, HistoryChecker.Op::outcome).containsExactly(
-        org.assertj.core.groups.Tuple.tuple("a", Outcome.OK), org.assertj.core.groups.Tuple.tuple("b", Outcome.FAILED),
-        org.assertj.core.groups.Tuple.tuple("c", Outcome.FAILED),
-        org.assertj.core.groups.Tuple.tuple("d", Outcome.INDETERMINATE),
-        org.assertj.core.groups.Tuple.tuple("e", Outcome.INDETERMINATE),
-        org.assertj.core.groups.Tuple.tuple("f", Outcome.INDETERMINATE),
-        org.assertj.core.groups.Tuple.tuple("g", Outcome.FAILED),
-        org.assertj.core.groups.Tuple.tuple("h", Outcome.INDETERMINATE));
+    assertThat(history.ops())
+        .extracting(HistoryChecker.Op::value, HistoryChecker.Op::outcome)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("a", Outcome.OK),
+            org.assertj.core.groups.Tuple.tuple("b", Outcome.FAILED),
+            org.assertj.core.groups.Tuple.tuple("c", Outcome.FAILED),
+            org.assertj.core.groups.Tuple.tuple("d", Outcome.INDETERMINATE),
+            org.assertj.core.groups.Tuple.tuple("e", Outcome.INDETERMINATE),
+            org.assertj.core.groups.Tuple.tuple("f", Outcome.INDETERMINATE),
+            org.assertj.core.groups.Tuple.tuple("g", Outcome.FAILED),
+            org.assertj.core.groups.Tuple.tuple("h", Outcome.INDETERMINATE));
   }
 
   @Test
   void aHistoryThatMatchesEveryViewHasNoViolations() {
     acknowledge("a", 0, 0);
     acknowledge("b", 0, 1);
-    produce(504, "{\"error_code\":50401,\"message\":\"timed out\"}", "maybe"); // indeterminate: may be there
+    produce(
+        504,
+        "{\"error_code\":50401,\"message\":\"timed out\"}",
+        "maybe"); // indeterminate: may be there
     produce(503, "{\"error_code\":50308,\"message\":\"no\"}", "never");
 
-    Result result = history.check(List.of(view("api", 0, "a", "b", "maybe"), view("b2", 0, "a", "b", "maybe")));
+    Result result =
+        history.check(List.of(view("api", 0, "a", "b", "maybe"), view("b2", 0, "a", "b", "maybe")));
 
     result.assertNoViolations();
-    assertThat(result.summary()).contains("2 acknowledged", "1 definitely failed", "1 indeterminate (1 of them found)");
+    assertThat(result.summary())
+        .contains("2 acknowledged", "1 definitely failed", "1 indeterminate (1 of them found)");
   }
 
   @Test
@@ -65,18 +82,23 @@ class HistoryCheckerTest {
 
     Result result = history.check(List.of(view("api", 0, "a", "b"), view("b3", 0, "a")));
 
-    assertThat(result.of(Kind.LOST)).singleElement().satisfies(v -> assertThat(v.detail()).contains("b3", "'b'"));
+    assertThat(result.of(Kind.LOST))
+        .singleElement()
+        .satisfies(v -> assertThat(v.detail()).contains("b3", "'b'"));
   }
 
   @Test
   void findsARecordOverwrittenAtItsOffset() {
     acknowledge("a", 0, 0);
     acknowledge("b", 0, 1);
-    history.record(List.of("k"), List.of("c"), 0, System.nanoTime(), new HttpTimeoutException("timed out"));
+    history.record(
+        List.of("k"), List.of("c"), 0, System.nanoTime(), new HttpTimeoutException("timed out"));
 
     Result result = history.check(List.of(view("api", 0, "a", "c")));
 
-    assertThat(result.of(Kind.LOST)).singleElement().satisfies(v -> assertThat(v.detail()).contains("holds 'c'"));
+    assertThat(result.of(Kind.LOST))
+        .singleElement()
+        .satisfies(v -> assertThat(v.detail()).contains("holds 'c'"));
   }
 
   @Test
@@ -98,7 +120,11 @@ class HistoryCheckerTest {
     }
     acknowledge("second", 0, 3);
 
-    Result result = history.check(List.of(new View("api", Map.of(0, List.of(new Entry(3, "second"), new Entry(5, "first"))))));
+    Result result =
+        history.check(
+            List.of(
+                new View(
+                    "api", Map.of(0, List.of(new Entry(3, "second"), new Entry(5, "first"))))));
 
     assertThat(result.of(Kind.ORDER)).hasSize(1);
   }
@@ -106,25 +132,46 @@ class HistoryCheckerTest {
   @Test
   void findsTwoValuesAtOneOffsetAcrossViewsAndDuplicatesWithinOne() {
     acknowledge("a", 0, 0);
-    history.record(List.of("k"), List.of("x"), 0, System.nanoTime(), new HttpTimeoutException("timed out"));
+    history.record(
+        List.of("k"), List.of("x"), 0, System.nanoTime(), new HttpTimeoutException("timed out"));
 
-    Result result = history.check(List.of(
-        new View("api", Map.of(0, List.of(new Entry(0, "a"), new Entry(1, "x")))),
-        new View("b2", Map.of(0, List.of(new Entry(0, "a"), new Entry(1, "y"), new Entry(2, "x"), new Entry(3, "x"))))));
+    Result result =
+        history.check(
+            List.of(
+                new View("api", Map.of(0, List.of(new Entry(0, "a"), new Entry(1, "x")))),
+                new View(
+                    "b2",
+                    Map.of(
+                        0,
+                        List.of(
+                            new Entry(0, "a"),
+                            new Entry(1, "y"),
+                            new Entry(2, "x"),
+                            new Entry(3, "x"))))));
 
-    assertThat(result.of(Kind.OFFSET_CONFLICT)).singleElement().satisfies(v -> assertThat(v.detail()).contains("p0@1"));
+    assertThat(result.of(Kind.OFFSET_CONFLICT))
+        .singleElement()
+        .satisfies(v -> assertThat(v.detail()).contains("p0@1"));
     assertThat(result.of(Kind.DUPLICATE)).hasSize(1);
-    assertThat(result.of(Kind.UNKNOWN_VALUE)).singleElement().satisfies(v -> assertThat(v.detail()).contains("'y'"));
+    assertThat(result.of(Kind.UNKNOWN_VALUE))
+        .singleElement()
+        .satisfies(v -> assertThat(v.detail()).contains("'y'"));
   }
 
   @Test
   void findsRepeatedOffsetsAndRecordsInTheWrongPartition() {
     acknowledge("a", 0, 0);
-    history.record(List.of("k"), List.of("x"), 0, System.nanoTime(), new HttpTimeoutException("timed out"));
+    history.record(
+        List.of("k"), List.of("x"), 0, System.nanoTime(), new HttpTimeoutException("timed out"));
 
-    Result result = history.check(List.of(new View("api", Map.of(
-        0, List.of(new Entry(0, "a"), new Entry(0, "a2")),
-        1, List.of(new Entry(0, "x"))))));
+    Result result =
+        history.check(
+            List.of(
+                new View(
+                    "api",
+                    Map.of(
+                        0, List.of(new Entry(0, "a"), new Entry(0, "a2")),
+                        1, List.of(new Entry(0, "x"))))));
 
     assertThat(result.of(Kind.OFFSETS_NOT_INCREASING)).hasSize(1);
     assertThat(result.of(Kind.MISPLACED)).hasSize(1);
@@ -134,7 +181,9 @@ class HistoryCheckerTest {
   void aViewWithoutThePartitionIsNotAskedForItsRecords() {
     acknowledge("a", 0, 0);
 
-    Result result = history.check(List.of(view("api", 0, "a"), new View("broker outside the replicas", Map.of())));
+    Result result =
+        history.check(
+            List.of(view("api", 0, "a"), new View("broker outside the replicas", Map.of())));
 
     result.assertNoViolations();
   }
@@ -142,7 +191,14 @@ class HistoryCheckerTest {
   // ------------------------------------------------------------------------------------------------ helpers
 
   private void acknowledge(String value, int partition, long offset) {
-    produce(200, "{\"offsets\":[{\"partition\":" + partition + ",\"offset\":" + offset + ",\"error_code\":null}]}", value);
+    produce(
+        200,
+        "{\"offsets\":[{\"partition\":"
+            + partition
+            + ",\"offset\":"
+            + offset
+            + ",\"error_code\":null}]}",
+        value);
   }
 
   private void produce(int status, String body, String... values) {

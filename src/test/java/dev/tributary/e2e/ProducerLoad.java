@@ -11,11 +11,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A small steady {@code acks=all} load on one topic: one thread per partition, each sending a batch of keyed JSON
- * records with unique values to its partition ({@code POST /topics/t/partitions/p}) through a broker chosen at
- * random (so most produces are forwarded; dead brokers too, which refuse the connection), waiting for the answer, then pausing {@link #PAUSE_MS}. Every outcome
- * goes to the {@link HistoryChecker}. A thread per partition keeps one stalled partition (a paused or dead leader)
- * from stalling the others, and keeps each partition's produces sequential, which the order check relies on.
+ * A small steady {@code acks=all} load on one topic: one thread per partition, each sending a batch
+ * of keyed JSON records with unique values to its partition ({@code POST /topics/t/partitions/p})
+ * through a broker chosen at random (so most produces are forwarded; dead brokers too, which refuse
+ * the connection), waiting for the answer, then pausing {@link #PAUSE_MS}. Every outcome goes to
+ * the {@link HistoryChecker}. A thread per partition keeps one stalled partition (a paused or dead
+ * leader) from stalling the others, and keeps each partition's produces sequential, which the order
+ * check relies on.
  */
 final class ProducerLoad implements AutoCloseable {
   static final int RECORDS_PER_BATCH = 5;
@@ -26,14 +28,22 @@ final class ProducerLoad implements AutoCloseable {
 
   private ProducerLoad() {}
 
-  static ProducerLoad start(TestCluster cluster, ClusterClient client, HistoryChecker history, String topic,
-      int partitions, long seed) {
+  static ProducerLoad start(
+      TestCluster cluster,
+      ClusterClient client,
+      HistoryChecker history,
+      String topic,
+      int partitions,
+      long seed) {
     ProducerLoad load = new ProducerLoad();
     for (int p = 0; p < partitions; p++) {
       int partition = p;
-      Thread thread = new Thread(
-          () -> load.produce(cluster, client, history, topic, partition, new Random(seed + partition)),
-          "load-" + topic + "-" + partition);
+      Thread thread =
+          new Thread(
+              () ->
+                  load.produce(
+                      cluster, client, history, topic, partition, new Random(seed + partition)),
+              "load-" + topic + "-" + partition);
       thread.setDaemon(true);
       load.threads.add(thread);
       thread.start();
@@ -41,10 +51,16 @@ final class ProducerLoad implements AutoCloseable {
     return load;
   }
 
-  private void produce(TestCluster cluster, ClusterClient client, HistoryChecker history, String topic, int partition,
+  private void produce(
+      TestCluster cluster,
+      ClusterClient client,
+      HistoryChecker history,
+      String topic,
+      int partition,
       Random random) {
     while (running.get()) {
-      // Not through a SIGSTOPped broker: a real client would have timed out on it once and moved on.
+      // Not through a SIGSTOPped broker: a real client would have timed out on it once and moved
+      // on.
       List<BrokerProcess> brokers = cluster.all().stream().filter(b -> !b.isPaused()).toList();
       List<String> keys = new ArrayList<>();
       List<String> values = new ArrayList<>();
@@ -52,20 +68,27 @@ final class ProducerLoad implements AutoCloseable {
       for (int i = 0; i < RECORDS_PER_BATCH; i++) {
         keys.add("k" + random.nextInt(100));
         values.add(history.nextValue());
-        body.append(i == 0 ? "" : ",").append("{\"key\":\"").append(keys.get(i)).append("\",\"value\":\"")
-            .append(values.get(i)).append("\"}");
+        body.append(i == 0 ? "" : ",")
+            .append("{\"key\":\"")
+            .append(keys.get(i))
+            .append("\",\"value\":\"")
+            .append(values.get(i))
+            .append("\"}");
       }
       body.append("]}");
       BrokerProcess via = brokers.get(random.nextInt(brokers.size()));
-      HttpRequest request = HttpRequest.newBuilder(URI.create(via.url("/topics/" + topic + "/partitions/" + partition
-              + "?acks=all")))
-          .timeout(ClusterClient.REQUEST_TIMEOUT)
-          .header("Content-Type", "application/vnd.kafka.json.v2+json")
-          .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-          .build();
+      HttpRequest request =
+          HttpRequest.newBuilder(
+                  URI.create(
+                      via.url("/topics/" + topic + "/partitions/" + partition + "?acks=all")))
+              .timeout(ClusterClient.REQUEST_TIMEOUT)
+              .header("Content-Type", "application/vnd.kafka.json.v2+json")
+              .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+              .build();
       long sentNanos = System.nanoTime();
       try {
-        HttpResponse<String> answer = client.http.send(request, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> answer =
+            client.http.send(request, HttpResponse.BodyHandlers.ofString());
         history.record(keys, values, partition, sentNanos, answer);
       } catch (InterruptedException e) {
         history.record(keys, values, partition, sentNanos, e);
@@ -73,7 +96,8 @@ final class ProducerLoad implements AutoCloseable {
       } catch (Exception e) {
         history.record(keys, values, partition, sentNanos, e);
       }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(PAUSE_MS)); // pacing, not a wait for a condition
+      LockSupport.parkNanos(
+          TimeUnit.MILLISECONDS.toNanos(PAUSE_MS)); // pacing, not a wait for a condition
     }
   }
 

@@ -16,19 +16,23 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads one replica's copy of a partition straight from its broker's files, {@code
- * <data-dir>/logs/<topic>-<partition>/*.log}, with kafka-clients' own reader (the reference implementation of the
- * format), bypassing Tributary's read path entirely. This is the per-replica view the API does not offer: reads
- * are always served by the leader, and a follower's copy is otherwise visible only as offsets.
+ * <data-dir>/logs/<topic>-<partition>/*.log}, with kafka-clients' own reader (the reference
+ * implementation of the format), bypassing Tributary's read path entirely. This is the per-replica
+ * view the API does not offer: reads are always served by the leader, and a follower's copy is
+ * otherwise visible only as offsets.
  *
- * <p>Read only once the cluster is quiet (no produce in flight, every replica at the same log end offset): a
- * segment being appended to may end in a partial batch. Each batch's CRC is checked.
+ * <p>Read only once the cluster is quiet (no produce in flight, every replica at the same log end
+ * offset): a segment being appended to may end in a partial batch. Each batch's CRC is checked.
  */
 final class ReplicaLogs {
   private static final JsonMapper json = JsonMapper.builder().build();
 
   private ReplicaLogs() {}
 
-  /** The records of {@code topic-partition} in {@code brokerDataDir}, in file order; empty if it hosts none. */
+  /**
+   * The records of {@code topic-partition} in {@code brokerDataDir}, in file order; empty if it
+   * hosts none.
+   */
   static List<HistoryChecker.Entry> read(Path brokerDataDir, String topic, int partition) {
     Path dir = brokerDataDir.resolve("logs").resolve(topic + "-" + partition);
     List<HistoryChecker.Entry> entries = new ArrayList<>();
@@ -36,7 +40,8 @@ final class ReplicaLogs {
       return entries;
     }
     try (Stream<Path> files = Files.list(dir)) {
-      for (Path segment : files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().toList()) {
+      for (Path segment :
+          files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().toList()) {
         try (FileRecords records = FileRecords.open(segment.toFile(), false)) {
           for (FileChannelRecordBatch batch : records.batches()) {
             batch.ensureValid();

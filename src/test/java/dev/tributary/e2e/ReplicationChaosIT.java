@@ -18,17 +18,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Randomized replication chaos: three brokers, a topic with replication factor 3 and {@code min.insync.replicas=2}
- * under an {@code acks=all} {@link ProducerLoad}, while a seeded schedule picks a random broker and a random fault:
- * SIGKILL then restart, SIGSTOP for 1-6 s then SIGCONT, or SIGTERM (controlled shutdown) then restart. Never more
- * than one broker is down or paused at a time, so two replicas can always take writes; the next fault does not wait
- * for the ISR to be full again, though. Then the cluster heals and {@link HistoryChecker} compares every produce with
- * the leaders' logs and each replica's files, as {@link ReplicationFaultsIT} does after each named fault.
+ * Randomized replication chaos: three brokers, a topic with replication factor 3 and {@code
+ * min.insync.replicas=2} under an {@code acks=all} {@link ProducerLoad}, while a seeded schedule
+ * picks a random broker and a random fault: SIGKILL then restart, SIGSTOP for 1-6 s then SIGCONT,
+ * or SIGTERM (controlled shutdown) then restart. Never more than one broker is down or paused at a
+ * time, so two replicas can always take writes; the next fault does not wait for the ISR to be full
+ * again, though. Then the cluster heals and {@link HistoryChecker} compares every produce with the
+ * leaders' logs and each replica's files, as {@link ReplicationFaultsIT} does after each named
+ * fault.
  *
- * <p>Faults start for {@code -Dtributary.chaos.seconds} (default 10: the short version in every {@code ./mvnw
- * verify}, under 40 s on 2 cores with the cluster's start (~15 s), the last fault, which may end up to ~10 s after
- * that window, and the check); the long one is {@code ./tributary chaos --minutes N}. The seed ({@code -Dtributary.seed}, default random) is printed
- * at the start and in the failure message; with it the same fault schedule replays (the timing of the cluster's
+ * <p>Faults start for {@code -Dtributary.chaos.seconds} (default 10: the short version in every
+ * {@code ./mvnw verify}, under 40 s on 2 cores with the cluster's start (~15 s), the last fault,
+ * which may end up to ~10 s after that window, and the check); the long one is {@code ./tributary
+ * chaos --minutes N}. The seed ({@code -Dtributary.seed}, default random) is printed at the start
+ * and in the failure message; with it the same fault schedule replays (the timing of the cluster's
  * answers still varies).
  */
 class ReplicationChaosIT {
@@ -50,18 +53,32 @@ class ReplicationChaosIT {
   void randomCrashesPausesAndRestartsLoseNoAcknowledgedRecord() throws Exception {
     long seconds = Long.getLong("tributary.chaos.seconds", 10);
     long seed = Long.getLong("tributary.seed", System.nanoTime());
-    System.out.println("chaos: " + seconds + " s, seed " + seed + " (replay with -Dtributary.seed=" + seed + ")");
+    System.out.println(
+        "chaos: " + seconds + " s, seed " + seed + " (replay with -Dtributary.seed=" + seed + ")");
     try {
       run(seconds, new Random(seed));
     } catch (Throwable failure) {
-      throw new AssertionError("chaos run with seed " + seed + " failed (replay with -Dtributary.seed=" + seed
-          + "; broker logs in " + e2e.logDir() + "): " + failure, failure);
+      throw new AssertionError(
+          "chaos run with seed "
+              + seed
+              + " failed (replay with -Dtributary.seed="
+              + seed
+              + "; broker logs in "
+              + e2e.logDir()
+              + "): "
+              + failure,
+          failure);
     }
   }
 
   private void run(long seconds, Random random) throws Exception {
-    cluster = new TestCluster(data, e2e.logDir(), 3, List.of(
-        "--tributary.replica-lag-time-max-ms=2000", "--tributary.request-timeout-ms=5000"));
+    cluster =
+        new TestCluster(
+            data,
+            e2e.logDir(),
+            3,
+            List.of(
+                "--tributary.replica-lag-time-max-ms=2000", "--tributary.request-timeout-ms=5000"));
     ClusterClient client = new ClusterClient(cluster);
     cluster.startAll();
     String topic = "chaos";
@@ -70,9 +87,13 @@ class ReplicationChaosIT {
     HistoryChecker history = new HistoryChecker(topic);
     List<String> faults = new ArrayList<>();
     long deadlineNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    try (ProducerLoad load = ProducerLoad.start(cluster, client, history, topic, PARTITIONS, random.nextLong())) {
+    try (ProducerLoad load =
+        ProducerLoad.start(cluster, client, history, topic, PARTITIONS, random.nextLong())) {
       while (System.nanoTime() < deadlineNanos) {
-        pace(500 + random.nextInt(2_500)); // the gap between faults: part of the schedule, not a wait for a state
+        pace(
+            500
+                + random.nextInt(
+                    2_500)); // the gap between faults: part of the schedule, not a wait for a state
         BrokerProcess victim = cluster.get(1 + random.nextInt(3));
         int fault = random.nextInt(3);
         long startNanos = System.nanoTime();
@@ -94,26 +115,34 @@ class ReplicationChaosIT {
           }
           default -> {
             int exit = victim.stop();
-            assertThat(exit).as("exit code of broker %d after SIGTERM", victim.brokerId()).isIn(0, 143);
+            assertThat(exit)
+                .as("exit code of broker %d after SIGTERM", victim.brokerId())
+                .isIn(0, 143);
             victim.start();
             what = "SIGTERM and restart";
           }
         }
-        faults.add(String.format("broker %d: %s (%d ms in all)", victim.brokerId(), what,
-            (System.nanoTime() - startNanos) / 1_000_000));
-        System.out.println("chaos: " + faults.get(faults.size() - 1) + "; " + history.check(List.of()).summary());
+        faults.add(
+            String.format(
+                "broker %d: %s (%d ms in all)",
+                victim.brokerId(), what, (System.nanoTime() - startNanos) / 1_000_000));
+        System.out.println(
+            "chaos: " + faults.get(faults.size() - 1) + "; " + history.check(List.of()).summary());
       }
     }
     ReplicationChecks.awaitFullIsr(cluster, client, topic, PARTITIONS, HEAL);
     Result result = history.check(ReplicationChecks.views(cluster, client, topic, PARTITIONS));
     System.out.println("chaos: " + faults.size() + " faults: " + faults);
     System.out.println("chaos: " + result.summary());
-    assertThat(history.ops().stream().filter(op -> op.outcome() == Outcome.OK).count()).as(result.summary())
+    assertThat(history.ops().stream().filter(op -> op.outcome() == Outcome.OK).count())
+        .as(result.summary())
         .isPositive();
     result.assertNoViolations();
   }
 
-  /** Lets the schedule's time pass (the fault lasts that long); never used to wait for a condition. */
+  /**
+   * Lets the schedule's time pass (the fault lasts that long); never used to wait for a condition.
+   */
   private static void pace(long millis) {
     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
   }

@@ -32,17 +32,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Partition replication under faults, end to end: three broker processes, topics with replication factor 3 and
- * {@code min.insync.replicas=2}, an {@code acks=all} load ({@link ProducerLoad}) throughout each fault, then, once
- * healed, every produce checked by {@link HistoryChecker} against the leaders (through the API) and every replica's
- * own files ({@link ReplicaLogs}). The faults: SIGKILL and SIGTERM of a leader, five leader bounces in a row, SIGKILL
- * of the controller's broker, SIGSTOP of a follower and of a leader, two of three brokers down, and a torn segment
- * tail on a crashed follower. Last, a negative control: with {@code min.insync.replicas=1} and unclean leader
- * election, the checker must find acknowledged records lost.
+ * Partition replication under faults, end to end: three broker processes, topics with replication
+ * factor 3 and {@code min.insync.replicas=2}, an {@code acks=all} load ({@link ProducerLoad})
+ * throughout each fault, then, once healed, every produce checked by {@link HistoryChecker} against
+ * the leaders (through the API) and every replica's own files ({@link ReplicaLogs}). The faults:
+ * SIGKILL and SIGTERM of a leader, five leader bounces in a row, SIGKILL of the controller's
+ * broker, SIGSTOP of a follower and of a leader, two of three brokers down, and a torn segment tail
+ * on a crashed follower. Last, a negative control: with {@code min.insync.replicas=1} and unclean
+ * leader election, the checker must find acknowledged records lost.
  *
- * <p>One cluster for the class (its logs under {@code e2e-logs/ReplicationFaultsIT/}); every test uses its own topic
- * and starts with every broker running; {@code replica.lag.time.max.ms} is 2 s and the {@code acks=all} timeout 5 s
- * so faults show quickly.
+ * <p>One cluster for the class (its logs under {@code e2e-logs/ReplicationFaultsIT/}); every test
+ * uses its own topic and starts with every broker running; {@code replica.lag.time.max.ms} is 2 s
+ * and the {@code acks=all} timeout 5 s so faults show quickly.
  */
 class ReplicationFaultsIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
@@ -58,8 +59,14 @@ class ReplicationFaultsIT {
 
   @BeforeAll
   static void startCluster() {
-    cluster = new TestCluster(data, e2e.logDir(), 3, List.of(
-        "--tributary.replica-lag-time-max-ms=" + REPLICA_LAG_TIME_MAX_MS, "--tributary.request-timeout-ms=5000"));
+    cluster =
+        new TestCluster(
+            data,
+            e2e.logDir(),
+            3,
+            List.of(
+                "--tributary.replica-lag-time-max-ms=" + REPLICA_LAG_TIME_MAX_MS,
+                "--tributary.request-timeout-ms=5000"));
     client = new ClusterClient(cluster);
     cluster.startAll();
   }
@@ -106,7 +113,9 @@ class ReplicationFaultsIT {
     int leader = client.partition(run.topic, 0).leader();
 
     long stoppedNanos = System.nanoTime();
-    assertThat(cluster.get(leader).stop()).as("exit code of broker %d after SIGTERM", leader).isIn(0, 143);
+    assertThat(cluster.get(leader).stop())
+        .as("exit code of broker %d after SIGTERM", leader)
+        .isIn(0, 143);
     awaitLeader(run.topic, 0, id -> id >= 0 && id != leader);
     run.awaitAcknowledged(0, stoppedNanos, 10);
 
@@ -122,10 +131,17 @@ class ReplicationFaultsIT {
 
     cluster.get(controller).kill();
     long killedNanos = System.nanoTime();
-    await("a new controller").atMost(FAILOVER).pollInterval(Duration.ofMillis(200))
-        .until(() -> { int now = client.controllerId(); return now >= 0 && now != controller; });
+    await("a new controller")
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              int now = client.controllerId();
+              return now >= 0 && now != controller;
+            });
     for (int p = 0; p < run.partitions; p++) {
-      run.awaitAcknowledged(p, killedNanos, 5); // every partition, including those the dead broker led
+      run.awaitAcknowledged(
+          p, killedNanos, 5); // every partition, including those the dead broker led
     }
 
     cluster.restart(controller);
@@ -138,24 +154,41 @@ class ReplicationFaultsIT {
     run.awaitAcknowledged(0, System.nanoTime(), 10);
     PartitionState p0 = client.partition(run.topic, 0);
     int controller = client.controllerId();
-    int follower = p0.replicas().stream().filter(id -> id != p0.leader() && id != controller).findFirst()
-        .orElseGet(() -> p0.replicas().stream().filter(id -> id != p0.leader()).findFirst().orElseThrow());
+    int follower =
+        p0.replicas().stream()
+            .filter(id -> id != p0.leader() && id != controller)
+            .findFirst()
+            .orElseGet(
+                () ->
+                    p0.replicas().stream()
+                        .filter(id -> id != p0.leader())
+                        .findFirst()
+                        .orElseThrow());
 
     cluster.get(follower).pause();
     long pausedNanos = System.nanoTime();
     await("broker " + follower + " out of the ISR of " + run.topic + "-0")
-        .atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
-        .until(() -> {
-          List<Integer> isr = client.partition(run.topic, 0).isr();
-          return isr.size() == 2 && !isr.contains(follower);
-        });
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              List<Integer> isr = client.partition(run.topic, 0).isr();
+              return isr.size() == 2 && !isr.contains(follower);
+            });
     long shrunkNanos = System.nanoTime();
-    System.out.printf("pause-follower: ISR of p0 shrank without broker %d %d ms after SIGSTOP (lag time %d ms); "
-            + "broker states then: %s%n", follower, (shrunkNanos - pausedNanos) / 1_000_000, REPLICA_LAG_TIME_MAX_MS,
+    System.out.printf(
+        "pause-follower: ISR of p0 shrank without broker %d %d ms after SIGSTOP (lag time %d ms); "
+            + "broker states then: %s%n",
+        follower,
+        (shrunkNanos - pausedNanos) / 1_000_000,
+        REPLICA_LAG_TIME_MAX_MS,
         client.brokerStates());
-    assertThat((shrunkNanos - pausedNanos) / 1_000_000).as("ms until the ISR shrank")
-        .isGreaterThanOrEqualTo(REPLICA_LAG_TIME_MAX_MS - 500); // not before the lag time (allowing for clock slack)
-    run.awaitAcknowledged(0, shrunkNanos, 10); // writes go on with min.insync.replicas=2 met by the other two
+    assertThat((shrunkNanos - pausedNanos) / 1_000_000)
+        .as("ms until the ISR shrank")
+        .isGreaterThanOrEqualTo(
+            REPLICA_LAG_TIME_MAX_MS - 500); // not before the lag time (allowing for clock slack)
+    run.awaitAcknowledged(
+        0, shrunkNanos, 10); // writes go on with min.insync.replicas=2 met by the other two
 
     cluster.get(follower).resume();
     awaitFullIsr(run.topic, run.partitions);
@@ -163,31 +196,41 @@ class ReplicationFaultsIT {
   }
 
   @Test
-  void withTwoOfThreeBrokersDownNothingIsAcknowledgedAndWritesResumeAfterRestart() throws Exception {
+  void withTwoOfThreeBrokersDownNothingIsAcknowledgedAndWritesResumeAfterRestart()
+      throws Exception {
     Run run = Run.start("kill-two", 3);
     run.awaitAcknowledged(-1, System.nanoTime(), 10);
     int survivor = client.controllerId();
-    List<Integer> victims = cluster.all().stream().map(BrokerProcess::brokerId).filter(id -> id != survivor).toList();
+    List<Integer> victims =
+        cluster.all().stream().map(BrokerProcess::brokerId).filter(id -> id != survivor).toList();
 
     for (int id : victims) {
       cluster.get(id).kill();
     }
     long killedNanos = System.nanoTime();
-    // Produces are attempted on every partition and none is acknowledged: no partition has two live in-sync
+    // Produces are attempted on every partition and none is acknowledged: no partition has two live
+    // in-sync
     // replicas, and without a quorum majority no ISR can shrink to the survivor.
-    await("produce attempts with two brokers down").atMost(FAILOVER).pollInterval(Duration.ofMillis(200))
-        .until(() -> {
-          for (int p = 0; p < run.partitions; p++) {
-            int partition = p;
-            if (run.history.ops().stream().filter(op -> op.sentPartition() == partition && op.sentNanos() >= killedNanos)
-                .count() < 2 * ProducerLoad.RECORDS_PER_BATCH) {
-              return false;
-            }
-          }
-          return true;
-        });
+    await("produce attempts with two brokers down")
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              for (int p = 0; p < run.partitions; p++) {
+                int partition = p;
+                if (run.history.ops().stream()
+                        .filter(
+                            op -> op.sentPartition() == partition && op.sentNanos() >= killedNanos)
+                        .count()
+                    < 2 * ProducerLoad.RECORDS_PER_BATCH) {
+                  return false;
+                }
+              }
+              return true;
+            });
     assertThat(run.history.acknowledgedSentAfter(killedNanos, -1))
-        .as("records acknowledged though sent after 2 of 3 brokers died").isZero();
+        .as("records acknowledged though sent after 2 of 3 brokers died")
+        .isZero();
     System.out.println("kill-two: answers while down: " + run.history.check(List.of()).summary());
 
     long restartNanos = System.nanoTime();
@@ -204,9 +247,9 @@ class ReplicationFaultsIT {
   }
 
   /**
-   * Partition 0's leader bounced five times, alternating SIGKILL and SIGTERM, each followed by a restart and a wait
-   * until the ISR is full again. Preferred leader election is minutes away, so each bounce hits the broker that
-   * took over from the previous one.
+   * Partition 0's leader bounced five times, alternating SIGKILL and SIGTERM, each followed by a
+   * restart and a wait until the ISR is full again. Preferred leader election is minutes away, so
+   * each bounce hits the broker that took over from the previous one.
    */
   @Test
   void aLeaderBouncedFiveTimesHardAndCleanLosesNothing() throws Exception {
@@ -220,78 +263,125 @@ class ReplicationFaultsIT {
       if (hard) {
         cluster.get(leader).kill();
       } else {
-        assertThat(cluster.get(leader).stop()).as("exit code of broker %d after SIGTERM", leader).isIn(0, 143);
+        assertThat(cluster.get(leader).stop())
+            .as("exit code of broker %d after SIGTERM", leader)
+            .isIn(0, 143);
       }
       awaitLeader(run.topic, 0, id -> id >= 0 && id != leader);
       run.awaitAcknowledged(0, faultNanos, 5);
       PartitionState after = client.partition(run.topic, 0);
       cluster.restart(leader);
       awaitFullIsr(run.topic, run.partitions);
-      System.out.printf("bounce-leader: bounce %d (%s) of broker %d: leader %d e%d -> %d e%d; full ISR again %d ms "
-              + "after the fault%n", bounce, hard ? "SIGKILL" : "SIGTERM", leader, leader, before.leaderEpoch(),
-          after.leader(), after.leaderEpoch(), (System.nanoTime() - faultNanos) / 1_000_000);
-      assertThat(after.leaderEpoch()).as("leader epoch after bounce %d", bounce).isGreaterThan(before.leaderEpoch());
+      System.out.printf(
+          "bounce-leader: bounce %d (%s) of broker %d: leader %d e%d -> %d e%d; full ISR again %d ms "
+              + "after the fault%n",
+          bounce,
+          hard ? "SIGKILL" : "SIGTERM",
+          leader,
+          leader,
+          before.leaderEpoch(),
+          after.leader(),
+          after.leaderEpoch(),
+          (System.nanoTime() - faultNanos) / 1_000_000);
+      assertThat(after.leaderEpoch())
+          .as("leader epoch after bounce %d", bounce)
+          .isGreaterThan(before.leaderEpoch());
     }
     run.finish().assertNoViolations();
   }
 
   /**
-   * A SIGSTOPped leader is fenced after its broker session and replaced in the next leader epoch; the load goes
-   * through the other brokers meanwhile (a request to the frozen one would hang). Resumed, the old leader learns the
-   * new epoch, steps down, truncates what only it had, and rejoins the ISR. Whatever it answered once resumed is in
-   * the history too: an acknowledgement it gave for a record it then truncated would be reported as lost.
+   * A SIGSTOPped leader is fenced after its broker session and replaced in the next leader epoch;
+   * the load goes through the other brokers meanwhile (a request to the frozen one would hang).
+   * Resumed, the old leader learns the new epoch, steps down, truncates what only it had, and
+   * rejoins the ISR. Whatever it answered once resumed is in the history too: an acknowledgement it
+   * gave for a record it then truncated would be reported as lost.
    */
   @Test
   void aPausedLeaderIsReplacedAndStepsDownWhenResumed() throws Exception {
     Run run = Run.start("pause-leader", 3);
     run.awaitAcknowledged(-1, System.nanoTime(), 10);
     int controller = client.controllerId();
-    // A leader that is not also the controller: this is about the partition leader, not a controller failover.
+    // A leader that is not also the controller: this is about the partition leader, not a
+    // controller failover.
     List<PartitionState> states = client.partitions(run.topic);
-    PartitionState before = states.stream().filter(p -> p.leader() != controller).findFirst().orElse(states.get(0));
+    PartitionState before =
+        states.stream().filter(p -> p.leader() != controller).findFirst().orElse(states.get(0));
     int partition = before.partition();
     int leader = before.leader();
     String tp = run.topic + "-" + partition;
 
     cluster.get(leader).pause();
     long pausedNanos = System.nanoTime();
-    await("a new leader for " + tp).atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
-        .until(() -> { int now = client.partition(run.topic, partition).leader(); return now >= 0 && now != leader; });
+    await("a new leader for " + tp)
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              int now = client.partition(run.topic, partition).leader();
+              return now >= 0 && now != leader;
+            });
     long electedNanos = System.nanoTime();
     PartitionState elected = client.partition(run.topic, partition);
-    System.out.printf("pause-leader: %s led by broker %d e%d -> broker %d e%d %d ms after SIGSTOP (session %d ms)%n",
-        tp, leader, before.leaderEpoch(), elected.leader(), elected.leaderEpoch(),
-        (electedNanos - pausedNanos) / 1_000_000, BROKER_SESSION_TIMEOUT_MS);
-    assertThat(elected.leaderEpoch()).as("leader epoch of " + tp).isEqualTo(before.leaderEpoch() + 1);
-    // Not before the session can have expired: it runs from the last heartbeat, at most one interval before SIGSTOP
+    System.out.printf(
+        "pause-leader: %s led by broker %d e%d -> broker %d e%d %d ms after SIGSTOP (session %d ms)%n",
+        tp,
+        leader,
+        before.leaderEpoch(),
+        elected.leader(),
+        elected.leaderEpoch(),
+        (electedNanos - pausedNanos) / 1_000_000,
+        BROKER_SESSION_TIMEOUT_MS);
+    assertThat(elected.leaderEpoch())
+        .as("leader epoch of " + tp)
+        .isEqualTo(before.leaderEpoch() + 1);
+    // Not before the session can have expired: it runs from the last heartbeat, at most one
+    // interval before SIGSTOP
     // (plus slack for polling and scheduling).
-    assertThat((electedNanos - pausedNanos) / 1_000_000).as("ms until a new leader")
+    assertThat((electedNanos - pausedNanos) / 1_000_000)
+        .as("ms until a new leader")
         .isGreaterThanOrEqualTo(BROKER_SESSION_TIMEOUT_MS - BROKER_HEARTBEAT_INTERVAL_MS - 250);
     run.awaitAcknowledged(partition, electedNanos, 10);
 
     long logBeforeResume = Files.size(cluster.get(leader).logFile());
     cluster.get(leader).resume();
-    await("broker " + leader + " steps down as leader of " + tp).atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
-        .until(() -> {
-          PartitionState seen = client.partition(cluster.get(leader), run.topic, partition);
-          Optional<LocalReplica> local = client.localReplica(cluster.get(leader), run.topic, partition);
-          return seen.leader() >= 0 && seen.leader() != leader && local.isPresent() && !local.get().leader();
-        });
+    await("broker " + leader + " steps down as leader of " + tp)
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              PartitionState seen = client.partition(cluster.get(leader), run.topic, partition);
+              Optional<LocalReplica> local =
+                  client.localReplica(cluster.get(leader), run.topic, partition);
+              return seen.leader() >= 0
+                  && seen.leader() != leader
+                  && local.isPresent()
+                  && !local.get().leader();
+            });
     Result result = run.finish();
-    // For the report: what the old leader did on resuming (appends of requests it had taken in before SIGSTOP are
+    // For the report: what the old leader did on resuming (appends of requests it had taken in
+    // before SIGSTOP are
     // truncated away here), as it logged it.
     String logSinceResume = logSince(cluster.get(leader), logBeforeResume);
-    logSinceResume.lines().filter(line -> line.contains(" " + tp + " ") || line.contains(" " + tp + ":"))
+    logSinceResume
+        .lines()
+        .filter(line -> line.contains(" " + tp + " ") || line.contains(" " + tp + ":"))
         .filter(line -> line.contains("Resigned") || line.contains("Truncated"))
-        .forEach(line -> System.out.println(
-            "pause-leader: broker " + leader + " logged: " + line.replaceFirst("^.*? : ", "")));
+        .forEach(
+            line ->
+                System.out.println(
+                    "pause-leader: broker "
+                        + leader
+                        + " logged: "
+                        + line.replaceFirst("^.*? : ", "")));
     result.assertNoViolations();
   }
 
   /**
-   * A follower crashes, and its active segment for partition 0 is then torn: the last batch cut in half and garbage
-   * appended, as a crash mid-write would leave it. Restarted, its recovery truncates the file at the first bad byte,
-   * and it fetches the rest from the leader again; its files end up identical to the others'.
+   * A follower crashes, and its active segment for partition 0 is then torn: the last batch cut in
+   * half and garbage appended, as a crash mid-write would leave it. Restarted, its recovery
+   * truncates the file at the first bad byte, and it fetches the rest from the leader again; its
+   * files end up identical to the others'.
    */
   @Test
   void aTornTailOnACrashedFollowerIsTruncatedAndFetchedAgain() throws Exception {
@@ -299,23 +389,41 @@ class ReplicationFaultsIT {
     run.awaitAcknowledged(0, System.nanoTime(), 20);
     PartitionState p0 = client.partition(run.topic, 0);
     int controller = client.controllerId();
-    int follower = p0.replicas().stream().filter(id -> id != p0.leader() && id != controller).findFirst()
-        .orElseGet(() -> p0.replicas().stream().filter(id -> id != p0.leader()).findFirst().orElseThrow());
+    int follower =
+        p0.replicas().stream()
+            .filter(id -> id != p0.leader() && id != controller)
+            .findFirst()
+            .orElseGet(
+                () ->
+                    p0.replicas().stream()
+                        .filter(id -> id != p0.leader())
+                        .findFirst()
+                        .orElseThrow());
     BrokerProcess broker = cluster.get(follower);
 
     broker.kill();
     Path segment = ReplicationChecks.activeSegment(broker.dataDir(), run.topic, 0);
     int recordsBefore = ReplicaLogs.read(broker.dataDir(), run.topic, 0).size();
     Tear tear = Tear.lastBatchInHalfPlusGarbage(segment, run.topic.hashCode());
-    System.out.printf("torn-tail: broker %d's %s held %d records in %d bytes; its last batch (at %d, %d bytes) cut "
-            + "in half and %d garbage bytes appended: now %d bytes%n", follower, segment.getFileName(), recordsBefore,
-        tear.sizeBefore(), tear.lastBatchPosition(), tear.lastBatchSize(), tear.garbageBytes(), tear.sizeAfter());
+    System.out.printf(
+        "torn-tail: broker %d's %s held %d records in %d bytes; its last batch (at %d, %d bytes) cut "
+            + "in half and %d garbage bytes appended: now %d bytes%n",
+        follower,
+        segment.getFileName(),
+        recordsBefore,
+        tear.sizeBefore(),
+        tear.lastBatchPosition(),
+        tear.lastBatchSize(),
+        tear.garbageBytes(),
+        tear.sizeAfter());
 
     long logStart = Files.size(broker.logFile());
     cluster.restart(follower);
     String logSinceRestart = logSince(broker, logStart);
-    assertThat(logSinceRestart).as("broker %d's log after its restart (%s)", follower, broker.logFile())
-        .contains("recovery truncated").contains(segment.getFileName().toString());
+    assertThat(logSinceRestart)
+        .as("broker %d's log after its restart (%s)", follower, broker.logFile())
+        .contains("recovery truncated")
+        .contains(segment.getFileName().toString());
     run.finish().assertNoViolations();
   }
 
@@ -326,10 +434,19 @@ class ReplicationFaultsIT {
   }
 
   /** How {@link #aTornTailOnACrashedFollowerIsTruncatedAndFetchedAgain} tore a segment file. */
-  private record Tear(long sizeBefore, long sizeAfter, long lastBatchPosition, int lastBatchSize, int garbageBytes) {
-    /** Record batch framing: base offset (8 bytes), then the batch length (4) counting the bytes after it. */
+  private record Tear(
+      long sizeBefore,
+      long sizeAfter,
+      long lastBatchPosition,
+      int lastBatchSize,
+      int garbageBytes) {
+    /**
+     * Record batch framing: base offset (8 bytes), then the batch length (4) counting the bytes
+     * after it.
+     */
     static Tear lastBatchInHalfPlusGarbage(Path segment, long seed) throws Exception {
-      try (FileChannel file = FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      try (FileChannel file =
+          FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
         long size = file.size();
         long position = 0;
         long last = -1;
@@ -358,15 +475,17 @@ class ReplicationFaultsIT {
   }
 
   /**
-   * The negative control: the checker must report loss when the cluster is configured to allow it. Replicas on two
-   * brokers A (leader) and B, the third broker C only keeps the metadata quorum's majority. B dies; A alone takes
-   * acknowledged writes ({@code min.insync.replicas=1}); A dies; B comes back, is elected uncleanly
-   * ({@code unclean.leader.election.enable=true}) and takes writes at the same offsets; A comes back as a follower.
+   * The negative control: the checker must report loss when the cluster is configured to allow it.
+   * Replicas on two brokers A (leader) and B, the third broker C only keeps the metadata quorum's
+   * majority. B dies; A alone takes acknowledged writes ({@code min.insync.replicas=1}); A dies; B
+   * comes back, is elected uncleanly ({@code unclean.leader.election.enable=true}) and takes writes
+   * at the same offsets; A comes back as a follower.
    */
   @Test
   void theCheckerReportsLossAfterAnUncleanLeaderElection() throws Exception {
     String topic = "unclean-control";
-    client.createTopic(topic, 1, 2, Map.of("min.insync.replicas", "1", "unclean.leader.election.enable", "true"));
+    client.createTopic(
+        topic, 1, 2, Map.of("min.insync.replicas", "1", "unclean.leader.election.enable", "true"));
     awaitFullIsr(topic, 1);
     PartitionState p0 = client.partition(topic, 0);
     int a = p0.leader();
@@ -375,7 +494,9 @@ class ReplicationFaultsIT {
 
     List<String> inSync = produce(history, cluster.get(a), topic);
     cluster.get(b).kill();
-    await("ISR of " + topic + "-0 down to broker " + a).atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
+    await("ISR of " + topic + "-0 down to broker " + a)
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
         .until(() -> client.partition(topic, 0).isr().equals(List.of(a)));
     List<String> onlyOnA = produce(history, cluster.get(a), topic);
 
@@ -388,9 +509,16 @@ class ReplicationFaultsIT {
 
     Result result = history.check(views(topic, 1));
     System.out.println("unclean-control: " + result.summary() + "\n" + result.firstOfEachKind(5));
-    assertThat(List.of(inSync, onlyOnA, onB)).allSatisfy(batch -> assertThat(batch).hasSize(ProducerLoad.RECORDS_PER_BATCH));
-    assertThat(result.of(HistoryChecker.Kind.LOST)).as(result.summary()).isNotEmpty()
-        .allSatisfy(v -> assertThat(onlyOnA.stream().anyMatch(value -> v.detail().contains("'" + value + "'"))).isTrue());
+    assertThat(List.of(inSync, onlyOnA, onB))
+        .allSatisfy(batch -> assertThat(batch).hasSize(ProducerLoad.RECORDS_PER_BATCH));
+    assertThat(result.of(HistoryChecker.Kind.LOST))
+        .as(result.summary())
+        .isNotEmpty()
+        .allSatisfy(
+            v ->
+                assertThat(
+                        onlyOnA.stream().anyMatch(value -> v.detail().contains("'" + value + "'")))
+                    .isTrue());
   }
 
   // ------------------------------------------------------------------------------------------------ helpers
@@ -415,10 +543,14 @@ class ReplicationFaultsIT {
       return new Run(topic, partitions);
     }
 
-    /** Waits until {@code count} records sent at or after {@code sinceNanos} to {@code partition} (-1: any) are acknowledged. */
+    /**
+     * Waits until {@code count} records sent at or after {@code sinceNanos} to {@code partition}
+     * (-1: any) are acknowledged.
+     */
     void awaitAcknowledged(int partition, long sinceNanos, int count) {
       await(count + " records acknowledged on " + topic + (partition < 0 ? "" : "-" + partition))
-          .atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
+          .atMost(FAILOVER)
+          .pollInterval(Duration.ofMillis(100))
           .until(() -> history.acknowledgedSentAfter(sinceNanos, partition) >= count);
     }
 
@@ -428,7 +560,8 @@ class ReplicationFaultsIT {
       awaitFullIsr(topic, partitions);
       Result result = history.check(views(topic, partitions));
       System.out.println(topic + ": " + result.summary());
-      assertThat(history.ops().stream().filter(op -> op.outcome() == Outcome.OK).count()).as(result.summary())
+      assertThat(history.ops().stream().filter(op -> op.outcome() == Outcome.OK).count())
+          .as(result.summary())
           .isPositive();
       return result;
     }
@@ -439,7 +572,9 @@ class ReplicationFaultsIT {
   }
 
   static void awaitLeader(String topic, int partition, java.util.function.IntPredicate wanted) {
-    await("a leader for " + topic + "-" + partition).atMost(FAILOVER).pollInterval(Duration.ofMillis(100))
+    await("a leader for " + topic + "-" + partition)
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
         .until(() -> wanted.test(client.partition(topic, partition).leader()));
   }
 
@@ -447,28 +582,42 @@ class ReplicationFaultsIT {
     return ReplicationChecks.views(cluster, client, topic, partitions);
   }
 
-  /** One batch of keyed records to partition 0 through {@code via}, recorded in {@code history}; the acknowledged values. */
-  private static List<String> produce(HistoryChecker history, BrokerProcess via, String topic) throws Exception {
+  /**
+   * One batch of keyed records to partition 0 through {@code via}, recorded in {@code history}; the
+   * acknowledged values.
+   */
+  private static List<String> produce(HistoryChecker history, BrokerProcess via, String topic)
+      throws Exception {
     List<String> keys = new ArrayList<>();
     List<String> values = new ArrayList<>();
     StringBuilder body = new StringBuilder("{\"records\":[");
     for (int i = 0; i < ProducerLoad.RECORDS_PER_BATCH; i++) {
       keys.add("k" + i);
       values.add(history.nextValue());
-      body.append(i == 0 ? "" : ",").append("{\"key\":\"k").append(i).append("\",\"value\":\"").append(values.get(i))
+      body.append(i == 0 ? "" : ",")
+          .append("{\"key\":\"k")
+          .append(i)
+          .append("\",\"value\":\"")
+          .append(values.get(i))
           .append("\"}");
     }
     body.append("]}");
     long sentNanos = System.nanoTime();
-    HttpResponse<String> answer = client.http.send(
-        HttpRequest.newBuilder(URI.create(via.url("/topics/" + topic + "/partitions/0?acks=all")))
-            .timeout(ClusterClient.REQUEST_TIMEOUT).header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> answer =
+        client.http.send(
+            HttpRequest.newBuilder(
+                    URI.create(via.url("/topics/" + topic + "/partitions/0?acks=all")))
+                .timeout(ClusterClient.REQUEST_TIMEOUT)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     history.record(keys, values, 0, sentNanos, answer);
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
     Set<String> sent = Set.copyOf(values);
-    return history.ops().stream().filter(op -> sent.contains(op.value()) && op.outcome() == Outcome.OK)
-        .map(HistoryChecker.Op::value).toList();
+    return history.ops().stream()
+        .filter(op -> sent.contains(op.value()) && op.outcome() == Outcome.OK)
+        .map(HistoryChecker.Op::value)
+        .toList();
   }
 }

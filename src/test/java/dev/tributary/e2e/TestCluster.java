@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A cluster of real broker processes on loopback for the end-to-end tests: HTTP and Raft ports from {@link
- * TestPorts}, one quorum of voters, a shared cluster id and secret, each broker's data under {@code dataDir/broker-N}
- * and its log at {@code logDir/broker-N.log}. Restarting a broker starts a new process on the same ports, data and
- * log file.
+ * A cluster of real broker processes on loopback for the end-to-end tests: HTTP and Raft ports from
+ * {@link TestPorts}, one quorum of voters, a shared cluster id and secret, each broker's data under
+ * {@code dataDir/broker-N} and its log at {@code logDir/broker-N.log}. Restarting a broker starts a
+ * new process on the same ports, data and log file.
  */
 final class TestCluster implements AutoCloseable {
   static final String CLUSTER_ID = "aXQtY2x1c3Rlci1pZDAx";
@@ -25,7 +25,9 @@ final class TestCluster implements AutoCloseable {
     this(dataDir, logDir, size, List.of());
   }
 
-  /** @param extraArgs {@code --name=value} settings given to every broker */
+  /**
+   * @param extraArgs {@code --name=value} settings given to every broker
+   */
   TestCluster(Path dataDir, Path logDir, int size, List<String> extraArgs) {
     Map<Integer, Integer> httpPorts = new TreeMap<>();
     StringBuilder voters = new StringBuilder();
@@ -33,19 +35,28 @@ final class TestCluster implements AutoCloseable {
       httpPorts.put(id, TestPorts.next());
       voters.append(id == 1 ? "" : ",").append(id).append("@127.0.0.1:").append(TestPorts.next());
     }
-    List<String> args = new ArrayList<>(List.of(
-        "--tributary.cluster-id=" + CLUSTER_ID, "--tributary.cluster-secret=" + SECRET,
-        "--tributary.controller.quorum-voters=" + voters));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--tributary.cluster-id=" + CLUSTER_ID,
+                "--tributary.cluster-secret=" + SECRET,
+                "--tributary.controller.quorum-voters=" + voters));
     args.addAll(extraArgs);
     httpPorts.forEach(
-        (id, port) -> brokers.put(
-            id, new BrokerProcess(dataDir.resolve("broker-" + id), id, port, logDir.resolve("broker-" + id + ".log"),
-                args)));
+        (id, port) ->
+            brokers.put(
+                id,
+                new BrokerProcess(
+                    dataDir.resolve("broker-" + id),
+                    id,
+                    port,
+                    logDir.resolve("broker-" + id + ".log"),
+                    args)));
   }
 
   /**
-   * Starts every broker that is not running, all at once, and waits until all are ready (they need each other to
-   * elect a controller).
+   * Starts every broker that is not running, all at once, and waits until all are ready (they need
+   * each other to elect a controller).
    */
   TestCluster startAll() {
     for (BrokerProcess broker : brokers.values()) {
@@ -76,11 +87,16 @@ final class TestCluster implements AutoCloseable {
     }
   }
 
-  /** SIGTERMs the running brokers one by one; each must exit cleanly (0, or 143 for "ended by SIGTERM"). */
+  /**
+   * SIGTERMs the running brokers one by one; each must exit cleanly (0, or 143 for "ended by
+   * SIGTERM").
+   */
   void stopAll() throws InterruptedException {
     for (BrokerProcess broker : brokers.values()) {
       if (broker.isAlive()) {
-        assertThat(broker.stop()).as("exit code of broker %d after SIGTERM", broker.brokerId()).isIn(0, 143);
+        assertThat(broker.stop())
+            .as("exit code of broker %d after SIGTERM", broker.brokerId())
+            .isIn(0, 143);
       }
     }
   }

@@ -36,7 +36,8 @@ class IndexTest {
       assertThat(index.lookup(100).position()).isZero(); // before the first entry
       assertThat(index.lookup(109).position()).isZero();
       assertThat(index.lookup(110).position()).isEqualTo(400); // first entry exactly
-      assertThat(index.lookup(125)).isEqualTo(new OffsetIndex.OffsetPosition(120, 800)); // between entries
+      assertThat(index.lookup(125))
+          .isEqualTo(new OffsetIndex.OffsetPosition(120, 800)); // between entries
       assertThat(index.lookup(130).position()).isEqualTo(1200); // last entry exactly
       assertThat(index.lookup(Long.MAX_VALUE).position()).isEqualTo(1200); // past the last
     }
@@ -69,7 +70,8 @@ class IndexTest {
     try (OffsetIndex reopened = offsetIndex(1024)) {
       reopened.sanityCheck(1_000_000);
       assertThat(reopened.lookup(255)).isEqualTo(new OffsetIndex.OffsetPosition(250, 1500));
-      assertThatThrownBy(() -> reopened.sanityCheck(3000)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> reopened.sanityCheck(3000))
+          .isInstanceOf(IllegalStateException.class);
     }
   }
 
@@ -91,7 +93,8 @@ class IndexTest {
 
   @Test
   void timeIndexKeepsOnlyGrowingTimestampsAndLooksUpTheLargestAtOrBelow() throws IOException {
-    try (TimeIndex index = new TimeIndex(dir.resolve("00000000000000000100.timeindex"), 100, 1200)) {
+    try (TimeIndex index =
+        new TimeIndex(dir.resolve("00000000000000000100.timeindex"), 100, 1200)) {
       assertThat(index.lookup(5)).isEqualTo(new TimeIndex.TimestampOffset(-1, 100));
       index.maybeAppend(1000, 100);
       index.maybeAppend(1000, 110); // not larger: ignored
@@ -104,7 +107,8 @@ class IndexTest {
       assertThat(index.lookup(1000).offset()).isEqualTo(100);
       assertThat(index.lookup(2500).offset()).isEqualTo(120);
       assertThat(index.lookup(Long.MAX_VALUE).offset()).isEqualTo(130);
-      assertThatThrownBy(() -> index.maybeAppend(4000, 125)).isInstanceOf(InvalidOffsetException.class);
+      assertThatThrownBy(() -> index.maybeAppend(4000, 125))
+          .isInstanceOf(InvalidOffsetException.class);
 
       index.truncateTo(130);
       assertThat(index.lastEntry()).isEqualTo(new TimeIndex.TimestampOffset(2000, 120));

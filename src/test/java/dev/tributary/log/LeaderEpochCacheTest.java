@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The leader epoch cache on its own (Kafka's LeaderEpochFileCache semantics) and kept in step by {@link
- * PartitionLog}: appends, truncation from either end, reopen, rebuild and crash recovery.
+ * The leader epoch cache on its own (Kafka's LeaderEpochFileCache semantics) and kept in step by
+ * {@link PartitionLog}: appends, truncation from either end, reopen, rebuild and crash recovery.
  */
 class LeaderEpochCacheTest {
   private static final TopicPartition TP = new TopicPartition("orders", 0);
@@ -48,11 +48,16 @@ class LeaderEpochCacheTest {
   }
 
   private PartitionLog openLog(long logStartOffset, boolean cleanShutdown) {
-    log = PartitionLog.open(logDir(), TP, LogConfig.fromMap(Map.of()), 0, logStartOffset, cleanShutdown, time);
+    log =
+        PartitionLog.open(
+            logDir(), TP, LogConfig.fromMap(Map.of()), 0, logStartOffset, cleanShutdown, time);
     return log;
   }
 
-  /** Appends one batch of {@code records} records as leader in {@code epoch}; returns its size in bytes. */
+  /**
+   * Appends one batch of {@code records} records as leader in {@code epoch}; returns its size in
+   * bytes.
+   */
   private int append(int records, int epoch) {
     ByteBuffer batch = TestBatches.batch(records, time.milliseconds(), 20);
     int size = batch.remaining();
@@ -60,7 +65,8 @@ class LeaderEpochCacheTest {
     return size;
   }
 
-  // ------------------------------------------------------------------------------------------- endOffsetFor
+  // -------------------------------------------------------------------------------------------
+  // endOffsetFor
 
   @Test
   void theLatestEpochEndsAtTheLogEndOffset() throws IOException {
@@ -79,7 +85,8 @@ class LeaderEpochCacheTest {
   @Test
   void anEpochTheCacheLacksIsAnsweredWithTheLargestKnownEpochBelowIt() throws IOException {
     LeaderEpochCache cache = cacheWith(1, 0, 3, 10, 5, 20);
-    // Epoch 2 and 4 wrote nothing here: they end where the next known epoch starts, named by the epoch before.
+    // Epoch 2 and 4 wrote nothing here: they end where the next known epoch starts, named by the
+    // epoch before.
     assertThat(cache.endOffsetFor(2, 30)).isEqualTo(new EpochEndOffset(1, 10));
     assertThat(cache.endOffsetFor(4, 30)).isEqualTo(new EpochEndOffset(3, 20));
   }
@@ -100,7 +107,8 @@ class LeaderEpochCacheTest {
     assertThat(empty.latestEpoch()).isEqualTo(-1);
   }
 
-  // ------------------------------------------------------------------------------------------- assign
+  // -------------------------------------------------------------------------------------------
+  // assign
 
   @Test
   void assigningANewEpochReplacesTheEntriesStartingAtOrAfterItsStart() throws IOException {
@@ -123,11 +131,13 @@ class LeaderEpochCacheTest {
     cacheWith(0, 0, 3, 120);
     assertThat(Files.readAllLines(dir.resolve(LeaderEpochCache.FILE_NAME), StandardCharsets.UTF_8))
         .containsExactly("0", "2", "0 0", "3 120");
-    assertThat(LeaderEpochCache.load(dir).entries()).containsExactly(Map.entry(0, 0L), Map.entry(3, 120L));
+    assertThat(LeaderEpochCache.load(dir).entries())
+        .containsExactly(Map.entry(0, 0L), Map.entry(3, 120L));
     assertThat(Files.exists(dir.resolve(LeaderEpochCache.FILE_NAME + ".tmp"))).isFalse();
   }
 
-  // ------------------------------------------------------------------------------------------- truncation
+  // -------------------------------------------------------------------------------------------
+  // truncation
 
   @Test
   void truncatingFromTheEndRemovesEpochsStartingAtOrAfterTheNewEnd() throws IOException {
@@ -162,7 +172,8 @@ class LeaderEpochCacheTest {
     assertThat(cache.entries()).containsExactly(Map.entry(3, 10L), Map.entry(5, 20L));
   }
 
-  // ------------------------------------------------------------------------------------------- in a PartitionLog
+  // ------------------------------------------------------------------------------------------- in
+  // a PartitionLog
 
   @Test
   void leaderAppendsRecordEachEpochsFirstOffset() {
@@ -171,7 +182,8 @@ class LeaderEpochCacheTest {
     append(3, 1);
     append(2, 3);
     log.assignEpochStartOffset(5); // a new leader records its epoch before its first append
-    assertThat(log.epochEntries()).containsExactly(Map.entry(1, 0L), Map.entry(3, 6L), Map.entry(5, 8L));
+    assertThat(log.epochEntries())
+        .containsExactly(Map.entry(1, 0L), Map.entry(3, 6L), Map.entry(5, 8L));
     assertThat(log.latestEpoch()).isEqualTo(5);
     assertThat(log.endOffsetForEpoch(1)).isEqualTo(new EpochEndOffset(1, 6));
     assertThat(log.endOffsetForEpoch(5)).isEqualTo(new EpochEndOffset(5, 8));
@@ -182,7 +194,8 @@ class LeaderEpochCacheTest {
   @Test
   void followerAppendsRecordTheLeadersEpochsFromTheBatches() {
     Path leaderDir = dir.resolve("leader");
-    PartitionLog leader = PartitionLog.open(leaderDir, TP, LogConfig.fromMap(Map.of()), 0, true, time);
+    PartitionLog leader =
+        PartitionLog.open(leaderDir, TP, LogConfig.fromMap(Map.of()), 0, true, time);
     try {
       leader.appendAsLeader(TestBatches.batch(3, T0, 10), 2);
       leader.appendAsLeader(TestBatches.batch(2, T0, 10), 4);
@@ -190,7 +203,8 @@ class LeaderEpochCacheTest {
       openLog(0, true);
       log.appendAsFollower(leader.read(0, 1 << 20, Long.MAX_VALUE, true).records());
       assertThat(log.logEndOffset()).isEqualTo(7);
-      assertThat(log.epochEntries()).isEqualTo(leader.epochEntries())
+      assertThat(log.epochEntries())
+          .isEqualTo(leader.epochEntries())
           .containsExactly(Map.entry(2, 0L), Map.entry(4, 3L), Map.entry(7, 5L));
     } finally {
       leader.close();
@@ -206,7 +220,8 @@ class LeaderEpochCacheTest {
     Map<Integer, Long> before = log.epochEntries();
     log.close();
     openLog(0, true);
-    assertThat(log.epochEntries()).isEqualTo(before)
+    assertThat(log.epochEntries())
+        .isEqualTo(before)
         .containsExactly(Map.entry(1, 0L), Map.entry(4, 3L), Map.entry(6, 6L));
   }
 
@@ -220,13 +235,15 @@ class LeaderEpochCacheTest {
     log.close();
     Files.delete(logDir().resolve(LeaderEpochCache.FILE_NAME));
     openLog(0, true);
-    assertThat(log.epochEntries()).containsExactly(Map.entry(1, 0L), Map.entry(3, 6L), Map.entry(8, 8L));
+    assertThat(log.epochEntries())
+        .containsExactly(Map.entry(1, 0L), Map.entry(3, 6L), Map.entry(8, 8L));
     assertThat(Files.readAllLines(logDir().resolve(LeaderEpochCache.FILE_NAME)))
         .containsExactly("0", "3", "1 0", "3 6", "8 8");
   }
 
   @Test
-  void anUnreadableCheckpointFileIsRebuiltFromTheBatchesInsteadOfFailingTheOpen() throws IOException {
+  void anUnreadableCheckpointFileIsRebuiltFromTheBatchesInsteadOfFailingTheOpen()
+      throws IOException {
     openLog(0, true);
     append(3, 1);
     append(2, 4);
@@ -234,7 +251,8 @@ class LeaderEpochCacheTest {
     Files.writeString(logDir().resolve(LeaderEpochCache.FILE_NAME), "0\n2\n1 zero\n");
     openLog(0, true);
     assertThat(log.epochEntries()).containsExactly(Map.entry(1, 0L), Map.entry(4, 3L));
-    assertThat(Files.readAllLines(logDir().resolve(LeaderEpochCache.FILE_NAME))).containsExactly("0", "2", "1 0", "4 3");
+    assertThat(Files.readAllLines(logDir().resolve(LeaderEpochCache.FILE_NAME)))
+        .containsExactly("0", "2", "1 0", "4 3");
   }
 
   @Test
@@ -312,8 +330,15 @@ class LeaderEpochCacheTest {
 
   @Test
   void retentionDeletesOnlySegmentsBelowTheRetentionBound() {
-    log = PartitionLog.open(logDir(), TP, LogConfig.fromMap(Map.of(LogConfig.SEGMENT_BYTES, "1024",
-        LogConfig.RETENTION_MS, "1000")), 0, true, time);
+    log =
+        PartitionLog.open(
+            logDir(),
+            TP,
+            LogConfig.fromMap(
+                Map.of(LogConfig.SEGMENT_BYTES, "1024", LogConfig.RETENTION_MS, "1000")),
+            0,
+            true,
+            time);
     for (int i = 0; i < 30; i++) {
       append(3, 1 + i / 6);
     }
@@ -325,7 +350,9 @@ class LeaderEpochCacheTest {
     assertThat(log.deleteOldSegments()).isEqualTo(2);
     assertThat(log.logStartOffset()).isEqualTo(bound);
     assertThat(log.segmentBaseOffsets().get(0)).isEqualTo(bound);
-    assertThat(log.epochEntries().values().iterator().next()).as("first epoch start").isEqualTo(bound);
+    assertThat(log.epochEntries().values().iterator().next())
+        .as("first epoch start")
+        .isEqualTo(bound);
     log.setRetentionBoundOffset(bound);
     assertThat(log.deleteOldSegments()).isZero();
   }

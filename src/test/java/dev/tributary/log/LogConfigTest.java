@@ -44,9 +44,15 @@ class LogConfigTest {
     assertThat(config.uncleanLeaderElectionEnable()).isTrue();
     assertThat(config.isDefault("segment.bytes")).isFalse();
     assertThat(config.isDefault("flush.ms")).isTrue();
-    assertThat(config.toMap()).containsEntry("segment.bytes", "4096").containsEntry("flush.ms", "9223372036854775807");
-    assertThat(config.overrides()).containsOnlyKeys(
-        "retention.ms", "segment.bytes", "message.timestamp.type", "unclean.leader.election.enable");
+    assertThat(config.toMap())
+        .containsEntry("segment.bytes", "4096")
+        .containsEntry("flush.ms", "9223372036854775807");
+    assertThat(config.overrides())
+        .containsOnlyKeys(
+            "retention.ms",
+            "segment.bytes",
+            "message.timestamp.type",
+            "unclean.leader.election.enable");
     assertThat(LogConfig.fromMap(config.overrides())).isEqualTo(config);
     assertThat(config.with(Map.of("retention.ms", "5")).segmentBytes()).isEqualTo(4096);
   }
@@ -63,10 +69,12 @@ class LogConfigTest {
     assertThatThrownBy(() -> LogConfig.fromMap(Map.of("retention.ms", "soon")))
         .hasMessageContaining("retention.ms")
         .hasMessageContaining("not a long");
-    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("retention.ms", "-2"))).hasMessageContaining("at least -1");
+    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("retention.ms", "-2")))
+        .hasMessageContaining("at least -1");
     assertThatThrownBy(() -> LogConfig.fromMap(Map.of("segment.bytes", "3000000000")))
         .hasMessageContaining("not an int");
-    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("flush.messages", "0"))).hasMessageContaining("at least 1");
+    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("flush.messages", "0")))
+        .hasMessageContaining("at least 1");
     assertThatThrownBy(() -> LogConfig.fromMap(Map.of("message.timestamp.type", "Now")))
         .hasMessageContaining("CreateTime or LogAppendTime");
     assertThatThrownBy(() -> LogConfig.fromMap(Map.of("unclean.leader.election.enable", "yes")))

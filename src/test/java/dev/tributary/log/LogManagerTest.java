@@ -48,7 +48,10 @@ class LogManagerTest {
   @Test
   void corruptCheckpointFilesAreReportedAsSuch() throws IOException {
     OffsetCheckpointFile file = new OffsetCheckpointFile(dataDir.resolve("cp"));
-    for (String content : new String[] {"", "1\n0\n", "0\n2\norders 0 1\n", "0\n1\norders x 1\n", "0\n1\norders 0\n"}) {
+    for (String content :
+        new String[] {
+          "", "1\n0\n", "0\n2\norders 0 1\n", "0\n1\norders x 1\n", "0\n1\norders 0\n"
+        }) {
       Files.writeString(dataDir.resolve("cp"), content);
       assertThatThrownBy(file::read).as(content).isInstanceOf(IOException.class);
     }
@@ -63,13 +66,16 @@ class LogManagerTest {
     manager.getOrCreateLog(ORDERS_0, SMALL).maybeIncrementLogStartOffset(11);
     manager.shutdown();
     assertThat(dataDir.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
-    assertThat(Files.readAllLines(dataDir.resolve(LogManager.RECOVERY_POINT_CHECKPOINT))).contains("orders 0 40");
+    assertThat(Files.readAllLines(dataDir.resolve(LogManager.RECOVERY_POINT_CHECKPOINT)))
+        .contains("orders 0 40");
 
     LogManager restarted = new LogManager(dataDir, time);
     Map<TopicPartition, PartitionLog> logs = restarted.loadLogs(allTopics);
 
     assertThat(logs).containsOnlyKeys(ORDERS_0, CLICKS_0);
-    assertThat(dataDir.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).as("deleted at load").doesNotExist();
+    assertThat(dataDir.resolve(LogManager.CLEAN_SHUTDOWN_FILE))
+        .as("deleted at load")
+        .doesNotExist();
     PartitionLog orders = restarted.getLog(ORDERS_0).orElseThrow();
     assertThat(orders.logEndOffset()).isEqualTo(40);
     assertThat(orders.logStartOffset()).isEqualTo(11);
@@ -85,9 +91,13 @@ class LogManagerTest {
     PartitionLog log = manager.getOrCreateLog(ORDERS_0, SMALL);
     append(log, 20);
     manager.checkpointRecoveryPointsAndLogStartOffsets();
-    Path active = log.dir().resolve(LogSegment.fileName(log.segmentBaseOffsets().get(log.numberOfSegments() - 1))
-        + LogSegment.LOG_SUFFIX);
-    Files.write(active, new byte[40], java.nio.file.StandardOpenOption.APPEND); // a torn write; no shutdown
+    Path active =
+        log.dir()
+            .resolve(
+                LogSegment.fileName(log.segmentBaseOffsets().get(log.numberOfSegments() - 1))
+                    + LogSegment.LOG_SUFFIX);
+    Files.write(
+        active, new byte[40], java.nio.file.StandardOpenOption.APPEND); // a torn write; no shutdown
 
     LogManager restarted = new LogManager(dataDir, time);
     PartitionLog recovered = restarted.loadLogs(allTopics).get(ORDERS_0);
@@ -111,7 +121,8 @@ class LogManagerTest {
 
     assertThat(log.logEndOffset()).isEqualTo(20);
     restarted.checkpointRecoveryPointsAndLogStartOffsets();
-    assertThat(Files.readAllLines(dataDir.resolve(LogManager.RECOVERY_POINT_CHECKPOINT))).contains("orders 0 20");
+    assertThat(Files.readAllLines(dataDir.resolve(LogManager.RECOVERY_POINT_CHECKPOINT)))
+        .contains("orders 0 20");
     restarted.shutdown();
   }
 
@@ -126,7 +137,8 @@ class LogManagerTest {
 
     LogManager restarted = new LogManager(dataDir, time);
     Map<TopicPartition, PartitionLog> logs =
-        restarted.loadLogs(tp -> tp.topic().equals("orders") ? Optional.of(SMALL) : Optional.empty());
+        restarted.loadLogs(
+            tp -> tp.topic().equals("orders") ? Optional.of(SMALL) : Optional.empty());
 
     assertThat(logs).containsOnlyKeys(ORDERS_0);
     assertThat(dataDir.resolve(CLICKS_0.dirName())).doesNotExist();
@@ -147,15 +159,23 @@ class LogManagerTest {
 
     assertThat(manager.getLog(ORDERS_0)).isEmpty();
     assertThat(dataDir.resolve(ORDERS_0.dirName())).doesNotExist();
-    assertThat(manager.allLogs()).extracting(PartitionLog::topicPartition).containsExactly(ORDERS_1);
+    assertThat(manager.allLogs())
+        .extracting(PartitionLog::topicPartition)
+        .containsExactly(ORDERS_1);
     manager.shutdown();
   }
 
   @Test
   void periodicTasksFlushByTimeApplyRetentionAndCheckpoint() throws IOException {
     LogConfig config =
-        LogConfig.fromMap(Map.of(LogConfig.SEGMENT_BYTES, "1024", LogConfig.RETENTION_MS, "60000",
-            LogConfig.FLUSH_MS, "5000"));
+        LogConfig.fromMap(
+            Map.of(
+                LogConfig.SEGMENT_BYTES,
+                "1024",
+                LogConfig.RETENTION_MS,
+                "60000",
+                LogConfig.FLUSH_MS,
+                "5000"));
     LogManager manager = new LogManager(dataDir, time);
     manager.loadLogs(tp -> Optional.of(config));
     PartitionLog log = manager.getOrCreateLog(ORDERS_0, config);
@@ -165,12 +185,14 @@ class LogManagerTest {
     time.sleep(5000);
     manager.runPeriodicTasks();
     assertThat(log.recoveryPoint()).isEqualTo(6);
-    assertThat(Files.readAllLines(dataDir.resolve(LogManager.RECOVERY_POINT_CHECKPOINT))).contains("orders 0 6");
+    assertThat(Files.readAllLines(dataDir.resolve(LogManager.RECOVERY_POINT_CHECKPOINT)))
+        .contains("orders 0 6");
 
     time.sleep(60_000);
     manager.runPeriodicTasks();
     assertThat(log.logStartOffset()).isEqualTo(6);
-    assertThat(Files.readAllLines(dataDir.resolve(LogManager.LOG_START_OFFSET_CHECKPOINT))).contains("orders 0 6");
+    assertThat(Files.readAllLines(dataDir.resolve(LogManager.LOG_START_OFFSET_CHECKPOINT)))
+        .contains("orders 0 6");
     manager.shutdown();
   }
 
@@ -181,7 +203,9 @@ class LogManagerTest {
     PartitionLog old = manager.getOrCreateLog(ORDERS_0, SMALL, "old-id");
     append(old, 15);
     old.maybeIncrementLogStartOffset(20);
-    manager.checkpointRecoveryPointsAndLogStartOffsets(); // the old topic's log start offset (20) is on disk
+    manager
+        .checkpointRecoveryPointsAndLogStartOffsets(); // the old topic's log start offset (20) is
+    // on disk
     manager.deleteLog(ORDERS_0);
 
     PartitionLog recreated = manager.getOrCreateLog(ORDERS_0, SMALL, "new-id");
@@ -204,7 +228,8 @@ class LogManagerTest {
     manager.shutdown();
 
     LogManager restarted = new LogManager(dataDir, time);
-    Map<TopicPartition, PartitionLog> logs = restarted.loadLogs(allTopics, tp -> Optional.of("new-id"));
+    Map<TopicPartition, PartitionLog> logs =
+        restarted.loadLogs(allTopics, tp -> Optional.of("new-id"));
     assertThat(logs).doesNotContainKey(ORDERS_0);
     assertThat(restarted.getOrCreateLog(ORDERS_0, SMALL, "new-id").logEndOffset()).isZero();
   }
@@ -217,7 +242,8 @@ class LogManagerTest {
     assertThat(manager.getOrCreateLog(ORDERS_0, SMALL, "old-id").logEndOffset()).isEqualTo(6);
     assertThat(manager.getOrCreateLog(ORDERS_0, SMALL, "new-id").logEndOffset()).isZero();
     try (var dirs = java.nio.file.Files.list(dataDir)) {
-      assertThat(dirs.map(d -> d.getFileName().toString())).noneMatch(name -> name.endsWith("-delete"));
+      assertThat(dirs.map(d -> d.getFileName().toString()))
+          .noneMatch(name -> name.endsWith("-delete"));
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

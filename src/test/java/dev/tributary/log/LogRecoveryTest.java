@@ -17,14 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Crash recovery. An "unclean" restart opens a second PartitionLog on the directory without closing the first (a
- * closed log would flush and write final index entries, which a crash does not).
+ * Crash recovery. An "unclean" restart opens a second PartitionLog on the directory without closing
+ * the first (a closed log would flush and write final index entries, which a crash does not).
  */
 class LogRecoveryTest {
   static final TopicPartition TP = new TopicPartition("orders", 0);
   static final long T0 = 1_700_000_000_000L;
   static final LogConfig CONFIG =
-      LogConfig.fromMap(Map.of(LogConfig.SEGMENT_BYTES, "2048", LogConfig.INDEX_INTERVAL_BYTES, "150"));
+      LogConfig.fromMap(
+          Map.of(LogConfig.SEGMENT_BYTES, "2048", LogConfig.INDEX_INTERVAL_BYTES, "150"));
 
   @TempDir Path root;
   final ManualTime time = new ManualTime(T0);
@@ -64,8 +65,10 @@ class LogRecoveryTest {
     return result;
   }
 
-  static void modify(Path file, long position, java.util.function.UnaryOperator<Byte> change) throws IOException {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+  static void modify(Path file, long position, java.util.function.UnaryOperator<Byte> change)
+      throws IOException {
+    try (FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer one = ByteBuffer.allocate(1);
       channel.read(one, position);
       channel.write(ByteBuffer.wrap(new byte[] {change.apply(one.get(0))}), position);
@@ -132,11 +135,16 @@ class LogRecoveryTest {
     append(crashed, 40);
     long secondBase = crashed.segmentBaseOffsets().get(1);
     Path first = dir().resolve(LogSegment.fileName(0) + LogSegment.LOG_SUFFIX);
-    modify(first, RecordBatch.HEADER_SIZE + 3, b -> (byte) (b + 1)); // payload of batch 0, inside the CRC
+    modify(
+        first,
+        RecordBatch.HEADER_SIZE + 3,
+        b -> (byte) (b + 1)); // payload of batch 0, inside the CRC
 
     PartitionLog log = open(false, secondBase);
 
-    assertThat(log.logEndOffset()).as("segment 0 is below the recovery point, not revalidated").isEqualTo(80);
+    assertThat(log.logEndOffset())
+        .as("segment 0 is below the recovery point, not revalidated")
+        .isEqualTo(80);
     log.close();
   }
 
@@ -146,7 +154,9 @@ class LogRecoveryTest {
     append(crashed, 5);
     Path active = activeSegmentFile(crashed);
     long size = Files.size(active);
-    Files.write(active, new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9},
+    Files.write(
+        active,
+        new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9},
         StandardOpenOption.APPEND);
     Files.write(active, new byte[100], StandardOpenOption.APPEND);
 
@@ -166,7 +176,8 @@ class LogRecoveryTest {
     List<Long> bases = original.segmentBaseOffsets();
     List<Long> expectedReads = readBaseOffsets(original);
     original.close();
-    long firstIndexBytes = Files.size(dir().resolve(LogSegment.fileName(0) + LogSegment.INDEX_SUFFIX));
+    long firstIndexBytes =
+        Files.size(dir().resolve(LogSegment.fileName(0) + LogSegment.INDEX_SUFFIX));
     assertThat(firstIndexBytes).isPositive();
     Files.delete(dir().resolve(LogSegment.fileName(0) + LogSegment.INDEX_SUFFIX));
     Files.delete(dir().resolve(LogSegment.fileName(bases.get(1)) + LogSegment.TIME_INDEX_SUFFIX));
@@ -175,14 +186,18 @@ class LogRecoveryTest {
 
     assertThat(Files.size(dir().resolve(LogSegment.fileName(0) + LogSegment.INDEX_SUFFIX)))
         .isEqualTo(firstIndexBytes);
-    assertThat(Files.size(dir().resolve(LogSegment.fileName(bases.get(1)) + LogSegment.TIME_INDEX_SUFFIX)))
+    assertThat(
+            Files.size(
+                dir().resolve(LogSegment.fileName(bases.get(1)) + LogSegment.TIME_INDEX_SUFFIX)))
         .isPositive();
     assertThat(readBaseOffsets(log)).isEqualTo(expectedReads);
     for (long offset = 0; offset < 80; offset++) {
-      assertThat(log.read(offset, 1, Long.MAX_VALUE, true).firstOffset()).isEqualTo(offset - offset % 2);
+      assertThat(log.read(offset, 1, Long.MAX_VALUE, true).firstOffset())
+          .isEqualTo(offset - offset % 2);
     }
     for (int i = 0; i < 40; i++) {
-      assertThat(log.offsetForTimestamp(T0 + 10L * i + 1).orElseThrow().offset()).isEqualTo(2L * i + 1);
+      assertThat(log.offsetForTimestamp(T0 + 10L * i + 1).orElseThrow().offset())
+          .isEqualTo(2L * i + 1);
     }
     log.close();
   }
@@ -199,7 +214,8 @@ class LogRecoveryTest {
 
     assertThat(Files.size(index) % OffsetIndex.ENTRY_SIZE).isZero();
     for (long offset = 0; offset < 20; offset++) {
-      assertThat(log.read(offset, 1, Long.MAX_VALUE, true).firstOffset()).isEqualTo(offset - offset % 2);
+      assertThat(log.read(offset, 1, Long.MAX_VALUE, true).firstOffset())
+          .isEqualTo(offset - offset % 2);
     }
     log.close();
   }
@@ -226,13 +242,14 @@ class LogRecoveryTest {
     PartitionLog original = open(true, 0);
     append(original, 3);
     original.close();
-    for (String name : List.of(
-        "00000000000000000100.log.deleted",
-        "00000000000000000100.index.deleted",
-        "00000000000000000000.log.cleaned",
-        "00000000000000000000.log.swap",
-        "00000000000000000500.index",
-        "00000000000000000500.timeindex")) {
+    for (String name :
+        List.of(
+            "00000000000000000100.log.deleted",
+            "00000000000000000100.index.deleted",
+            "00000000000000000000.log.cleaned",
+            "00000000000000000000.log.swap",
+            "00000000000000000500.index",
+            "00000000000000000500.timeindex")) {
       Files.write(dir().resolve(name), new byte[] {1, 2, 3});
     }
 
@@ -241,7 +258,9 @@ class LogRecoveryTest {
     try (var files = Files.list(dir())) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .containsExactlyInAnyOrder(
-              "00000000000000000000.log", "00000000000000000000.index", "00000000000000000000.timeindex",
+              "00000000000000000000.log",
+              "00000000000000000000.index",
+              "00000000000000000000.timeindex",
               "leader-epoch-checkpoint");
     }
     assertThat(log.logEndOffset()).isEqualTo(6);

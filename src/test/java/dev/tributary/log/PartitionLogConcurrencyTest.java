@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One thread appends (rolling segments often) while readers read continuously and retention deletes old segments
- * under them: a reader must never see a partial or corrupt batch, a gap, or an exception other than
- * OffsetOutOfRange (when retention overtook it).
+ * One thread appends (rolling segments often) while readers read continuously and retention deletes
+ * old segments under them: a reader must never see a partial or corrupt batch, a gap, or an
+ * exception other than OffsetOutOfRange (when retention overtook it).
  */
 class PartitionLogConcurrencyTest {
   static final long T0 = 1_700_000_000_000L;
@@ -34,7 +34,8 @@ class PartitionLogConcurrencyTest {
                 LogConfig.SEGMENT_BYTES, "4096",
                 LogConfig.INDEX_INTERVAL_BYTES, "512",
                 LogConfig.RETENTION_BYTES, "40000"));
-    PartitionLog log = PartitionLog.open(dir.resolve("c-0"), new TopicPartition("c", 0), config, 0, true, time);
+    PartitionLog log =
+        PartitionLog.open(dir.resolve("c-0"), new TopicPartition("c", 0), config, 0, true, time);
     AtomicBoolean done = new AtomicBoolean();
     ExecutorService threads = Executors.newFixedThreadPool(4);
     try {
@@ -59,7 +60,9 @@ class PartitionLogConcurrencyTest {
       long slowEnd = slowReader.get(60, TimeUnit.SECONDS);
       assertThat(tailEnd).isEqualTo(log.logEndOffset());
       assertThat(slowEnd).isEqualTo(log.logEndOffset());
-      assertThat(oldestReader.get(60, TimeUnit.SECONDS)).as("reads of the oldest segment").isPositive();
+      assertThat(oldestReader.get(60, TimeUnit.SECONDS))
+          .as("reads of the oldest segment")
+          .isPositive();
       assertThat(log.logStartOffset()).as("retention ran").isPositive();
     } finally {
       threads.shutdownNow();
@@ -67,12 +70,16 @@ class PartitionLogConcurrencyTest {
     }
   }
 
-  /** Keeps reading the oldest segment, the one retention deletes next; returns how many reads succeeded. */
+  /**
+   * Keeps reading the oldest segment, the one retention deletes next; returns how many reads
+   * succeeded.
+   */
   private static int readOldestUntilDone(PartitionLog log, AtomicBoolean done) {
     int reads = 0;
     while (!done.get()) {
       try {
-        for (RecordBatch batch : log.read(log.logStartOffset(), 8192, Long.MAX_VALUE, true).batches()) {
+        for (RecordBatch batch :
+            log.read(log.logStartOffset(), 8192, Long.MAX_VALUE, true).batches()) {
           batch.validate();
         }
         reads++;
@@ -101,7 +108,9 @@ class PartitionLogConcurrencyTest {
         }
       } catch (OffsetOutOfRangeException e) {
         long start = log.logStartOffset();
-        assertThat(start).as("out of range only when retention overtook the reader").isGreaterThan(next);
+        assertThat(start)
+            .as("out of range only when retention overtook the reader")
+            .isGreaterThan(next);
         next = start;
       }
       reads++;

@@ -19,11 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Random appends, reads, flushes, truncations, retention and clean or unclean restarts against a simple model: the
- * list of acknowledged batches. After every step the log must hold exactly the model (reads return the
- * acknowledged batches in order) and the invariants must hold. An unclean restart cuts a random number of unflushed
- * bytes off the active segment, sometimes adds garbage or deletes its index; the model then loses exactly the
- * batches the cut touched, and everything below the recovery point must survive.
+ * Random appends, reads, flushes, truncations, retention and clean or unclean restarts against a
+ * simple model: the list of acknowledged batches. After every step the log must hold exactly the
+ * model (reads return the acknowledged batches in order) and the invariants must hold. An unclean
+ * restart cuts a random number of unflushed bytes off the active segment, sometimes adds garbage or
+ * deletes its index; the model then loses exactly the batches the cut touched, and everything below
+ * the recovery point must survive.
  *
  * <p>Seeds 0..59 by default; replay one with {@code -Dtributary.seed=N}.
  */
@@ -46,7 +47,8 @@ class PartitionLogRandomizedTest {
       try {
         new Run(seed, root.resolve("seed-" + seed)).run();
       } catch (Throwable t) {
-        throw new AssertionError("seed " + seed + " failed; replay with -Dtributary.seed=" + seed + ": " + t, t);
+        throw new AssertionError(
+            "seed " + seed + " failed; replay with -Dtributary.seed=" + seed + ": " + t, t);
       }
     }
   }
@@ -68,11 +70,16 @@ class PartitionLogRandomizedTest {
       this.config =
           LogConfig.fromMap(
               Map.of(
-                  LogConfig.SEGMENT_BYTES, String.valueOf(1024 + random.nextInt(3072)),
-                  LogConfig.INDEX_INTERVAL_BYTES, String.valueOf(random.nextInt(600)),
-                  LogConfig.SEGMENT_INDEX_BYTES, String.valueOf(12 * (2 + random.nextInt(40))),
+                  LogConfig.SEGMENT_BYTES,
+                  String.valueOf(1024 + random.nextInt(3072)),
+                  LogConfig.INDEX_INTERVAL_BYTES,
+                  String.valueOf(random.nextInt(600)),
+                  LogConfig.SEGMENT_INDEX_BYTES,
+                  String.valueOf(12 * (2 + random.nextInt(40))),
                   LogConfig.FLUSH_MESSAGES,
-                  random.nextBoolean() ? String.valueOf(Long.MAX_VALUE) : String.valueOf(1 + random.nextInt(40))));
+                  random.nextBoolean()
+                      ? String.valueOf(Long.MAX_VALUE)
+                      : String.valueOf(1 + random.nextInt(40))));
     }
 
     void run() throws IOException {
@@ -93,7 +100,9 @@ class PartitionLogRandomizedTest {
           } else if (op < 82) {
             lastOp = "clean restart";
             log.close();
-            log = PartitionLog.open(dir, TP, config, log.recoveryPoint(), log.logStartOffset(), true, time);
+            log =
+                PartitionLog.open(
+                    dir, TP, config, log.recoveryPoint(), log.logStartOffset(), true, time);
           } else if (op < 92) {
             uncleanRestart();
           } else if (op < 97) {
@@ -113,14 +122,20 @@ class PartitionLogRandomizedTest {
       int batches = 1 + random.nextInt(3);
       ByteBuffer[] parts = new ByteBuffer[batches];
       for (int i = 0; i < batches; i++) {
-        parts[i] = TestBatches.batch(1 + random.nextInt(5), time.milliseconds(), random.nextInt(200));
+        parts[i] =
+            TestBatches.batch(1 + random.nextInt(5), time.milliseconds(), random.nextInt(200));
       }
       ByteBuffer request = TestBatches.concat(parts);
       LogAppendInfo info = log.appendAsLeader(request, 1);
       lastOp = "append " + info.firstOffset() + ".." + info.lastOffset();
       assertThat(info.firstOffset()).isEqualTo(modelEnd);
       for (RecordBatch batch : TestBatches.batches(request)) {
-        model.add(new Acked(batch.baseOffset(), batch.lastOffset(), batch.sizeInBytes(), TestBatches.content(batch)));
+        model.add(
+            new Acked(
+                batch.baseOffset(),
+                batch.lastOffset(),
+                batch.sizeInBytes(),
+                TestBatches.content(batch)));
         modelEnd = batch.nextOffset();
       }
     }
@@ -130,8 +145,17 @@ class PartitionLogRandomizedTest {
       int maxBytes = 1 + random.nextInt(3000);
       long maxOffset = random.nextBoolean() ? Long.MAX_VALUE : start + random.nextInt(20);
       boolean minOneBatch = random.nextBoolean();
-      lastOp = "read " + start + " maxBytes=" + maxBytes + " maxOffset=" + maxOffset + " minOne=" + minOneBatch;
-      List<RecordBatch> read = TestBatches.batches(log.read(start, maxBytes, maxOffset, minOneBatch).records());
+      lastOp =
+          "read "
+              + start
+              + " maxBytes="
+              + maxBytes
+              + " maxOffset="
+              + maxOffset
+              + " minOne="
+              + minOneBatch;
+      List<RecordBatch> read =
+          TestBatches.batches(log.read(start, maxBytes, maxOffset, minOneBatch).records());
 
       List<Acked> expected = model.stream().filter(b -> b.lastOffset() >= start).toList();
       assertThat(read.size()).isLessThanOrEqualTo(expected.size());
@@ -159,10 +183,16 @@ class PartitionLogRandomizedTest {
       if (offset >= modelEnd) {
         return;
       }
-      long newEnd = model.stream().filter(b -> b.lastOffset() >= offset).findFirst().orElseThrow().baseOffset();
+      long newEnd =
+          model.stream()
+              .filter(b -> b.lastOffset() >= offset)
+              .findFirst()
+              .orElseThrow()
+              .baseOffset();
       model.removeIf(b -> b.lastOffset() >= offset);
       modelEnd = newEnd;
-      if (newEnd < modelStart) { // the batch holding the log start offset went: start over at offset
+      if (newEnd
+          < modelStart) { // the batch holding the log start offset went: start over at offset
         model.clear();
         modelStart = offset;
         modelEnd = offset;
@@ -186,7 +216,8 @@ class PartitionLogRandomizedTest {
       long activeBase = bases.get(bases.size() - 1);
       log.closeHandlers(); // the crash
       List<Acked> unflushed = model.stream().filter(b -> b.baseOffset() >= recoveryPoint).toList();
-      assertThat(unflushed).allMatch(b -> b.baseOffset() >= activeBase, "unflushed data only in the active segment");
+      assertThat(unflushed)
+          .allMatch(b -> b.baseOffset() >= activeBase, "unflushed data only in the active segment");
       int unflushedBytes = unflushed.stream().mapToInt(Acked::sizeInBytes).sum();
       int cut = random.nextBoolean() ? 0 : random.nextInt(unflushedBytes + 1);
       Path active = dir.resolve(LogSegment.fileName(activeBase) + LogSegment.LOG_SUFFIX);
@@ -199,7 +230,8 @@ class PartitionLogRandomizedTest {
         Files.write(active, garbage, StandardOpenOption.APPEND);
       }
       if (random.nextInt(4) == 0) {
-        Files.deleteIfExists(dir.resolve(LogSegment.fileName(activeBase) + LogSegment.INDEX_SUFFIX));
+        Files.deleteIfExists(
+            dir.resolve(LogSegment.fileName(activeBase) + LogSegment.INDEX_SUFFIX));
       }
       int removed = 0;
       while (removed < cut) {
@@ -207,10 +239,13 @@ class PartitionLogRandomizedTest {
         removed += lost.sizeInBytes();
         modelEnd = lost.baseOffset();
       }
-      long checkpointed = random.nextBoolean() ? recoveryPoint : (long) (random.nextDouble() * recoveryPoint);
+      long checkpointed =
+          random.nextBoolean() ? recoveryPoint : (long) (random.nextDouble() * recoveryPoint);
       lastOp = "unclean restart cut=" + cut + " checkpoint=" + checkpointed;
       log = PartitionLog.open(dir, TP, config, checkpointed, logStartOffset, false, time);
-      assertThat(log.logEndOffset()).as("everything flushed survives").isGreaterThanOrEqualTo(recoveryPoint);
+      assertThat(log.logEndOffset())
+          .as("everything flushed survives")
+          .isGreaterThanOrEqualTo(recoveryPoint);
     }
 
     void checkInvariants(int step) {
@@ -218,11 +253,14 @@ class PartitionLogRandomizedTest {
       assertThat(log.logStartOffset()).as(where).isEqualTo(modelStart);
       assertThat(log.logEndOffset()).as(where).isEqualTo(modelEnd);
       assertThat(log.recoveryPoint()).as(where).isBetween(log.logStartOffset(), log.logEndOffset());
-      assertThat(log.segmentBaseOffsets().get(0)).as(where).isLessThanOrEqualTo(log.logStartOffset());
+      assertThat(log.segmentBaseOffsets().get(0))
+          .as(where)
+          .isLessThanOrEqualTo(log.logStartOffset());
       List<RecordBatch> all = new ArrayList<>();
       long next = modelStart;
       while (next < modelEnd) {
-        List<RecordBatch> batches = TestBatches.batches(log.read(next, 1 << 16, Long.MAX_VALUE, true).records());
+        List<RecordBatch> batches =
+            TestBatches.batches(log.read(next, 1 << 16, Long.MAX_VALUE, true).records());
         assertThat(batches).as(where + " read at " + next).isNotEmpty();
         for (RecordBatch batch : batches) {
           batch.validate();

@@ -31,11 +31,15 @@ class PartitionLogTest {
   }
 
   PartitionLog open(Map<String, String> overrides) {
-    log = PartitionLog.open(dir.resolve(TP.dirName()), TP, LogConfig.fromMap(overrides), 0, true, time);
+    log =
+        PartitionLog.open(
+            dir.resolve(TP.dirName()), TP, LogConfig.fromMap(overrides), 0, true, time);
     return log;
   }
 
-  /** Appends {@code n} batches of 3 records (about 200 bytes each); returns the appended batches. */
+  /**
+   * Appends {@code n} batches of 3 records (about 200 bytes each); returns the appended batches.
+   */
   List<RecordBatch> appendBatches(int n) {
     List<RecordBatch> appended = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -86,7 +90,8 @@ class PartitionLogTest {
   void appendReturnsWhatItWrote() {
     open(Map.of());
     LogAppendInfo first = log.appendAsLeader(TestBatches.batch(3, T0 - 10, 10), 0);
-    ByteBuffer two = TestBatches.concat(TestBatches.batch(2, T0 - 5, 10), TestBatches.batch(4, T0 - 100, 10));
+    ByteBuffer two =
+        TestBatches.concat(TestBatches.batch(2, T0 - 5, 10), TestBatches.batch(4, T0 - 100, 10));
     LogAppendInfo second = log.appendAsLeader(two, 0);
 
     assertThat(first.firstOffset()).isZero();
@@ -125,9 +130,11 @@ class PartitionLogTest {
     assertThat(TestBatches.batches(log.read(0, 1 << 20, 7, true).records()))
         .extracting(RecordBatch::baseOffset)
         .containsExactly(0L, 3L);
-    assertThat(log.read(0, 1 << 20, 6, true).sizeInBytes()).isEqualTo(log.read(0, 1 << 20, 8, true).sizeInBytes());
+    assertThat(log.read(0, 1 << 20, 6, true).sizeInBytes())
+        .isEqualTo(log.read(0, 1 << 20, 8, true).sizeInBytes());
     assertThat(log.read(6, 1 << 20, 6, true).isEmpty()).isTrue();
-    assertThat(log.read(4, 1 << 20, 5, true).isEmpty()).isTrue(); // the batch holding 4 ends at 5, not yet committed
+    assertThat(log.read(4, 1 << 20, 5, true).isEmpty())
+        .isTrue(); // the batch holding 4 ends at 5, not yet committed
   }
 
   @Test
@@ -160,7 +167,8 @@ class PartitionLogTest {
     TimestampAndOffset inside = log.offsetForTimestamp(T0 + 71).orElseThrow();
     assertThat(inside.offset()).isEqualTo(22); // batch 7 starts at offset 21 with T0 + 70
     assertThat(inside.timestampMs()).isEqualTo(T0 + 71);
-    assertThat(log.offsetForTimestamp(T0 + 75).orElseThrow().offset()).isEqualTo(24); // next batch's first record
+    assertThat(log.offsetForTimestamp(T0 + 75).orElseThrow().offset())
+        .isEqualTo(24); // next batch's first record
     assertThat(log.offsetForTimestamp(T0 + 192).orElseThrow().offset()).isEqualTo(59);
     assertThat(log.offsetForTimestamp(T0 + 193)).isEmpty();
     assertThat(log.offsetForTimestamp(-2).orElseThrow().offset()).isZero();
@@ -205,8 +213,12 @@ class PartitionLogTest {
 
     assertThat(deleted).isPositive();
     assertThat(log.numberOfSegments()).isEqualTo(segments - deleted);
-    assertThat(log.logStartOffset()).isEqualTo(log.segmentBaseOffsets().get(0)).isGreaterThan(0).isLessThanOrEqualTo(30);
-    assertThatThrownBy(() -> log.read(0, 100, Long.MAX_VALUE, true)).isInstanceOf(OffsetOutOfRangeException.class);
+    assertThat(log.logStartOffset())
+        .isEqualTo(log.segmentBaseOffsets().get(0))
+        .isGreaterThan(0)
+        .isLessThanOrEqualTo(30);
+    assertThatThrownBy(() -> log.read(0, 100, Long.MAX_VALUE, true))
+        .isInstanceOf(OffsetOutOfRangeException.class);
     assertThat(readAll(log.logStartOffset())).isNotEmpty();
 
     time.sleep(60_000); // everything expired: the log rolls and deletes all, keeping its end offset
@@ -228,7 +240,8 @@ class PartitionLogTest {
     log.deleteOldSegments();
 
     // Kafka's rule: a segment goes only if the log keeps at least retention.bytes without it.
-    long firstSegmentBytes = log.read(log.logStartOffset(), 1 << 20, Long.MAX_VALUE, true).sizeInBytes();
+    long firstSegmentBytes =
+        log.read(log.logStartOffset(), 1 << 20, Long.MAX_VALUE, true).sizeInBytes();
     assertThat(log.size()).isGreaterThanOrEqualTo(2048);
     assertThat(log.size() - firstSegmentBytes).isLessThan(2048);
     assertThat(log.numberOfSegments()).isLessThan(6);
@@ -244,12 +257,14 @@ class PartitionLogTest {
     assertThat(log.maybeIncrementLogStartOffset(secondSegment + 1)).isTrue();
     assertThat(log.maybeIncrementLogStartOffset(1)).isFalse();
     assertThat(log.logStartOffset()).isEqualTo(secondSegment + 1);
-    assertThatThrownBy(() -> log.maybeIncrementLogStartOffset(61)).isInstanceOf(OffsetOutOfRangeException.class);
+    assertThatThrownBy(() -> log.maybeIncrementLogStartOffset(61))
+        .isInstanceOf(OffsetOutOfRangeException.class);
 
     assertThat(log.deleteOldSegments()).isEqualTo(1);
     assertThat(log.logStartOffset()).isEqualTo(secondSegment + 1);
     // The batch holding the log start offset is still served whole.
-    assertThat(log.read(secondSegment + 1, 100, Long.MAX_VALUE, true).firstOffset()).isEqualTo(secondSegment);
+    assertThat(log.read(secondSegment + 1, 100, Long.MAX_VALUE, true).firstOffset())
+        .isEqualTo(secondSegment);
   }
 
   @Test
@@ -325,20 +340,23 @@ class PartitionLogTest {
     bad.put(bad.limit() - 1, (byte) (bad.get(bad.limit() - 1) ^ 1));
     ByteBuffer request = TestBatches.concat(good, bad);
 
-    assertThatThrownBy(() -> log.appendAsLeader(request, 0)).isInstanceOf(CorruptRecordException.class);
+    assertThatThrownBy(() -> log.appendAsLeader(request, 0))
+        .isInstanceOf(CorruptRecordException.class);
     assertThat(log.logEndOffset()).isEqualTo(3);
     assertThat(log.size()).isEqualTo(size);
     assertThat(request.getLong(0)).as("no offsets assigned to a rejected request").isZero();
 
     ByteBuffer torn = TestBatches.concat(good, bad).limit(good.remaining() + 30);
-    assertThatThrownBy(() -> log.appendAsLeader(torn, 0)).isInstanceOf(CorruptRecordException.class);
+    assertThatThrownBy(() -> log.appendAsLeader(torn, 0))
+        .isInstanceOf(CorruptRecordException.class);
     assertThat(log.size()).isEqualTo(size);
   }
 
   @Test
   void leaderAppendRejectsAnOversizedBatchAndAppendsNothing() {
     open(Map.of(LogConfig.MAX_MESSAGE_BYTES, "500"));
-    ByteBuffer request = TestBatches.concat(TestBatches.batch(1, T0, 10), TestBatches.batch(1, T0, 600));
+    ByteBuffer request =
+        TestBatches.concat(TestBatches.batch(1, T0, 10), TestBatches.batch(1, T0, 600));
     assertThatThrownBy(() -> log.appendAsLeader(request, 0))
         .isInstanceOf(RecordTooLargeException.class)
         .hasMessageContaining("max.message.bytes 500");

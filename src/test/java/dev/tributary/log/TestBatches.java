@@ -10,13 +10,16 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * Builds valid, uncompressed v2 batches for tests (the production builder lives elsewhere): real record framing
- * with varints, so record-level timestamp lookups work, and a correct CRC32C.
+ * Builds valid, uncompressed v2 batches for tests (the production builder lives elsewhere): real
+ * record framing with varints, so record-level timestamp lookups work, and a correct CRC32C.
  */
 final class TestBatches {
   private TestBatches() {}
 
-  /** {@code count} records stamped {@code baseTimestampMs + i}, each with a {@code valueSize}-byte value. */
+  /**
+   * {@code count} records stamped {@code baseTimestampMs + i}, each with a {@code valueSize}-byte
+   * value.
+   */
   static ByteBuffer batch(int count, long baseTimestampMs, int valueSize) {
     long[] timestamps = new long[count];
     for (int i = 0; i < count; i++) {
@@ -67,7 +70,8 @@ final class TestBatches {
   static void updateCrc(ByteBuffer buffer, int start) {
     int size = buffer.getInt(start + RecordBatch.LENGTH_OFFSET) + RecordBatch.LOG_OVERHEAD;
     CRC32C crc = new CRC32C();
-    crc.update(buffer.duplicate().limit(start + size).position(start + RecordBatch.ATTRIBUTES_OFFSET));
+    crc.update(
+        buffer.duplicate().limit(start + size).position(start + RecordBatch.ATTRIBUTES_OFFSET));
     buffer.putInt(start + RecordBatch.CRC_OFFSET, (int) crc.getValue());
   }
 
@@ -90,7 +94,9 @@ final class TestBatches {
     return result;
   }
 
-  /** The bytes of a batch from the magic byte on (what the producer wrote, minus offset and epoch). */
+  /**
+   * The bytes of a batch from the magic byte on (what the producer wrote, minus offset and epoch).
+   */
   static byte[] content(RecordBatch batch) {
     ByteBuffer slice = batch.slice();
     byte[] bytes = new byte[slice.remaining() - RecordBatch.MAGIC_OFFSET];

@@ -46,6 +46,7 @@ class BrokerHeartbeatManagerTest {
 
   @Test
   void aSessionTimeoutMustBePositive() {
-    assertThatThrownBy(() -> new BrokerHeartbeatManager(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new BrokerHeartbeatManager(0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

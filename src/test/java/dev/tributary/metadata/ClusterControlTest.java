@@ -23,9 +23,10 @@ class ClusterControlTest {
   private final ClusterHarness h = new ClusterHarness(17);
 
   /**
-   * The transition table of ClusterControl's class doc, row by row: broker 1 starts in {@code from} (brokers 2
-   * and 3 are up and heartbeating throughout), then {@code event} happens; broker 1 ends in {@code to} and the
-   * controller committed exactly {@code records} (or refused with {@code error}).
+   * The transition table of ClusterControl's class doc, row by row: broker 1 starts in {@code from}
+   * (brokers 2 and 3 are up and heartbeating throughout), then {@code event} happens; broker 1 ends
+   * in {@code to} and the controller committed exactly {@code records} (or refused with {@code
+   * error}).
    */
   @ParameterizedTest(name = "{0} + {1} -> {2} {3}")
   @CsvSource(
@@ -71,9 +72,11 @@ class ClusterControlTest {
           switch (event) {
             case "register" -> h.register(1, incarnation(1, 1));
             case "register new process" -> h.register(1, incarnation(1, 2));
-            case "heartbeat caught up" -> h.heartbeat(1, epochBefore, h.image.lastOffset()).records();
+            case "heartbeat caught up" ->
+                h.heartbeat(1, epochBefore, h.image.lastOffset()).records();
             case "heartbeat behind" -> h.heartbeat(1, epochBefore, epochBefore - 1).records();
-            case "heartbeat other epoch" -> h.heartbeat(1, epochBefore - 1, h.image.lastOffset()).records();
+            case "heartbeat other epoch" ->
+                h.heartbeat(1, epochBefore - 1, h.image.lastOffset()).records();
             case "session expires" -> expireSessionOf(1);
             default -> throw new IllegalArgumentException(event);
           };
@@ -83,13 +86,17 @@ class ClusterControlTest {
       return;
     }
     assertThat(h.state(1)).hasToString(to);
-    assertThat(types(records)).isEqualTo(expected == null ? List.of() : Arrays.asList(expected.split(" ")));
+    assertThat(types(records))
+        .isEqualTo(expected == null ? List.of() : Arrays.asList(expected.split(" ")));
     if (records.stream().anyMatch(r -> r instanceof MetadataRecord.RegisterBroker)) {
       assertThat(h.epoch(1)).isEqualTo(h.image.lastOffset()).isGreaterThan(epochBefore);
     }
   }
 
-  /** Brokers 2 and 3 heartbeat while broker {@code silent} does not, for one session; then the controller fences. */
+  /**
+   * Brokers 2 and 3 heartbeat while broker {@code silent} does not, for one session; then the
+   * controller fences.
+   */
   private List<MetadataRecord> expireSessionOf(int silent) {
     h.nowMs += SESSION_TIMEOUT_MS;
     for (int id : h.image.unfencedBrokerIds()) {
@@ -140,7 +147,11 @@ class ClusterControlTest {
     h.commit(h.topics.createTopic(h.image, "t", 1, 3, Map.of(), List.of(1, 2, 3)));
     PartitionImage before = h.partition("t", 0);
     int leader = before.leader();
-    h.setIsr("t", 0, before.replicas(), leader); // followers caught up (the replication issue's ISR expansion)
+    h.setIsr(
+        "t",
+        0,
+        before.replicas(),
+        leader); // followers caught up (the replication issue's ISR expansion)
     before = h.partition("t", 0);
     List<Integer> others = before.replicas().stream().filter(id -> id != leader).toList();
     expireSessionOf(leader);
@@ -184,7 +195,8 @@ class ClusterControlTest {
     assertThat(offline.leaderEpoch()).isEqualTo(1);
 
     h.nowMs += 10;
-    assertThat(types(h.heartbeat(leader).records())).containsExactly("BrokerUnfenced", "PartitionChange");
+    assertThat(types(h.heartbeat(leader).records()))
+        .containsExactly("BrokerUnfenced", "PartitionChange");
     PartitionImage back = h.partition("t", 0);
     assertThat(back.leader()).isEqualTo(leader);
     assertThat(back.isr()).containsExactly(leader);
@@ -197,17 +209,19 @@ class ClusterControlTest {
     h.startBrokers(1);
     h.createTopic("t", 2, 1);
     List<MetadataRecord> records = h.register(1, incarnation(1, 2));
-    assertThat(types(records)).containsExactly("PartitionChange", "PartitionChange", "RegisterBroker");
+    assertThat(types(records))
+        .containsExactly("PartitionChange", "PartitionChange", "RegisterBroker");
     assertThat(h.image.topic("t").orElseThrow().partitions().values())
         .allSatisfy(p -> assertThat(p.leader()).isEqualTo(-1));
     assertThatThrownBy(() -> h.heartbeat(1, h.epoch(1) - 1, h.image.lastOffset()))
         .isInstanceOf(StaleBrokerEpochException.class);
     h.heartbeat(1);
     assertThat(h.image.topic("t").orElseThrow().partitions().values())
-        .allSatisfy(p -> {
-          assertThat(p.leader()).isEqualTo(1);
-          assertThat(p.leaderEpoch()).isEqualTo(2);
-        });
+        .allSatisfy(
+            p -> {
+              assertThat(p.leader()).isEqualTo(1);
+              assertThat(p.leaderEpoch()).isEqualTo(2);
+            });
   }
 
   @Test
@@ -252,7 +266,8 @@ class ClusterControlTest {
     h.startBrokers(1, 2, 3);
     expireSessionOf(2);
     TopicImage topic = h.createTopic("t", 12, 2);
-    assertThat(topic.partitions().values()).allSatisfy(p -> assertThat(p.replicas()).doesNotContain(2));
+    assertThat(topic.partitions().values())
+        .allSatisfy(p -> assertThat(p.replicas()).doesNotContain(2));
     assertThatThrownBy(() -> h.createTopic("u", 1, 3))
         .isInstanceOf(InvalidReplicationFactorException.class)
         .hasMessageContaining("Replication factor 3")
@@ -288,7 +303,8 @@ class ClusterControlTest {
     h.setIsr("t", 0, p.replicas(), p.leader());
     h.nowMs += SESSION_TIMEOUT_MS;
     List<MetadataRecord> records = h.fenceStaleBrokers();
-    assertThat(types(records)).containsExactly("PartitionChange", "BrokerFenced", "BrokerFenced", "BrokerFenced");
+    assertThat(types(records))
+        .containsExactly("PartitionChange", "BrokerFenced", "BrokerFenced", "BrokerFenced");
     PartitionImage after = h.partition("t", 0);
     assertThat(after.leader()).isEqualTo(-1);
     assertThat(after.isr()).containsExactly(p.leader());

@@ -15,18 +15,23 @@ class ClusterEventsTest {
   private static MetadataImage cluster() {
     MetadataImage image = MetadataImage.EMPTY;
     for (int id = 1; id <= 3; id++) {
-      image = image.replay(image.lastOffset() + 1,
-          new MetadataRecord.RegisterBroker(id, new Uuid(0, id), "127.0.0.1", 8080 + id));
+      image =
+          image.replay(
+              image.lastOffset() + 1,
+              new MetadataRecord.RegisterBroker(id, new Uuid(0, id), "127.0.0.1", 8080 + id));
       long epoch = image.lastOffset();
       image = image.replay(image.lastOffset() + 1, new MetadataRecord.BrokerUnfenced(id, epoch));
     }
     image = image.replay(image.lastOffset() + 1, new MetadataRecord.TopicCreated(ORDERS, "orders"));
-    return image.replay(image.lastOffset() + 1,
+    return image.replay(
+        image.lastOffset() + 1,
         new MetadataRecord.PartitionChange(ORDERS, 0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0));
   }
 
-  private static MetadataRecord.PartitionChange change(List<Integer> isr, int leader, int leaderEpoch) {
-    return new MetadataRecord.PartitionChange(ORDERS, 0, List.of(1, 2, 3), isr, leader, leaderEpoch, leaderEpoch + 1);
+  private static MetadataRecord.PartitionChange change(
+      List<Integer> isr, int leader, int leaderEpoch) {
+    return new MetadataRecord.PartitionChange(
+        ORDERS, 0, List.of(1, 2, 3), isr, leader, leaderEpoch, leaderEpoch + 1);
   }
 
   @Test
@@ -34,17 +39,26 @@ class ClusterEventsTest {
     MetadataImage image = cluster();
     long epochOf1 = image.broker(1).orElseThrow().brokerEpoch();
 
-    List<ClusterEvent> events = ClusterEvents.describe(image,
-        List.of(new MetadataRecord.BrokerFenced(1, epochOf1), change(List.of(2, 3), 2, 1)),
-        "session expired (no heartbeat for 3000 ms)", 5_000);
+    List<ClusterEvent> events =
+        ClusterEvents.describe(
+            image,
+            List.of(new MetadataRecord.BrokerFenced(1, epochOf1), change(List.of(2, 3), 2, 1)),
+            "session expired (no heartbeat for 3000 ms)",
+            5_000);
 
-    assertThat(events).extracting(ClusterEvent::type).containsExactly(
-        ClusterEvent.Type.BROKER_FENCED, ClusterEvent.Type.LEADER_CHANGED, ClusterEvent.Type.ISR_SHRINK);
-    assertThat(events).allSatisfy(e -> {
-      assertThat(e.timestampMs()).isEqualTo(5_000);
-      assertThat(e.reason()).isEqualTo("session expired (no heartbeat for 3000 ms)");
-      assertThat(e.offset()).as("stamped on replay").isEqualTo(-1);
-    });
+    assertThat(events)
+        .extracting(ClusterEvent::type)
+        .containsExactly(
+            ClusterEvent.Type.BROKER_FENCED,
+            ClusterEvent.Type.LEADER_CHANGED,
+            ClusterEvent.Type.ISR_SHRINK);
+    assertThat(events)
+        .allSatisfy(
+            e -> {
+              assertThat(e.timestampMs()).isEqualTo(5_000);
+              assertThat(e.reason()).isEqualTo("session expired (no heartbeat for 3000 ms)");
+              assertThat(e.offset()).as("stamped on replay").isEqualTo(-1);
+            });
     assertThat(events.get(1).text()).isEqualTo("orders-0 leader 1 → 2 (leader epoch 1)");
     assertThat(events.get(1).topic()).isEqualTo("orders");
     assertThat(events.get(1).partition()).isZero();
@@ -56,36 +70,54 @@ class ClusterEventsTest {
   void anIsrExpansionNamesTheReplicaThatJoined() {
     MetadataImage image = cluster().replay(100, change(List.of(1, 2), 1, 0));
 
-    List<ClusterEvent> events = ClusterEvents.describe(image, List.of(change(List.of(1, 2, 3), 1, 0)),
-        "proposed by leader 1: replica 3 caught up", 9);
+    List<ClusterEvent> events =
+        ClusterEvents.describe(
+            image,
+            List.of(change(List.of(1, 2, 3), 1, 0)),
+            "proposed by leader 1: replica 3 caught up",
+            9);
 
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.type()).isEqualTo(ClusterEvent.Type.ISR_EXPAND);
-      assertThat(e.brokerId()).isEqualTo(3);
-      assertThat(e.text()).endsWith("replica 3 joined");
-      assertThat(e.reason()).isEqualTo("proposed by leader 1: replica 3 caught up");
-    });
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.type()).isEqualTo(ClusterEvent.Type.ISR_EXPAND);
+              assertThat(e.brokerId()).isEqualTo(3);
+              assertThat(e.text()).endsWith("replica 3 joined");
+              assertThat(e.reason()).isEqualTo("proposed by leader 1: replica 3 caught up");
+            });
   }
 
   @Test
   void aLateFencingOfAPreviousRegistrationIsNoEventBecauseItChangesNothing() {
     MetadataImage image = cluster();
 
-    assertThat(ClusterEvents.describe(image, List.of(new MetadataRecord.BrokerFenced(1, 999)), "late", 1)).isEmpty();
+    assertThat(
+            ClusterEvents.describe(
+                image, List.of(new MetadataRecord.BrokerFenced(1, 999)), "late", 1))
+        .isEmpty();
   }
 
   @Test
   void aNewTopicIsOneEventNotOnePerPartition() {
     Uuid clicks = new Uuid(9, 9);
-    List<ClusterEvent> events = ClusterEvents.describe(cluster(), List.of(
-        new MetadataRecord.TopicCreated(clicks, "clicks"),
-        new MetadataRecord.PartitionChange(clicks, 0, List.of(1), List.of(1), 1, 0, 0),
-        new MetadataRecord.PartitionChange(clicks, 1, List.of(2), List.of(2), 2, 0, 0)), "requested", 1);
+    List<ClusterEvent> events =
+        ClusterEvents.describe(
+            cluster(),
+            List.of(
+                new MetadataRecord.TopicCreated(clicks, "clicks"),
+                new MetadataRecord.PartitionChange(clicks, 0, List.of(1), List.of(1), 1, 0, 0),
+                new MetadataRecord.PartitionChange(clicks, 1, List.of(2), List.of(2), 2, 0, 0)),
+            "requested",
+            1);
 
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.type()).isEqualTo(ClusterEvent.Type.TOPIC_CREATED);
-      assertThat(e.text()).isEqualTo("topic clicks created");
-    });
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.type()).isEqualTo(ClusterEvent.Type.TOPIC_CREATED);
+              assertThat(e.text()).isEqualTo("topic clicks created");
+            });
   }
 
   @Test
@@ -93,43 +125,55 @@ class ClusterEventsTest {
     MetadataImage image = cluster();
     long first = image.lastOffset() + 1;
     for (int i = 0; i < ClusterEvents.MAX_RETAINED + 5; i++) {
-      image = image.replay(image.lastOffset() + 1, new MetadataRecord.EventsRecorded(
-          List.of(ClusterEvents.controllerElected(1, i, i))));
+      image =
+          image.replay(
+              image.lastOffset() + 1,
+              new MetadataRecord.EventsRecorded(List.of(ClusterEvents.controllerElected(1, i, i))));
     }
 
     assertThat(image.events()).hasSize(ClusterEvents.MAX_RETAINED);
     assertThat(image.events().get(0).offset()).isEqualTo(first + 5);
-    assertThat(image.events().get(ClusterEvents.MAX_RETAINED - 1).offset()).isEqualTo(image.lastOffset());
+    assertThat(image.events().get(ClusterEvents.MAX_RETAINED - 1).offset())
+        .isEqualTo(image.lastOffset());
     assertThat(image.topic("orders")).as("no other state changes").isPresent();
   }
 
   @Test
   void aSnapshotKeepsTheTimelineAndTheRecordsSurviveTheirEncoding() {
     MetadataImage before = cluster();
-    MetadataImage image = before.replay(before.lastOffset() + 1, new MetadataRecord.EventsRecorded(
-        ClusterEvents.describe(before, List.of(change(List.of(1, 2), 1, 0)), "replica 3 fell behind", 42)));
+    MetadataImage image =
+        before.replay(
+            before.lastOffset() + 1,
+            new MetadataRecord.EventsRecorded(
+                ClusterEvents.describe(
+                    before, List.of(change(List.of(1, 2), 1, 0)), "replica 3 fell behind", 42)));
 
     MetadataImage restored = MetadataImage.EMPTY;
     long offset = 0;
     for (MetadataRecord record : image.toRecords()) {
-      MetadataRecord decoded = MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record));
+      MetadataRecord decoded =
+          MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record));
       assertThat(decoded).isEqualTo(record);
       restored = restored.replay(offset++, decoded);
     }
 
     assertThat(restored.withLastOffset(image.lastOffset())).isEqualTo(image);
-    assertThat(restored.events()).singleElement().satisfies(e -> assertThat(e.offset()).isEqualTo(image.lastOffset()));
+    assertThat(restored.events())
+        .singleElement()
+        .satisfies(e -> assertThat(e.offset()).isEqualTo(image.lastOffset()));
   }
 
   @Test
   void overlongReasonsAreCutSoTheRecordStaysEncodable() {
     String reason = "x".repeat(100_000);
-    ClusterEvent event = new ClusterEvent(-1, 1, ClusterEvent.Type.ISR_SHRINK, "t", 0, 1, "text", reason);
+    ClusterEvent event =
+        new ClusterEvent(-1, 1, ClusterEvent.Type.ISR_SHRINK, "t", 0, 1, "text", reason);
     List<ClusterEvent> events = new ArrayList<>(List.of(event));
 
     MetadataRecord record = new MetadataRecord.EventsRecorded(events);
 
     assertThat(event.reason()).hasSize(ClusterEvent.MAX_TEXT_CHARS);
-    assertThat(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record))).isEqualTo(record);
+    assertThat(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record)))
+        .isEqualTo(record);
   }
 }

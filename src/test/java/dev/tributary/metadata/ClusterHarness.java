@@ -7,8 +7,9 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * A controller's view for tests: a {@link ClusterControl} with a fake clock ({@link #nowMs}), and the image that
- * the records it computes replay into, one offset per record, as a quorum would commit them. No threads, no I/O.
+ * A controller's view for tests: a {@link ClusterControl} with a fake clock ({@link #nowMs}), and
+ * the image that the records it computes replay into, one offset per record, as a quorum would
+ * commit them. No threads, no I/O.
  */
 final class ClusterHarness {
   static final long SESSION_TIMEOUT_MS = 1_000;
@@ -37,7 +38,8 @@ final class ClusterHarness {
   }
 
   List<MetadataRecord> register(int brokerId, Uuid incarnationId) {
-    return commit(cluster.register(image, brokerId, incarnationId, "localhost", 9000 + brokerId, nowMs));
+    return commit(
+        cluster.register(image, brokerId, incarnationId, "localhost", 9000 + brokerId, nowMs));
   }
 
   /** A heartbeat from a broker that has replayed everything committed so far. */
@@ -88,8 +90,13 @@ final class ClusterHarness {
     commit(
         List.of(
             new MetadataRecord.PartitionChange(
-                topicId, partition, p.replicas(), isr, leader,
-                leader == p.leader() ? p.leaderEpoch() : p.leaderEpoch() + 1, p.partitionEpoch() + 1)));
+                topicId,
+                partition,
+                p.replicas(),
+                isr,
+                leader,
+                leader == p.leader() ? p.leaderEpoch() : p.leaderEpoch() + 1,
+                p.partitionEpoch() + 1)));
   }
 
   static List<String> types(List<MetadataRecord> records) {

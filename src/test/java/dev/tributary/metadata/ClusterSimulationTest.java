@@ -15,11 +15,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * A seeded, single-threaded simulation of a 3–5 broker cluster over simulated time: brokers heartbeat, fall silent,
- * resume, restart as new incarnations and lag in replaying metadata; topics are created; the controller fences
- * stale brokers, fails over to a new one, and (standing in for the replication issue) followers join ISRs by hand.
- * After every event the named invariants below are checked. A failure names its seed; rerun just that one with
- * {@code -Dtributary.seed=N}.
+ * A seeded, single-threaded simulation of a 3–5 broker cluster over simulated time: brokers
+ * heartbeat, fall silent, resume, restart as new incarnations and lag in replaying metadata; topics
+ * are created; the controller fences stale brokers, fails over to a new one, and (standing in for
+ * the replication issue) followers join ISRs by hand. After every event the named invariants below
+ * are checked. A failure names its seed; rerun just that one with {@code -Dtributary.seed=N}.
  */
 class ClusterSimulationTest {
   private static final int SEEDS = 100;
@@ -44,21 +44,34 @@ class ClusterSimulationTest {
       simulation.run();
     } catch (Throwable e) {
       throw new AssertionError(
-          "seed " + seed + " failed (rerun with -Dtributary.seed=" + seed + "): " + e.getMessage()
-              + "\nlast events:\n  " + String.join("\n  ", simulation.recentEvents()),
+          "seed "
+              + seed
+              + " failed (rerun with -Dtributary.seed="
+              + seed
+              + "): "
+              + e.getMessage()
+              + "\nlast events:\n  "
+              + String.join("\n  ", simulation.recentEvents()),
           e);
     }
   }
 
-  /** One broker process as the simulation sees it: which incarnation runs, whether it heartbeats, what it replayed. */
+  /**
+   * One broker process as the simulation sees it: which incarnation runs, whether it heartbeats,
+   * what it replayed.
+   */
   private static final class SimBroker {
     final int id;
     int generation;
+
     /** False while the process is paused or partitioned away: it sends no heartbeats. */
     boolean up = true;
+
     long epoch = -1;
+
     /** The epoch of a replaced incarnation (a zombie that may still speak), or -1. */
     long previousEpoch = -1;
+
     /** The metadata this broker has replayed so far: a member of the cluster with its own copy. */
     MetadataImage view = MetadataImage.EMPTY;
 
@@ -72,13 +85,23 @@ class ClusterSimulationTest {
     final Random random;
     final ClusterHarness h;
     final List<SimBroker> brokers = new ArrayList<>();
-    /** When the (current) controller last heard from each broker, tracked independently of the code under test. */
+
+    /**
+     * When the (current) controller last heard from each broker, tracked independently of the code
+     * under test.
+     */
     final Map<Integer, Long> lastContactMs = new HashMap<>();
+
     final Map<String, Integer> leaderEpochs = new HashMap<>();
     final Map<String, Integer> partitionEpochs = new HashMap<>();
     final List<String> events = new ArrayList<>();
-    /** A standby controller: replays every committed record incrementally, as a quorum follower would. */
+
+    /**
+     * A standby controller: replays every committed record incrementally, as a quorum follower
+     * would.
+     */
     MetadataImage standby = MetadataImage.EMPTY;
+
     int topicCount;
     int checkedRecords;
 
@@ -147,7 +170,9 @@ class ClusterSimulationTest {
       h.register(b.id, incarnation(b.id, b.generation));
       lastContactMs.put(b.id, h.nowMs);
       b.epoch = h.epoch(b.id);
-      assertThat(h.state(b.id)).as("a new registration starts fenced").isEqualTo(ClusterControl.BrokerState.FENCED);
+      assertThat(h.state(b.id))
+          .as("a new registration starts fenced")
+          .isEqualTo(ClusterControl.BrokerState.FENCED);
       b.up = true;
       b.view = MetadataImage.EMPTY; // a restarted broker replays the metadata log again
       catchUp(b);
@@ -155,9 +180,12 @@ class ClusterSimulationTest {
 
     /** The broker replays some (possibly all) of the committed records it has not yet. */
     private void catchUp(SimBroker b) {
-      int target = b.view.lastOffset() < h.image.lastOffset() && random.nextBoolean()
-          ? (int) b.view.lastOffset() + 1 + random.nextInt((int) (h.image.lastOffset() - b.view.lastOffset()))
-          : (int) h.image.lastOffset();
+      int target =
+          b.view.lastOffset() < h.image.lastOffset() && random.nextBoolean()
+              ? (int) b.view.lastOffset()
+                  + 1
+                  + random.nextInt((int) (h.image.lastOffset() - b.view.lastOffset()))
+              : (int) h.image.lastOffset();
       for (int offset = (int) b.view.lastOffset() + 1; offset <= target; offset++) {
         b.view = b.view.replay(offset, h.log.get(offset));
       }
@@ -175,7 +203,8 @@ class ClusterSimulationTest {
         boolean fenced = h.heartbeat(b.id, b.epoch, b.view.lastOffset()).fenced();
         lastContactMs.put(b.id, h.nowMs);
         boolean caughtUp = b.view.lastOffset() >= b.epoch;
-        assertThat(fenced).as("b" + b.id + " fenced after a heartbeat at offset " + b.view.lastOffset())
+        assertThat(fenced)
+            .as("b" + b.id + " fenced after a heartbeat at offset " + b.view.lastOffset())
             .isEqualTo(!caughtUp && h.image.broker(b.id).orElseThrow().fenced());
         assertThat(h.state(b.id) == ClusterControl.BrokerState.FENCED).isEqualTo(fenced);
         sent.append(" b").append(b.id).append(fenced ? "(fenced)" : "");
@@ -201,7 +230,8 @@ class ClusterSimulationTest {
       topicCount++;
       for (PartitionImage p : topic.partitions().values()) {
         assertThat(p.replicas()).allSatisfy(id -> assertThat(h.image.isUnfenced(id)).isTrue());
-        assertThat(p.isr()).containsExactlyElementsOf(p.replicas()); // an empty log: every replica is in sync
+        assertThat(p.isr())
+            .containsExactlyElementsOf(p.replicas()); // an empty log: every replica is in sync
       }
       return "create " + name + " " + partitions + "x" + replicationFactor;
     }
@@ -218,7 +248,14 @@ class ClusterSimulationTest {
               List<Integer> isr = new ArrayList<>(p.isr());
               isr.add(replica);
               h.setIsr(topic.name(), p.partition(), isr, p.leader());
-              return "b" + replica + " joins the isr of " + topic.name() + "-" + p.partition() + ": " + isr;
+              return "b"
+                  + replica
+                  + " joins the isr of "
+                  + topic.name()
+                  + "-"
+                  + p.partition()
+                  + ": "
+                  + isr;
             }
           }
         }
@@ -257,12 +294,17 @@ class ClusterSimulationTest {
       return "controller failover";
     }
 
-    /** Right after fenceStaleBrokers: unfenced exactly the brokers heard from within the session timeout. */
+    /**
+     * Right after fenceStaleBrokers: unfenced exactly the brokers heard from within the session
+     * timeout.
+     */
     private void checkFencing() {
       for (BrokerImage broker : h.image.brokers().values()) {
         boolean stale = h.nowMs >= lastContactMs.get(broker.brokerId()) + SESSION_TIMEOUT_MS;
         if (stale) {
-          assertThat(broker.fenced()).as("b" + broker.brokerId() + " silent for a session").isTrue();
+          assertThat(broker.fenced())
+              .as("b" + broker.brokerId() + " silent for a session")
+              .isTrue();
         }
       }
     }
@@ -271,25 +313,33 @@ class ClusterSimulationTest {
       events.add(event);
       for (; checkedRecords < h.log.size(); checkedRecords++) {
         MetadataRecord record = h.log.get(checkedRecords);
-        assertThat(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record))).isEqualTo(record);
+        assertThat(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record)))
+            .isEqualTo(record);
         standby = standby.replay(checkedRecords, record);
       }
       MetadataImage image = h.image;
       for (TopicImage topic : image.topicsByName().values()) {
         for (PartitionImage p : topic.partitions().values()) {
           String name = topic.name() + "-" + p.partition();
-          assertThat(p.isr()).as("isr of %s never empty", name).isNotEmpty().doesNotHaveDuplicates();
+          assertThat(p.isr())
+              .as("isr of %s never empty", name)
+              .isNotEmpty()
+              .doesNotHaveDuplicates();
           assertThat(p.replicas()).as("isr ⊆ replicas for %s", name).containsAll(p.isr());
           if (p.leader() != -1) {
             assertThat(p.isr()).as("leader ∈ isr for %s", name).contains(p.leader());
-            assertThat(image.isUnfenced(p.leader())).as("leader b%d of %s is unfenced", p.leader(), name).isTrue();
+            assertThat(image.isUnfenced(p.leader()))
+                .as("leader b%d of %s is unfenced", p.leader(), name)
+                .isTrue();
           }
           Integer lastLeaderEpoch = leaderEpochs.put(name, p.leaderEpoch());
           Integer lastPartitionEpoch = partitionEpochs.put(name, p.partitionEpoch());
           if (lastLeaderEpoch != null) {
-            assertThat(p.leaderEpoch()).as("leader epoch of %s never decreases", name)
+            assertThat(p.leaderEpoch())
+                .as("leader epoch of %s never decreases", name)
                 .isGreaterThanOrEqualTo(lastLeaderEpoch);
-            assertThat(p.partitionEpoch()).as("partition epoch of %s never decreases", name)
+            assertThat(p.partitionEpoch())
+                .as("partition epoch of %s never decreases", name)
                 .isGreaterThanOrEqualTo(lastPartitionEpoch);
           }
         }
@@ -309,7 +359,9 @@ class ClusterSimulationTest {
       for (MetadataRecord record : image.toRecords()) {
         restored = restored.replay(restored.lastOffset() + 1, record);
       }
-      assertThat(restored.withLastOffset(image.lastOffset())).as("image restored from toRecords()").isEqualTo(image);
+      assertThat(restored.withLastOffset(image.lastOffset()))
+          .as("image restored from toRecords()")
+          .isEqualTo(image);
     }
   }
 }

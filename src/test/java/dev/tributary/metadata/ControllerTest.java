@@ -12,13 +12,16 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The controller's request path over a real (local) metadata log, with time passed in by the test. */
+/**
+ * The controller's request path over a real (local) metadata log, with time passed in by the test.
+ */
 class ControllerTest {
   private static final long SESSION_TIMEOUT_MS = 9_000;
   @TempDir Path dir;
 
   private static Controller controller(LocalMetadataLog log) {
-    return new Controller(log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS, dev.tributary.common.Time.SYSTEM);
+    return new Controller(
+        log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS, dev.tributary.common.Time.SYSTEM);
   }
 
   @Test
@@ -30,7 +33,8 @@ class ControllerTest {
       assertThatThrownBy(() -> controller.createTopic("t", 1, 1, Map.of()))
           .isInstanceOf(InvalidReplicationFactorException.class)
           .hasMessageContaining("0 of 1");
-      assertThat(controller.registerBroker(1, new Uuid(1, 1), "localhost", 9092, 5)).isEqualTo(epoch);
+      assertThat(controller.registerBroker(1, new Uuid(1, 1), "localhost", 9092, 5))
+          .isEqualTo(epoch);
       assertThat(controller.heartbeat(1, epoch, log.image().lastOffset(), 10)).isFalse();
       assertThat(controller.createTopic("t", 2, 1, Map.of()).partitions().values())
           .allSatisfy(p -> assertThat(p.leader()).isEqualTo(1));
@@ -50,7 +54,8 @@ class ControllerTest {
       assertThat(controller.maybeFenceStaleBrokers(1_000)).isEqualTo(SESSION_TIMEOUT_MS - 1_000);
       assertThat(controller.maybeFenceStaleBrokers(SESSION_TIMEOUT_MS)).isEqualTo(3_000);
       assertThat(log.image().unfencedBrokerIds()).containsExactly(2);
-      assertThat(controller.maybeFenceStaleBrokers(SESSION_TIMEOUT_MS + 3_000)).isEqualTo(SESSION_TIMEOUT_MS);
+      assertThat(controller.maybeFenceStaleBrokers(SESSION_TIMEOUT_MS + 3_000))
+          .isEqualTo(SESSION_TIMEOUT_MS);
       assertThat(log.image().unfencedBrokerIds()).isEmpty();
     }
   }
@@ -58,19 +63,21 @@ class ControllerTest {
   @Test
   void everyCommittedChangeLandsOnTheTimelineWithTheControllersClockAndItsReason() {
     long[] nowMs = {1_000};
-    dev.tributary.common.Time clock = new dev.tributary.common.Time() {
-      @Override
-      public long milliseconds() {
-        return nowMs[0];
-      }
+    dev.tributary.common.Time clock =
+        new dev.tributary.common.Time() {
+          @Override
+          public long milliseconds() {
+            return nowMs[0];
+          }
 
-      @Override
-      public long nanoseconds() {
-        return nowMs[0] * 1_000_000;
-      }
-    };
+          @Override
+          public long nanoseconds() {
+            return nowMs[0] * 1_000_000;
+          }
+        };
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
-      Controller controller = new Controller(log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS, clock);
+      Controller controller =
+          new Controller(log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS, clock);
       controller.onBecomeActive(1, 4, 0);
       long epoch = controller.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
       nowMs[0] = 2_000;
@@ -81,18 +88,32 @@ class ControllerTest {
       nowMs[0] = 4_000;
       controller.fenceBroker(1, epoch, "controlled shutdown");
 
-      assertThat(log.image().events()).extracting(ClusterEvent::type).containsExactly(
-          ClusterEvent.Type.CONTROLLER_ELECTED, ClusterEvent.Type.BROKER_REGISTERED,
-          ClusterEvent.Type.BROKER_UNFENCED, ClusterEvent.Type.TOPIC_CREATED, ClusterEvent.Type.LEADER_CHANGED,
-          ClusterEvent.Type.LEADER_CHANGED, ClusterEvent.Type.BROKER_FENCED);
-      assertThat(log.image().events()).extracting(ClusterEvent::timestampMs)
+      assertThat(log.image().events())
+          .extracting(ClusterEvent::type)
+          .containsExactly(
+              ClusterEvent.Type.CONTROLLER_ELECTED,
+              ClusterEvent.Type.BROKER_REGISTERED,
+              ClusterEvent.Type.BROKER_UNFENCED,
+              ClusterEvent.Type.TOPIC_CREATED,
+              ClusterEvent.Type.LEADER_CHANGED,
+              ClusterEvent.Type.LEADER_CHANGED,
+              ClusterEvent.Type.BROKER_FENCED);
+      assertThat(log.image().events())
+          .extracting(ClusterEvent::timestampMs)
           .containsExactly(0L, 1_000L, 2_000L, 3_000L, 4_000L, 4_000L, 4_000L);
       assertThat(log.image().events().get(0).text()).contains("broker 1", "Raft term 4");
-      // A controlled shutdown moves leadership away first, then fences: both in one batch, with one reason.
-      assertThat(log.image().events().get(4).text()).isEqualTo("t-0 offline: leader 1 → none (leader epoch 1)");
-      assertThat(log.image().events().get(6).reason()).isEqualTo("broker 1 fenced: controlled shutdown");
-      assertThat(log.image().events().get(4).reason()).isEqualTo("broker 1 fenced: controlled shutdown");
-      assertThat(log.image().events()).extracting(ClusterEvent::offset).isSorted().doesNotContain(-1L);
+      // A controlled shutdown moves leadership away first, then fences: both in one batch, with one
+      // reason.
+      assertThat(log.image().events().get(4).text())
+          .isEqualTo("t-0 offline: leader 1 → none (leader epoch 1)");
+      assertThat(log.image().events().get(6).reason())
+          .isEqualTo("broker 1 fenced: controlled shutdown");
+      assertThat(log.image().events().get(4).reason())
+          .isEqualTo("broker 1 fenced: controlled shutdown");
+      assertThat(log.image().events())
+          .extracting(ClusterEvent::offset)
+          .isSorted()
+          .doesNotContain(-1L);
     }
   }
 

@@ -24,8 +24,12 @@ class LocalMetadataLogTest {
   void committedRecordsSurviveAReopen() {
     MetadataImage before;
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
-      log.append(log.image().lastOffset(), control.createTopic(log.image(), "a", 2, 1, Map.of("retention.ms", "1"), List.of(1)));
-      log.append(log.image().lastOffset(), control.createTopic(log.image(), "b", 1, 1, Map.of(), List.of(1)));
+      log.append(
+          log.image().lastOffset(),
+          control.createTopic(log.image(), "a", 2, 1, Map.of("retention.ms", "1"), List.of(1)));
+      log.append(
+          log.image().lastOffset(),
+          control.createTopic(log.image(), "b", 1, 1, Map.of(), List.of(1)));
       log.append(log.image().lastOffset(), control.deleteTopic(log.image(), "a"));
       before = log.image();
     }
@@ -39,8 +43,12 @@ class LocalMetadataLogTest {
   @Test
   void aTornLastFrameIsDroppedAndEarlierOnesKept() throws IOException {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
-      log.append(log.image().lastOffset(), control.createTopic(log.image(), "kept", 1, 1, Map.of(), List.of(1)));
-      log.append(log.image().lastOffset(), control.createTopic(log.image(), "torn", 1, 1, Map.of(), List.of(1)));
+      log.append(
+          log.image().lastOffset(),
+          control.createTopic(log.image(), "kept", 1, 1, Map.of(), List.of(1)));
+      log.append(
+          log.image().lastOffset(),
+          control.createTopic(log.image(), "torn", 1, 1, Map.of(), List.of(1)));
     }
     Path file = dir.resolve("metadata.log");
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -49,7 +57,9 @@ class LocalMetadataLogTest {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       assertThat(log.image().topic("kept")).isPresent();
       assertThat(log.image().topic("torn")).isEmpty();
-      log.append(log.image().lastOffset(), control.createTopic(log.image(), "after", 1, 1, Map.of(), List.of(1)));
+      log.append(
+          log.image().lastOffset(),
+          control.createTopic(log.image(), "after", 1, 1, Map.of(), List.of(1)));
     }
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       assertThat(log.image().topicsByName().keySet()).containsExactly("after", "kept");
@@ -59,8 +69,12 @@ class LocalMetadataLogTest {
   @Test
   void aCorruptFrameIsDetectedByItsChecksum() throws IOException {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
-      log.append(log.image().lastOffset(), control.createTopic(log.image(), "first", 1, 1, Map.of(), List.of(1)));
-      log.append(log.image().lastOffset(), control.createTopic(log.image(), "second", 1, 1, Map.of(), List.of(1)));
+      log.append(
+          log.image().lastOffset(),
+          control.createTopic(log.image(), "first", 1, 1, Map.of(), List.of(1)));
+      log.append(
+          log.image().lastOffset(),
+          control.createTopic(log.image(), "second", 1, 1, Map.of(), List.of(1)));
     }
     Path file = dir.resolve("metadata.log");
     byte[] bytes = Files.readAllBytes(file);
@@ -76,8 +90,12 @@ class LocalMetadataLogTest {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       List<Integer> topicCounts = new ArrayList<>();
       log.subscribe(image -> topicCounts.add(image.topicsByName().size()));
-      log.append(log.image().lastOffset(), control.createTopic(log.image(), "a", 1, 1, Map.of(), List.of(1)));
-      log.append(log.image().lastOffset(), control.createTopic(log.image(), "b", 1, 1, Map.of(), List.of(1)));
+      log.append(
+          log.image().lastOffset(),
+          control.createTopic(log.image(), "a", 1, 1, Map.of(), List.of(1)));
+      log.append(
+          log.image().lastOffset(),
+          control.createTopic(log.image(), "b", 1, 1, Map.of(), List.of(1)));
       assertThat(topicCounts).containsExactly(0, 1, 2);
     }
   }
@@ -85,7 +103,8 @@ class LocalMetadataLogTest {
   @Test
   void aRecordThatCannotReplayIsNotWritten() {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
-      assertThatThrownBy(() -> log.append(-1, List.of(new MetadataRecord.TopicDeleted(new Uuid(1, 2)))))
+      assertThatThrownBy(
+              () -> log.append(-1, List.of(new MetadataRecord.TopicDeleted(new Uuid(1, 2)))))
           .isInstanceOf(IllegalStateException.class);
     }
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
@@ -99,7 +118,10 @@ class LocalMetadataLogTest {
       MetadataImage before = log.image();
       log.append(before.lastOffset(), control.createTopic(before, "a", 1, 1, Map.of(), List.of(1)));
       assertThatThrownBy(
-              () -> log.append(before.lastOffset(), control.createTopic(before, "b", 1, 1, Map.of(), List.of(1))))
+              () ->
+                  log.append(
+                      before.lastOffset(),
+                      control.createTopic(before, "b", 1, 1, Map.of(), List.of(1))))
           .isInstanceOf(StaleMetadataException.class);
       assertThat(log.image().topic("b")).isEmpty();
     }
@@ -121,7 +143,8 @@ class LocalMetadataLogTest {
             new MetadataRecord.BrokerRegistration(3, id, "broker-3.example", 8083, 42, true),
             new MetadataRecord.BrokerRegistration(4, id, "h", 1, 0, false));
     for (MetadataRecord record : records) {
-      assertThat(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record))).isEqualTo(record);
+      assertThat(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record)))
+          .isEqualTo(record);
     }
     assertThatThrownBy(() -> MetadataRecordSerde.deserialize(new byte[] {99, 0}))
         .isInstanceOf(IllegalArgumentException.class);

@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A broker's replicas follow the leadership the controller's fencing decides: an offline partition answers
- * LEADER_NOT_AVAILABLE, a partition led elsewhere NOT_LEADER_OR_FOLLOWER naming the leader, and the log stays.
- * (Lives beside the controller code it exercises; ReplicaManager's own tests are in the replication package.)
+ * A broker's replicas follow the leadership the controller's fencing decides: an offline partition
+ * answers LEADER_NOT_AVAILABLE, a partition led elsewhere NOT_LEADER_OR_FOLLOWER naming the leader,
+ * and the log stays. (Lives beside the controller code it exercises; ReplicaManager's own tests are
+ * in the replication package.)
  */
 class ReplicaLeadershipFollowsTheImageTest {
   private static final Time FIXED_TIME =
@@ -82,7 +83,8 @@ class ReplicaLeadershipFollowsTheImageTest {
     CompletableFuture<ReplicaManager.FetchResult> poll = broker1.fetch(t0, 0, 1 << 20, 5_000);
     expireSessionOf(1);
     assertThat(poll).isCompletedExceptionally();
-    assertThatThrownBy(poll::join).isInstanceOf(CompletionException.class)
+    assertThatThrownBy(poll::join)
+        .isInstanceOf(CompletionException.class)
         .hasCauseInstanceOf(NotLeaderOrFollowerException.class);
     assertThatThrownBy(() -> broker1.leaderPartition(t0))
         .isInstanceOf(LeaderNotAvailableException.class)

@@ -39,7 +39,8 @@ class ReplicaPlacementTest {
 
   @Test
   void matchesKafkasAlgorithmForAFixedStart() {
-    // start index and shift both drawn as 0 from this seed's first two nextInt(5) calls? Compute them instead.
+    // start index and shift both drawn as 0 from this seed's first two nextInt(5) calls? Compute
+    // them instead.
     Random probe = new Random(3);
     int start = probe.nextInt(5);
     int shift = probe.nextInt(5);

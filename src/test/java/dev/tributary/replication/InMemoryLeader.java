@@ -9,20 +9,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The leader's side of replica fetch for one leader {@link Partition}, in memory: calls it directly and maps its
- * exceptions to the protocol's errors, as {@link ReplicaManager} does (without the broker-epoch check and the long
- * poll, which ReplicaManagerReplicaFetchTest covers). For tests that step a {@link ReplicaFetcher} by hand.
+ * The leader's side of replica fetch for one leader {@link Partition}, in memory: calls it directly
+ * and maps its exceptions to the protocol's errors, as {@link ReplicaManager} does (without the
+ * broker-epoch check and the long poll, which ReplicaManagerReplicaFetchTest covers). For tests
+ * that step a {@link ReplicaFetcher} by hand.
  */
 final class InMemoryLeader implements LeaderEndpoint {
   private final Partition leader;
   private final Time time;
+
   /** Every epoch a follower asked about (OffsetsForLeaderEpoch), in order. */
   final List<Integer> askedEpochs = new ArrayList<>();
+
   /**
-   * Runs once after the leader has answered and before the follower sees the answer: what can happen while a
-   * response is on the wire (new metadata, an election).
+   * Runs once after the leader has answered and before the follower sees the answer: what can
+   * happen while a response is on the wire (new metadata, an election).
    */
   Runnable beforeReply = () -> {};
+
   /** When set, every call fails as a refused connection would. */
   boolean down;
 
@@ -32,22 +36,43 @@ final class InMemoryLeader implements LeaderEndpoint {
   }
 
   @Override
-  public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request) throws IOException {
+  public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request)
+      throws IOException {
     requireUp();
     List<ReplicaFetch.PartitionResponse> answers = new ArrayList<>();
     for (ReplicaFetch.PartitionRequest p : request.partitions()) {
       try {
         Partition.FollowerRead read =
-            leader.handleFollowerFetch(request.replicaId(), request.brokerEpoch(), true, p.currentLeaderEpoch(),
-                p.fetchOffset(), p.maxBytes(), time.milliseconds());
-        answers.add(new ReplicaFetch.PartitionResponse(p.topicPartition(), ReplicaFetchError.NONE,
-            read.highWatermark(), read.logStartOffset(), read.logEndOffset(), read.leaderEpoch(), read.records()));
+            leader.handleFollowerFetch(
+                request.replicaId(),
+                request.brokerEpoch(),
+                true,
+                p.currentLeaderEpoch(),
+                p.fetchOffset(),
+                p.maxBytes(),
+                time.milliseconds());
+        answers.add(
+            new ReplicaFetch.PartitionResponse(
+                p.topicPartition(),
+                ReplicaFetchError.NONE,
+                read.highWatermark(),
+                read.logStartOffset(),
+                read.logEndOffset(),
+                read.leaderEpoch(),
+                read.records()));
       } catch (OffsetOutOfRangeException e) {
-        answers.add(new ReplicaFetch.PartitionResponse(p.topicPartition(), ReplicaFetchError.OFFSET_OUT_OF_RANGE,
-            leader.highWatermark(), leader.logStartOffset(), leader.logEndOffset(), leader.leaderEpoch(),
-            ByteBuffer.allocate(0)));
+        answers.add(
+            new ReplicaFetch.PartitionResponse(
+                p.topicPartition(),
+                ReplicaFetchError.OFFSET_OUT_OF_RANGE,
+                leader.highWatermark(),
+                leader.logStartOffset(),
+                leader.logEndOffset(),
+                leader.leaderEpoch(),
+                ByteBuffer.allocate(0)));
       } catch (RuntimeException e) {
-        answers.add(ReplicaFetch.PartitionResponse.error(p.topicPartition(), ReplicaManager.errorFor(e)));
+        answers.add(
+            ReplicaFetch.PartitionResponse.error(p.topicPartition(), ReplicaManager.errorFor(e)));
       }
     }
     reply();
@@ -62,11 +87,16 @@ final class InMemoryLeader implements LeaderEndpoint {
     for (ReplicaFetch.EpochPartitionRequest p : request.partitions()) {
       askedEpochs.add(p.leaderEpoch());
       try {
-        answers.add(new ReplicaFetch.EpochPartitionResponse(p.topicPartition(), ReplicaFetchError.NONE,
-            leader.endOffsetForEpoch(p.currentLeaderEpoch(), p.leaderEpoch()), leader.logStartOffset()));
+        answers.add(
+            new ReplicaFetch.EpochPartitionResponse(
+                p.topicPartition(),
+                ReplicaFetchError.NONE,
+                leader.endOffsetForEpoch(p.currentLeaderEpoch(), p.leaderEpoch()),
+                leader.logStartOffset()));
       } catch (RuntimeException e) {
-        answers.add(new ReplicaFetch.EpochPartitionResponse(p.topicPartition(), ReplicaManager.errorFor(e),
-            EpochEndOffset.UNDEFINED, -1));
+        answers.add(
+            new ReplicaFetch.EpochPartitionResponse(
+                p.topicPartition(), ReplicaManager.errorFor(e), EpochEndOffset.UNDEFINED, -1));
       }
     }
     reply();

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The leader half of {@link Partition}, driven by hand: follower fetches are calls to {@link
- * Partition#handleFollowerFetch}, ISR changes are captured from a fake {@link AlterPartitionSender} and committed by
- * calling {@link Partition#becomeLeader} again in the same leader epoch, as replaying the metadata would.
+ * Partition#handleFollowerFetch}, ISR changes are captured from a fake {@link AlterPartitionSender}
+ * and committed by calling {@link Partition#becomeLeader} again in the same leader epoch, as
+ * replaying the metadata would.
  */
 class PartitionLeaderTest {
   private static final TopicPartition TP = new TopicPartition("orders", 0);
@@ -58,38 +59,63 @@ class PartitionLeaderTest {
 
   /** Broker 1 leads {@code replicas} with {@code isr} in epoch 5 (partition epoch 10). */
   private Partition leader(List<Integer> replicas, List<Integer> isr, int minInSyncReplicas) {
-    log = PartitionLog.open(
-        dir.resolve(TP.dirName()), TP,
-        LogConfig.fromMap(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, String.valueOf(minInSyncReplicas))), 0, true,
-        clock);
-    partition = new Partition(TP, TOPIC_ID, log, 1, request -> {
-      CompletableFuture<Void> outcome = new CompletableFuture<>();
-      sent.add(new SentAlter(request, outcome));
-      return outcome;
-    });
-    assertThat(partition.becomeLeader(LEADER_EPOCH, PARTITION_EPOCH, replicas, isr, clock.milliseconds())).isTrue();
+    log =
+        PartitionLog.open(
+            dir.resolve(TP.dirName()),
+            TP,
+            LogConfig.fromMap(
+                Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, String.valueOf(minInSyncReplicas))),
+            0,
+            true,
+            clock);
+    partition =
+        new Partition(
+            TP,
+            TOPIC_ID,
+            log,
+            1,
+            request -> {
+              CompletableFuture<Void> outcome = new CompletableFuture<>();
+              sent.add(new SentAlter(request, outcome));
+              return outcome;
+            });
+    assertThat(
+            partition.becomeLeader(
+                LEADER_EPOCH, PARTITION_EPOCH, replicas, isr, clock.milliseconds()))
+        .isTrue();
     return partition;
   }
 
   private static ByteBuffer batch(int records) {
     List<SimpleRecord> list = new ArrayList<>();
     for (int i = 0; i < records; i++) {
-      list.add(new SimpleRecord(1000L, null, ("v" + i).getBytes(StandardCharsets.UTF_8), List.of()));
+      list.add(
+          new SimpleRecord(1000L, null, ("v" + i).getBytes(StandardCharsets.UTF_8), List.of()));
     }
     return RecordBatchBuilder.build(list, CompressionType.NONE, 0L, -1);
   }
 
   private Partition.FollowerRead fetch(int replicaId, long fetchOffset) {
     return partition.handleFollowerFetch(
-        replicaId, BROKER_EPOCHS.get(replicaId), true, LEADER_EPOCH, fetchOffset, 1 << 20, clock.milliseconds());
+        replicaId,
+        BROKER_EPOCHS.get(replicaId),
+        true,
+        LEADER_EPOCH,
+        fetchOffset,
+        1 << 20,
+        clock.milliseconds());
   }
 
   /** Commits {@code isr} as the metadata would: the same leader epoch, the next partition epoch. */
   private void commitIsr(List<Integer> replicas, List<Integer> isr, int partitionEpoch) {
-    assertThat(partition.becomeLeader(LEADER_EPOCH, partitionEpoch, replicas, isr, clock.milliseconds())).isFalse();
+    assertThat(
+            partition.becomeLeader(
+                LEADER_EPOCH, partitionEpoch, replicas, isr, clock.milliseconds()))
+        .isFalse();
   }
 
-  // ------------------------------------------------------------------------------------------- acks
+  // -------------------------------------------------------------------------------------------
+  // acks
 
   @Test
   void acksAllCompletesOnlyOnceEveryIsrMemberHasFetchedPastTheRecords() {
@@ -137,10 +163,12 @@ class PartitionLeaderTest {
     leader(List.of(1, 2), List.of(1, 2), 2);
     CompletableFuture<Void> acked = partition.appendRecordsAsLeader(batch(2), Acks.ALL).acked();
     CompletableFuture<Void> consumerPoll = partition.awaitHighWatermarkAbove(0);
-    commitIsr(List.of(1, 2), List.of(1), PARTITION_EPOCH + 1); // replica 2 was dropped before it fetched
+    commitIsr(
+        List.of(1, 2), List.of(1), PARTITION_EPOCH + 1); // replica 2 was dropped before it fetched
     assertThat(partition.highWatermark()).isEqualTo(2);
     assertThat(acked).isCompletedExceptionally();
-    assertThatThrownBy(acked::join).isInstanceOf(CompletionException.class)
+    assertThatThrownBy(acked::join)
+        .isInstanceOf(CompletionException.class)
         .hasCauseInstanceOf(NotEnoughReplicasAfterAppendException.class);
     assertThat(consumerPoll).as("consumers may read what is committed").isCompleted();
     assertThat(partition.logEndOffset()).as("the records stay appended").isEqualTo(2);
@@ -151,10 +179,13 @@ class PartitionLeaderTest {
     leader(List.of(1, 2), List.of(1, 2), 1);
     CompletableFuture<Void> acked = partition.appendRecordsAsLeader(batch(2), Acks.ALL).acked();
     CompletableFuture<Void> consumerPoll = partition.awaitHighWatermarkAbove(5);
-    assertThat(partition.becomeFollower(2, LEADER_EPOCH + 1, PARTITION_EPOCH + 1, List.of(1, 2), List.of(2)))
+    assertThat(
+            partition.becomeFollower(
+                2, LEADER_EPOCH + 1, PARTITION_EPOCH + 1, List.of(1, 2), List.of(2)))
         .isTrue();
     for (CompletableFuture<Void> waiter : List.of(acked, consumerPoll)) {
-      assertThatThrownBy(waiter::join).isInstanceOf(CompletionException.class)
+      assertThatThrownBy(waiter::join)
+          .isInstanceOf(CompletionException.class)
           .hasCauseInstanceOf(NotLeaderOrFollowerException.class);
     }
     assertThat(partition.pendingWaiters()).isZero();
@@ -203,7 +234,9 @@ class PartitionLeaderTest {
     fetch(3, 1); // both have everything; then neither fetches again
     clock.advance(3 * LAG_MS);
     partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
-    assertThat(sent).as("Kafka's rule: a replica at the leader's log end is in sync, however idle").isEmpty();
+    assertThat(sent)
+        .as("Kafka's rule: a replica at the leader's log end is in sync, however idle")
+        .isEmpty();
     partition.appendRecordsAsLeader(batch(1), Acks.LEADER);
     partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
     assertThat(sent).singleElement().extracting(s -> s.request().newIsr()).isEqualTo(List.of(1));
@@ -217,7 +250,10 @@ class PartitionLeaderTest {
     partition.handleFollowerFetch(3, 103, false, LEADER_EPOCH, 5, 1 << 20, clock.milliseconds());
     assertThat(sent).as("KIP-841: the controller would refuse it").isEmpty();
     partition.handleFollowerFetch(3, 103, true, LEADER_EPOCH, 5, 1 << 20, clock.milliseconds());
-    assertThat(sent).singleElement().extracting(s -> s.request().newIsr()).isEqualTo(List.of(1, 2, 3));
+    assertThat(sent)
+        .singleElement()
+        .extracting(s -> s.request().newIsr())
+        .isEqualTo(List.of(1, 2, 3));
   }
 
   @Test
@@ -289,8 +325,14 @@ class PartitionLeaderTest {
     fetch(2, 2); // the follower truncated and fetches from lower down
     assertThat(partition.highWatermark()).isEqualTo(6);
     // A new leader epoch here forgets every follower's progress, but not the high watermark.
-    assertThat(partition.becomeLeader(LEADER_EPOCH + 1, PARTITION_EPOCH + 1, List.of(1, 2), List.of(1, 2),
-        clock.milliseconds())).isTrue();
+    assertThat(
+            partition.becomeLeader(
+                LEADER_EPOCH + 1,
+                PARTITION_EPOCH + 1,
+                List.of(1, 2),
+                List.of(1, 2),
+                clock.milliseconds()))
+        .isTrue();
     assertThat(partition.highWatermark()).isEqualTo(6);
     partition.appendRecordsAsLeader(batch(1), Acks.LEADER);
     assertThat(partition.highWatermark()).isEqualTo(6);
@@ -304,7 +346,9 @@ class PartitionLeaderTest {
     assertThat(sent).hasSize(1);
     fetch(3, 0);
     assertThat(sent).as("one change in flight at a time").hasSize(1);
-    sent.get(0).outcome().completeExceptionally(new InvalidUpdateVersionException("stale partition epoch"));
+    sent.get(0)
+        .outcome()
+        .completeExceptionally(new InvalidUpdateVersionException("stale partition epoch"));
     assertThat(partition.statusLine()).doesNotContain("pending-isr");
     fetch(3, 0);
     assertThat(sent).hasSize(2);
@@ -316,7 +360,9 @@ class PartitionLeaderTest {
     leader(List.of(1, 2, 3), List.of(1, 2, 3), 1);
     partition.maybeShrinkIsr(clock.milliseconds() + LAG_MS + 1, LAG_MS);
     assertThat(sent).hasSize(1);
-    sent.get(0).outcome().completeExceptionally(new CompletionException(new java.io.IOException("timed out")));
+    sent.get(0)
+        .outcome()
+        .completeExceptionally(new CompletionException(new java.io.IOException("timed out")));
     assertThat(partition.statusLine()).as("it may have been committed").contains("pending-isr=[1]");
     fetch(2, 0);
     assertThat(sent).hasSize(1);
@@ -326,9 +372,10 @@ class PartitionLeaderTest {
   }
 
   /**
-   * Regression (failed on 7646179, fixed in ef2110a): the resend of an expansion whose outcome was unknown dropped the
-   * broker epochs ({@code requestFor(newIsr, Map.of())}), and {@link dev.tributary.metadata.IsrControl} skips the
-   * KIP-903 check when no epoch is given, so a replica whose broker restarted since it caught up could join the ISR.
+   * Regression (failed on 7646179, fixed in ef2110a): the resend of an expansion whose outcome was
+   * unknown dropped the broker epochs ({@code requestFor(newIsr, Map.of())}), and {@link
+   * dev.tributary.metadata.IsrControl} skips the KIP-903 check when no epoch is given, so a replica
+   * whose broker restarted since it caught up could join the ISR.
    */
   @Test
   void aResentExpansionStillCarriesTheBrokerEpochItWasBasedOn() {
@@ -336,23 +383,29 @@ class PartitionLeaderTest {
     fetch(2, 0);
     fetch(3, 0);
     assertThat(sent).hasSize(1);
-    sent.get(0).outcome().completeExceptionally(new java.io.UncheckedIOException(new java.io.IOException("lost")));
+    sent.get(0)
+        .outcome()
+        .completeExceptionally(new java.io.UncheckedIOException(new java.io.IOException("lost")));
     partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
     assertThat(sent).hasSize(2);
     assertThat(sent.get(1).request().newIsr()).containsExactly(1, 2, 3);
-    assertThat(sent.get(1).request().brokerEpochs()).isEqualTo(sent.get(0).request().brokerEpochs())
+    assertThat(sent.get(1).request().brokerEpochs())
+        .isEqualTo(sent.get(0).request().brokerEpochs())
         .containsExactly(Map.entry(3, 103L));
   }
 
-  // ------------------------------------------------------------------------------------------- fetch checks
+  // -------------------------------------------------------------------------------------------
+  // fetch checks
 
   @Test
   void aFetchInAnOlderLeaderEpochIsFencedAndInANewerOneUnknown() {
     leader(List.of(1, 2), List.of(1, 2), 1);
     partition.appendRecordsAsLeader(batch(3), Acks.LEADER);
-    assertThatThrownBy(() -> partition.handleFollowerFetch(2, 102, true, LEADER_EPOCH - 1, 3, 1 << 20, 0))
+    assertThatThrownBy(
+            () -> partition.handleFollowerFetch(2, 102, true, LEADER_EPOCH - 1, 3, 1 << 20, 0))
         .isInstanceOf(FencedLeaderEpochException.class);
-    assertThatThrownBy(() -> partition.handleFollowerFetch(2, 102, true, LEADER_EPOCH + 1, 3, 1 << 20, 0))
+    assertThatThrownBy(
+            () -> partition.handleFollowerFetch(2, 102, true, LEADER_EPOCH + 1, 3, 1 << 20, 0))
         .isInstanceOf(UnknownLeaderEpochException.class);
     assertThat(partition.highWatermark()).as("neither fetch counted as progress").isZero();
     assertThatThrownBy(() -> partition.endOffsetForEpoch(LEADER_EPOCH - 1, 0))
@@ -367,10 +420,13 @@ class PartitionLeaderTest {
   void aFetchFromABrokerWithoutAReplicaIsRefused() {
     leader(List.of(1, 2), List.of(1, 2), 1);
     partition.appendRecordsAsLeader(batch(3), Acks.LEADER);
-    assertThatThrownBy(() -> partition.handleFollowerFetch(7, 107, true, LEADER_EPOCH, 3, 1 << 20, 0))
+    assertThatThrownBy(
+            () -> partition.handleFollowerFetch(7, 107, true, LEADER_EPOCH, 3, 1 << 20, 0))
         .isInstanceOf(NotLeaderOrFollowerException.class);
     assertThat(sent).isEmpty();
-    assertThat(partition.replicaStatuses(0)).extracting(ReplicaStatus::brokerId).containsExactly(1, 2);
+    assertThat(partition.replicaStatuses(0))
+        .extracting(ReplicaStatus::brokerId)
+        .containsExactly(1, 2);
   }
 
   @Test

@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A follower's {@link ReplicaFetcher} against a real leader {@link Partition} through {@link InMemoryLeader}: each
- * {@link ReplicaFetcher#doWork} is one round (a truncation round or one fetch). Logs are built by hand so that each
- * test states exactly which epochs wrote which offsets on which replica.
+ * A follower's {@link ReplicaFetcher} against a real leader {@link Partition} through {@link
+ * InMemoryLeader}: each {@link ReplicaFetcher#doWork} is one round (a truncation round or one
+ * fetch). Logs are built by hand so that each test states exactly which epochs wrote which offsets
+ * on which replica.
  */
 class ReplicaFetcherTest {
   private static final TopicPartition TP = new TopicPartition("orders", 0);
@@ -45,11 +46,13 @@ class ReplicaFetcherTest {
     logs.forEach(PartitionLog::close);
   }
 
-  // ------------------------------------------------------------------------------------------- fixtures
+  // -------------------------------------------------------------------------------------------
+  // fixtures
 
   private PartitionLog openLog(String name, Map<String, String> config) {
-    PartitionLog log = PartitionLog.open(dir.resolve(name).resolve(TP.dirName()), TP, LogConfig.fromMap(config), 0,
-        true, clock);
+    PartitionLog log =
+        PartitionLog.open(
+            dir.resolve(name).resolve(TP.dirName()), TP, LogConfig.fromMap(config), 0, true, clock);
     logs.add(log);
     return log;
   }
@@ -62,24 +65,37 @@ class ReplicaFetcherTest {
     return new Partition(TP, "topic-id", log, brokerId, request -> new CompletableFuture<>());
   }
 
-  /** One batch of {@code records} records with distinct values (so that diverging logs differ in content). */
+  /**
+   * One batch of {@code records} records with distinct values (so that diverging logs differ in
+   * content).
+   */
   private ByteBuffer batch(int records) {
     List<SimpleRecord> list = new ArrayList<>();
     for (int i = 0; i < records; i++) {
-      list.add(new SimpleRecord(clock.milliseconds(), null, ("v" + nextValue++).getBytes(StandardCharsets.UTF_8),
-          List.of()));
+      list.add(
+          new SimpleRecord(
+              clock.milliseconds(),
+              null,
+              ("v" + nextValue++).getBytes(StandardCharsets.UTF_8),
+              List.of()));
     }
     return RecordBatchBuilder.build(list, CompressionType.NONE, 0L, -1);
   }
 
-  /** Appends {@code batches} batches of {@code records} records straight to the log, as leader in {@code epoch}. */
+  /**
+   * Appends {@code batches} batches of {@code records} records straight to the log, as leader in
+   * {@code epoch}.
+   */
   private void write(PartitionLog log, int epoch, int batches, int records) {
     for (int i = 0; i < batches; i++) {
       log.appendAsLeader(batch(records), epoch);
     }
   }
 
-  /** Copies {@code from}'s batches below {@code endOffset} into {@code to}, as a follower would have. */
+  /**
+   * Copies {@code from}'s batches below {@code endOffset} into {@code to}, as a follower would
+   * have.
+   */
   private static void copy(PartitionLog from, PartitionLog to, long endOffset) {
     while (to.logEndOffset() < endOffset) {
       to.appendAsFollower(from.read(to.logEndOffset(), 1 << 20, endOffset, true).records());
@@ -88,16 +104,26 @@ class ReplicaFetcherTest {
 
   private ReplicaFetcher fetcher(InMemoryLeader endpoint) {
     return new ReplicaFetcher(
-        FOLLOWER, LEADER, () -> FOLLOWER_BROKER_EPOCH, endpoint,
-        new ReplicationConfig(10_000, 0, 1 << 20, 1 << 20, 100), clock, id -> unreachable.incrementAndGet());
+        FOLLOWER,
+        LEADER,
+        () -> FOLLOWER_BROKER_EPOCH,
+        endpoint,
+        new ReplicationConfig(10_000, 0, 1 << 20, 1 << 20, 100),
+        clock,
+        id -> unreachable.incrementAndGet());
   }
 
-  /** Runs rounds until the follower has everything the leader has and is fetching (at most {@code maxRounds}). */
-  private static int catchUp(ReplicaFetcher fetcher, Partition follower, Partition leader, int maxRounds) {
+  /**
+   * Runs rounds until the follower has everything the leader has and is fetching (at most {@code
+   * maxRounds}).
+   */
+  private static int catchUp(
+      ReplicaFetcher fetcher, Partition follower, Partition leader, int maxRounds) {
     for (int round = 1; round <= maxRounds; round++) {
       fetcher.doWork();
       if (!fetcher.isTruncating(TP) && follower.logEndOffset() == leader.logEndOffset()) {
-        fetcher.doWork(); // one more fetch so that the follower learns the high watermark it made possible
+        fetcher.doWork(); // one more fetch so that the follower learns the high watermark it made
+        // possible
         return round;
       }
     }
@@ -125,7 +151,8 @@ class ReplicaFetcherTest {
     List<RecordBatch> all = new ArrayList<>();
     long offset = log.logStartOffset();
     while (offset < log.logEndOffset()) {
-      for (RecordBatch batch : BatchIterator.strict(log.read(offset, 1 << 20, Long.MAX_VALUE, true).records())) {
+      for (RecordBatch batch :
+          BatchIterator.strict(log.read(offset, 1 << 20, Long.MAX_VALUE, true).records())) {
         all.add(batch);
         offset = batch.nextOffset();
       }
@@ -133,7 +160,8 @@ class ReplicaFetcherTest {
     return all;
   }
 
-  // ------------------------------------------------------------------------------------------- copying
+  // -------------------------------------------------------------------------------------------
+  // copying
 
   @Test
   void theFollowerCopiesTheLeadersBatchesByteForByte() {
@@ -151,13 +179,17 @@ class ReplicaFetcherTest {
 
     assertThat(catchUp(fetcher, follower, leader, 10)).isPositive();
 
-    assertThat(identities(follower.log())).isEqualTo(identities(leaderLog))
+    assertThat(identities(follower.log()))
+        .isEqualTo(identities(leaderLog))
         .containsExactly(
-            "0/e1/" + batchesOf(leaderLog).get(0).checksum(), "3/e1/" + batchesOf(leaderLog).get(1).checksum(),
-            "6/e3/" + batchesOf(leaderLog).get(2).checksum(), "7/e3/" + batchesOf(leaderLog).get(3).checksum(),
+            "0/e1/" + batchesOf(leaderLog).get(0).checksum(),
+            "3/e1/" + batchesOf(leaderLog).get(1).checksum(),
+            "6/e3/" + batchesOf(leaderLog).get(2).checksum(),
+            "7/e3/" + batchesOf(leaderLog).get(3).checksum(),
             "14/e3/" + batchesOf(leaderLog).get(4).checksum());
     assertThat(batchBytes(follower.log())).isEqualTo(batchBytes(leaderLog));
-    assertThat(follower.log().epochEntries()).isEqualTo(leaderLog.epochEntries())
+    assertThat(follower.log().epochEntries())
+        .isEqualTo(leaderLog.epochEntries())
         .containsExactly(Map.entry(1, 0L), Map.entry(3, 6L));
     assertThat(leader.highWatermark()).isEqualTo(16);
     assertThat(follower.highWatermark()).isEqualTo(16);
@@ -175,18 +207,22 @@ class ReplicaFetcherTest {
     fetcher.addPartition(follower, 2);
     catchUp(fetcher, follower, leader, 5);
     assertThat(follower.logEndOffset()).isEqualTo(4);
-    assertThat(follower.highWatermark()).as("replica 3 has not fetched: nothing is committed").isZero();
+    assertThat(follower.highWatermark())
+        .as("replica 3 has not fetched: nothing is committed")
+        .isZero();
     leader.handleFollowerFetch(3, 103, true, 2, 4, 1 << 20, clock.milliseconds());
     fetcher.doWork();
     assertThat(follower.highWatermark()).isEqualTo(4);
     assertThat(follower.logEndOffset()).isEqualTo(4);
   }
 
-  // ------------------------------------------------------------------------------------------- truncation
+  // -------------------------------------------------------------------------------------------
+  // truncation
 
   @Test
   void anUnreplicatedTailFromAFormerLeadersEpochIsTruncatedAtTheDivergencePointAndRefetched() {
-    // KIP-101: the follower led epoch 1 and wrote 10..14, which nobody copied; the leader wrote 10..19 in epoch 2.
+    // KIP-101: the follower led epoch 1 and wrote 10..14, which nobody copied; the leader wrote
+    // 10..19 in epoch 2.
     PartitionLog followerLog = openLog("follower");
     write(followerLog, 1, 2, 5);
     PartitionLog leaderLog = openLog("leader");
@@ -211,13 +247,15 @@ class ReplicaFetcherTest {
 
     assertThat(catchUp(fetcher, follower, leader, 10)).isPositive();
     assertThat(batchBytes(followerLog)).isEqualTo(batchBytes(leaderLog));
-    assertThat(followerLog.epochEntries()).isEqualTo(leaderLog.epochEntries())
+    assertThat(followerLog.epochEntries())
+        .isEqualTo(leaderLog.epochEntries())
         .containsExactly(Map.entry(1, 0L), Map.entry(2, 10L));
   }
 
   @Test
   void whenTheLeaderAnswersWithAnEpochTheFollowerLacksItTruncatesInSeveralRounds() {
-    // KIP-279: the follower has epochs 1 (0..49) and 3 (50..79); the leader has 1 (0..39), 2 (40..59), 4 (60..).
+    // KIP-279: the follower has epochs 1 (0..49) and 3 (50..79); the leader has 1 (0..39), 2
+    // (40..59), 4 (60..).
     PartitionLog followerLog = openLog("follower");
     write(followerLog, 1, 5, 10);
     PartitionLog leaderLog = openLog("leader");
@@ -233,9 +271,12 @@ class ReplicaFetcherTest {
     ReplicaFetcher fetcher = fetcher(endpoint);
     fetcher.addPartition(follower, 4);
 
-    fetcher.doWork(); // leader: epoch 3 is unknown here, the largest below it is 2, which ends at 60
+    fetcher
+        .doWork(); // leader: epoch 3 is unknown here, the largest below it is 2, which ends at 60
     assertThat(endpoint.askedEpochs).containsExactly(3);
-    assertThat(followerLog.logEndOffset()).as("cut to where its own epoch before 2 ends").isEqualTo(50);
+    assertThat(followerLog.logEndOffset())
+        .as("cut to where its own epoch before 2 ends")
+        .isEqualTo(50);
     assertThat(fetcher.isTruncating(TP)).isTrue();
 
     fetcher.doWork(); // leader: epoch 1 ends at 40
@@ -245,16 +286,18 @@ class ReplicaFetcherTest {
 
     assertThat(catchUp(fetcher, follower, leader, 10)).isPositive();
     assertThat(batchBytes(followerLog)).isEqualTo(batchBytes(leaderLog));
-    assertThat(followerLog.epochEntries()).isEqualTo(leaderLog.epochEntries())
+    assertThat(followerLog.epochEntries())
+        .isEqualTo(leaderLog.epochEntries())
         .containsExactly(Map.entry(1, 0L), Map.entry(2, 40L), Map.entry(4, 60L));
   }
 
   /**
-   * Regression (failed on 7646179, fixed in ef2110a): the follower led epoch 3 but wrote nothing in it (entry 3 → 50
-   * = its log end). The leader lacks epoch 3 and answers (2, 60); the follower lacks epoch 2, so it cuts to where its
-   * epoch 1 ends, 50 = its log end, and asks again. {@link Partition#truncateAsFollower} used to skip {@code
-   * log.truncateTo} when the offset was not below the log end, so the empty epoch-3 entry was never removed and every
-   * round asked the same question: the partition stayed truncating forever and never fetched.
+   * Regression (failed on 7646179, fixed in ef2110a): the follower led epoch 3 but wrote nothing in
+   * it (entry 3 → 50 = its log end). The leader lacks epoch 3 and answers (2, 60); the follower
+   * lacks epoch 2, so it cuts to where its epoch 1 ends, 50 = its log end, and asks again. {@link
+   * Partition#truncateAsFollower} used to skip {@code log.truncateTo} when the offset was not below
+   * the log end, so the empty epoch-3 entry was never removed and every round asked the same
+   * question: the partition stayed truncating forever and never fetched.
    */
   @Test
   void aFollowerWhoseLatestEpochWroteNothingStillFinishesTruncating() {
@@ -264,7 +307,8 @@ class ReplicaFetcherTest {
     copy(followerLog, leaderLog, 50);
     write(leaderLog, 2, 1, 10); // 50..59, which the follower never fetched
     Partition follower = partition(followerLog, FOLLOWER);
-    follower.becomeLeader(3, 0, List.of(1, 2), List.of(1, 2), clock.milliseconds()); // elected, wrote nothing
+    follower.becomeLeader(
+        3, 0, List.of(1, 2), List.of(1, 2), clock.milliseconds()); // elected, wrote nothing
     follower.becomeFollower(LEADER, 4, 1, List.of(1, 2), List.of(1, 2));
     assertThat(followerLog.epochEntries()).containsExactly(Map.entry(1, 0L), Map.entry(3, 50L));
     Partition leader = partition(leaderLog, LEADER);
@@ -273,18 +317,21 @@ class ReplicaFetcherTest {
     ReplicaFetcher fetcher = fetcher(new InMemoryLeader(leader, clock));
     fetcher.addPartition(follower, 4);
 
-    assertThat(catchUp(fetcher, follower, leader, 10)).as("rounds to catch up (-1: never)").isPositive();
+    assertThat(catchUp(fetcher, follower, leader, 10))
+        .as("rounds to catch up (-1: never)")
+        .isPositive();
     assertThat(batchBytes(followerLog)).isEqualTo(batchBytes(leaderLog));
     assertThat(followerLog.epochEntries()).isEqualTo(leaderLog.epochEntries());
   }
 
   /**
-   * Regression (failed on 7646179, fixed in ef2110a): the follower led epoch 6 and wrote nothing (entry 6 → 100 = its
-   * log end); the new leader has epoch-5 records 100..119 it lacks. Truncation stops at 100, its log end, and {@link
-   * Partition#truncateAsFollower} used not to call {@code log.truncateTo} there, so the empty epoch-6 entry stayed
-   * (Kafka's truncateTo drops it: "this broker was a leader and inserted the first start offset entry, but then failed
-   * to append any entries"). The epoch-5 batches it then copied were not recorded (5 is not newer than 6): its cache
-   * said epoch 5 ends at 100, the leader's 120.
+   * Regression (failed on 7646179, fixed in ef2110a): the follower led epoch 6 and wrote nothing
+   * (entry 6 → 100 = its log end); the new leader has epoch-5 records 100..119 it lacks. Truncation
+   * stops at 100, its log end, and {@link Partition#truncateAsFollower} used not to call {@code
+   * log.truncateTo} there, so the empty epoch-6 entry stayed (Kafka's truncateTo drops it: "this
+   * broker was a leader and inserted the first start offset entry, but then failed to append any
+   * entries"). The epoch-5 batches it then copied were not recorded (5 is not newer than 6): its
+   * cache said epoch 5 ends at 100, the leader's 120.
    */
   @Test
   void anEpochTheFollowerLedWithoutWritingIsForgottenWhenItTruncatesToItsLogEnd() {
@@ -303,9 +350,11 @@ class ReplicaFetcherTest {
 
     assertThat(catchUp(fetcher, follower, leader, 10)).isPositive();
     assertThat(batchBytes(followerLog)).isEqualTo(batchBytes(leaderLog));
-    assertThat(followerLog.endOffsetForEpoch(5)).isEqualTo(leaderLog.endOffsetForEpoch(5))
+    assertThat(followerLog.endOffsetForEpoch(5))
+        .isEqualTo(leaderLog.endOffsetForEpoch(5))
         .isEqualTo(new EpochEndOffset(5, 120));
-    assertThat(followerLog.epochEntries()).isEqualTo(leaderLog.epochEntries())
+    assertThat(followerLog.epochEntries())
+        .isEqualTo(leaderLog.epochEntries())
         .containsExactly(Map.entry(5, 0L), Map.entry(7, 120L));
   }
 
@@ -339,12 +388,14 @@ class ReplicaFetcherTest {
     assertThat(catchUp(fetcher, follower, leader, 20)).isPositive();
     assertThat(followerLog.logStartOffset()).isEqualTo(60);
     assertThat(batchBytes(followerLog)).isEqualTo(batchBytes(leaderLog));
-    assertThat(followerLog.epochEntries()).isEqualTo(leaderLog.epochEntries())
+    assertThat(followerLog.epochEntries())
+        .isEqualTo(leaderLog.epochEntries())
         .containsExactly(Map.entry(1, 60L), Map.entry(2, 100L));
     assertThat(follower.highWatermark()).isEqualTo(110);
   }
 
-  // ------------------------------------------------------------------------------------------- stale answers
+  // -------------------------------------------------------------------------------------------
+  // stale answers
 
   @Test
   void aFetchResponseForAnOldEpochIsIgnoredAndChangesNothing() {
@@ -360,15 +411,18 @@ class ReplicaFetcherTest {
     fetcher.doWork(); // empty log: nothing to reconcile
     assertThat(fetcher.isTruncating(TP)).isFalse();
 
-    endpoint.beforeReply = () -> { // new metadata arrives while the response is on its way
-      follower.becomeFollower(LEADER, 3, 1, List.of(1, 2), List.of(1, 2));
-      fetcher.addPartition(follower, 3);
-    };
+    endpoint.beforeReply =
+        () -> { // new metadata arrives while the response is on its way
+          follower.becomeFollower(LEADER, 3, 1, List.of(1, 2), List.of(1, 2));
+          fetcher.addPartition(follower, 3);
+        };
     fetcher.doWork();
     assertThat(follower.logEndOffset()).as("epoch-2 records not appended in epoch 3").isZero();
     assertThat(follower.highWatermark()).isZero();
     assertThat(follower.log().epochEntries()).isEmpty();
-    assertThat(fetcher.isTruncating(TP)).as("re-added in the new epoch, it reconciles first").isTrue();
+    assertThat(fetcher.isTruncating(TP))
+        .as("re-added in the new epoch, it reconciles first")
+        .isTrue();
   }
 
   @Test
@@ -386,7 +440,8 @@ class ReplicaFetcherTest {
     ReplicaFetcher fetcher = fetcher(endpoint);
     fetcher.addPartition(follower, 2);
     // This broker is elected leader while the answer is on its way: its tail is now the log.
-    endpoint.beforeReply = () -> follower.becomeLeader(3, 1, List.of(1, 2), List.of(2), clock.milliseconds());
+    endpoint.beforeReply =
+        () -> follower.becomeLeader(3, 1, List.of(1, 2), List.of(2), clock.milliseconds());
 
     fetcher.doWork();
     assertThat(endpoint.askedEpochs).containsExactly(1);
@@ -401,7 +456,8 @@ class ReplicaFetcherTest {
     leader.becomeLeader(2, 0, List.of(1, 2), List.of(1, 2), clock.milliseconds());
     leader.appendRecordsAsLeader(batch(3), Acks.LEADER);
     Partition follower = partition(openLog("follower"), FOLLOWER);
-    follower.becomeFollower(LEADER, 3, 1, List.of(1, 2), List.of(1, 2)); // the leader has not seen epoch 3 yet
+    follower.becomeFollower(
+        LEADER, 3, 1, List.of(1, 2), List.of(1, 2)); // the leader has not seen epoch 3 yet
     ReplicaFetcher fetcher = fetcher(new InMemoryLeader(leader, clock));
     fetcher.addPartition(follower, 3);
     fetcher.doWork();

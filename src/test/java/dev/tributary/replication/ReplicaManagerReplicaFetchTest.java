@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The leader's replica fetch and OffsetsForLeaderEpoch handlers in {@link ReplicaManager}: who may fetch, and the
- * long poll, on a fake clock. Broker 1 (this one) leads orders-0 in epoch 4 with replicas [1, 2].
+ * The leader's replica fetch and OffsetsForLeaderEpoch handlers in {@link ReplicaManager}: who may
+ * fetch, and the long poll, on a fake clock. Broker 1 (this one) leads orders-0 in epoch 4 with
+ * replicas [1, 2].
  */
 class ReplicaManagerReplicaFetchTest {
   private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
@@ -47,9 +48,16 @@ class ReplicaManagerReplicaFetchTest {
     logManager.loadLogs(tp -> Optional.empty());
     ReplicationConfig config = new ReplicationConfig(10_000, MAX_WAIT_MS, 1 << 20, 1 << 20, 100);
     LeaderEndpoint nowhere = LeaderEndpoint.NONE;
-    replicaManager = new ReplicaManager(
-        1, logManager, scheduler, Runnable::run, scheduler, config, request -> new CompletableFuture<>(),
-        ReplicaFetcherManager.manual(1, () -> 0, nowhere, config, scheduler));
+    replicaManager =
+        new ReplicaManager(
+            1,
+            logManager,
+            scheduler,
+            Runnable::run,
+            scheduler,
+            config,
+            request -> new CompletableFuture<>(),
+            ReplicaFetcherManager.manual(1, () -> 0, nowhere, config, scheduler));
     Uuid topicId = new Uuid(7, 7);
     apply(
         new MetadataRecord.RegisterBroker(1, new Uuid(1, 1), "localhost", 9001),
@@ -57,7 +65,8 @@ class ReplicaManagerReplicaFetchTest {
         new MetadataRecord.BrokerUnfenced(1, 0),
         new MetadataRecord.BrokerUnfenced(2, 1),
         new MetadataRecord.TopicCreated(topicId, "orders"),
-        new MetadataRecord.PartitionChange(topicId, 0, List.of(1, 2), List.of(1, 2), 1, LEADER_EPOCH, 3));
+        new MetadataRecord.PartitionChange(
+            topicId, 0, List.of(1, 2), List.of(1, 2), 1, LEADER_EPOCH, 3));
     brokerEpoch2 = image.broker(2).orElseThrow().brokerEpoch();
     assertThat(replicaManager.leaderPartition(ORDERS_0).leaderEpoch()).isEqualTo(LEADER_EPOCH);
   }
@@ -91,8 +100,13 @@ class ReplicaManagerReplicaFetchTest {
     return values;
   }
 
-  private static ReplicaFetch.Request fetchRequest(int replicaId, long brokerEpoch, long fetchOffset, int maxWaitMs) {
-    return new ReplicaFetch.Request(replicaId, brokerEpoch, maxWaitMs, 1 << 20,
+  private static ReplicaFetch.Request fetchRequest(
+      int replicaId, long brokerEpoch, long fetchOffset, int maxWaitMs) {
+    return new ReplicaFetch.Request(
+        replicaId,
+        brokerEpoch,
+        maxWaitMs,
+        1 << 20,
         List.of(new ReplicaFetch.PartitionRequest(ORDERS_0, LEADER_EPOCH, fetchOffset, 1 << 20)));
   }
 
@@ -100,7 +114,8 @@ class ReplicaManagerReplicaFetchTest {
     return replicaManager.leaderPartition(ORDERS_0);
   }
 
-  // ------------------------------------------------------------------------------------------- who may fetch
+  // ------------------------------------------------------------------------------------------- who
+  // may fetch
 
   @Test
   void aReplicaFetchWithAnotherBrokerEpochIsRefusedAsStaleAndChangesNothing() {
@@ -111,25 +126,32 @@ class ReplicaManagerReplicaFetchTest {
     assertThat(stale.join().error()).isEqualTo(ReplicaFetchError.STALE_BROKER_EPOCH);
     assertThat(stale.join().partitions()).isEmpty();
     assertThat(leader().highWatermark()).as("an old incarnation's fetch moves nothing").isZero();
-    assertThat(leader().replicaStatuses(scheduler.milliseconds()).get(1).logEndOffset()).isEqualTo(-1);
+    assertThat(leader().replicaStatuses(scheduler.milliseconds()).get(1).logEndOffset())
+        .isEqualTo(-1);
 
-    ReplicaFetch.Response current = replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 2, 0)).join();
+    ReplicaFetch.Response current =
+        replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 2, 0)).join();
     assertThat(current.error()).isEqualTo(ReplicaFetchError.NONE);
     assertThat(leader().highWatermark()).isEqualTo(2);
   }
 
   @Test
   void aReplicaFetchFromAnUnregisteredBrokerIsRefusedAsStale() {
-    ReplicaFetch.Response response = replicaManager.handleReplicaFetch(fetchRequest(3, 2, 0, 0)).join();
+    ReplicaFetch.Response response =
+        replicaManager.handleReplicaFetch(fetchRequest(3, 2, 0, 0)).join();
     assertThat(response.error()).isEqualTo(ReplicaFetchError.STALE_BROKER_EPOCH);
     assertThat(response.partitions()).isEmpty();
   }
 
   @Test
   void anEpochQueryWithAnotherBrokerEpochIsRefusedAsStale() {
-    ReplicaFetch.EpochResponse response = replicaManager.handleEpochEndOffsets(
-        new ReplicaFetch.EpochRequest(2, brokerEpoch2 + 1,
-            List.of(new ReplicaFetch.EpochPartitionRequest(ORDERS_0, LEADER_EPOCH, LEADER_EPOCH))));
+    ReplicaFetch.EpochResponse response =
+        replicaManager.handleEpochEndOffsets(
+            new ReplicaFetch.EpochRequest(
+                2,
+                brokerEpoch2 + 1,
+                List.of(
+                    new ReplicaFetch.EpochPartitionRequest(ORDERS_0, LEADER_EPOCH, LEADER_EPOCH))));
     assertThat(response.error()).isEqualTo(ReplicaFetchError.STALE_BROKER_EPOCH);
     assertThat(response.partitions()).isEmpty();
   }
@@ -138,23 +160,36 @@ class ReplicaManagerReplicaFetchTest {
   void anEpochQueryIsAnsweredPerPartitionWithTheLeadersEpochsAndErrors() {
     replicaManager.appendRecords(ORDERS_0, batch("a", "b", "c"), Acks.LEADER, 30_000).join();
     TopicPartition unknown = new TopicPartition("orders", 9);
-    ReplicaFetch.EpochResponse response = replicaManager.handleEpochEndOffsets(
-        new ReplicaFetch.EpochRequest(2, brokerEpoch2, List.of(
-            new ReplicaFetch.EpochPartitionRequest(ORDERS_0, LEADER_EPOCH, LEADER_EPOCH),
-            new ReplicaFetch.EpochPartitionRequest(ORDERS_0, LEADER_EPOCH, LEADER_EPOCH - 2),
-            new ReplicaFetch.EpochPartitionRequest(ORDERS_0, LEADER_EPOCH - 1, LEADER_EPOCH),
-            new ReplicaFetch.EpochPartitionRequest(unknown, LEADER_EPOCH, LEADER_EPOCH))));
+    ReplicaFetch.EpochResponse response =
+        replicaManager.handleEpochEndOffsets(
+            new ReplicaFetch.EpochRequest(
+                2,
+                brokerEpoch2,
+                List.of(
+                    new ReplicaFetch.EpochPartitionRequest(ORDERS_0, LEADER_EPOCH, LEADER_EPOCH),
+                    new ReplicaFetch.EpochPartitionRequest(
+                        ORDERS_0, LEADER_EPOCH, LEADER_EPOCH - 2),
+                    new ReplicaFetch.EpochPartitionRequest(
+                        ORDERS_0, LEADER_EPOCH - 1, LEADER_EPOCH),
+                    new ReplicaFetch.EpochPartitionRequest(unknown, LEADER_EPOCH, LEADER_EPOCH))));
     assertThat(response.error()).isEqualTo(ReplicaFetchError.NONE);
-    assertThat(response.partitions()).extracting(ReplicaFetch.EpochPartitionResponse::error).containsExactly(
-        ReplicaFetchError.NONE, ReplicaFetchError.NONE, ReplicaFetchError.FENCED_LEADER_EPOCH,
-        ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION);
-    assertThat(response.partitions().get(0).endOffset()).isEqualTo(new EpochEndOffset(LEADER_EPOCH, 3));
-    assertThat(response.partitions().get(1).endOffset()).as("before the first epoch: where it starts")
+    assertThat(response.partitions())
+        .extracting(ReplicaFetch.EpochPartitionResponse::error)
+        .containsExactly(
+            ReplicaFetchError.NONE,
+            ReplicaFetchError.NONE,
+            ReplicaFetchError.FENCED_LEADER_EPOCH,
+            ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION);
+    assertThat(response.partitions().get(0).endOffset())
+        .isEqualTo(new EpochEndOffset(LEADER_EPOCH, 3));
+    assertThat(response.partitions().get(1).endOffset())
+        .as("before the first epoch: where it starts")
         .isEqualTo(new EpochEndOffset(LEADER_EPOCH - 2, 0));
     assertThat(response.partitions().get(2).endOffset().isUndefined()).isTrue();
   }
 
-  // ------------------------------------------------------------------------------------------- long poll
+  // -------------------------------------------------------------------------------------------
+  // long poll
 
   @Test
   void aReplicaFetchWithNothingNewParksAndCompletesWhenTheLeaderAppends() {
@@ -192,13 +227,21 @@ class ReplicaManagerReplicaFetchTest {
   @Test
   void aReplicaFetchWithDataOrAnErrorIsAnsweredAtOnce() {
     replicaManager.appendRecords(ORDERS_0, batch("a"), Acks.LEADER, 30_000).join();
-    assertThat(replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 0, MAX_WAIT_MS))).isCompleted();
-    CompletableFuture<ReplicaFetch.Response> mixed = replicaManager.handleReplicaFetch(
-        new ReplicaFetch.Request(2, brokerEpoch2, MAX_WAIT_MS, 1 << 20, List.of(
-            new ReplicaFetch.PartitionRequest(ORDERS_0, LEADER_EPOCH, 1, 1 << 20),
-            new ReplicaFetch.PartitionRequest(ORDERS_0, LEADER_EPOCH + 1, 1, 1 << 20))));
+    assertThat(replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 0, MAX_WAIT_MS)))
+        .isCompleted();
+    CompletableFuture<ReplicaFetch.Response> mixed =
+        replicaManager.handleReplicaFetch(
+            new ReplicaFetch.Request(
+                2,
+                brokerEpoch2,
+                MAX_WAIT_MS,
+                1 << 20,
+                List.of(
+                    new ReplicaFetch.PartitionRequest(ORDERS_0, LEADER_EPOCH, 1, 1 << 20),
+                    new ReplicaFetch.PartitionRequest(ORDERS_0, LEADER_EPOCH + 1, 1, 1 << 20))));
     assertThat(mixed).isCompleted();
-    assertThat(mixed.join().partitions()).extracting(ReplicaFetch.PartitionResponse::error)
+    assertThat(mixed.join().partitions())
+        .extracting(ReplicaFetch.PartitionResponse::error)
         .containsExactly(ReplicaFetchError.NONE, ReplicaFetchError.UNKNOWN_LEADER_EPOCH);
     assertThat(scheduler.pendingTasks()).isZero();
   }
@@ -207,7 +250,11 @@ class ReplicaManagerReplicaFetchTest {
   void aFetchBeyondTheLeadersLogEndIsOutOfRangeWithTheLeadersOffsets() {
     replicaManager.appendRecords(ORDERS_0, batch("a", "b"), Acks.LEADER, 30_000).join();
     ReplicaFetch.PartitionResponse answer =
-        replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 5, MAX_WAIT_MS)).join().partitions().get(0);
+        replicaManager
+            .handleReplicaFetch(fetchRequest(2, brokerEpoch2, 5, MAX_WAIT_MS))
+            .join()
+            .partitions()
+            .get(0);
     assertThat(answer.error()).isEqualTo(ReplicaFetchError.OFFSET_OUT_OF_RANGE);
     assertThat(answer.logStartOffset()).isZero();
     assertThat(answer.logEndOffset()).isEqualTo(2);

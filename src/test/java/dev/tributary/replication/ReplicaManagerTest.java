@@ -79,7 +79,8 @@ class ReplicaManagerTest {
   void aTopicPlacedOnThisBrokerGetsALogAndLeadership() {
     apply(control.createTopic(image, "orders", 3, 1, Map.of(), List.of(1)));
     assertThat(replicaManager.partitions()).hasSize(3);
-    assertThat(replicaManager.leaderPartition(orders0).statusLine()).isEqualTo("b1 leader e0 orders-0 hw=0 leo=0 isr=[1]");
+    assertThat(replicaManager.leaderPartition(orders0).statusLine())
+        .isEqualTo("b1 leader e0 orders-0 hw=0 leo=0 isr=[1]");
     assertThat(Files.isDirectory(dir.resolve("orders-0"))).isTrue();
   }
 
@@ -109,7 +110,8 @@ class ReplicaManagerTest {
   @Test
   void aLongPollParksNoThreadAndCompletesWhenDataArrives() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
-    CompletableFuture<ReplicaManager.FetchResult> poll = replicaManager.fetch(orders0, 0, 1 << 20, 5_000);
+    CompletableFuture<ReplicaManager.FetchResult> poll =
+        replicaManager.fetch(orders0, 0, 1 << 20, 5_000);
     assertThat(poll).isNotDone();
     replicaManager.appendRecords(orders0, batch("late"), Acks.LEADER, 30_000).join();
     assertThat(poll).isDone();
@@ -120,7 +122,8 @@ class ReplicaManagerTest {
   @Test
   void aLongPollTimesOutEmptyAfterMaxWait() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
-    CompletableFuture<ReplicaManager.FetchResult> poll = replicaManager.fetch(orders0, 0, 1 << 20, 5_000);
+    CompletableFuture<ReplicaManager.FetchResult> poll =
+        replicaManager.fetch(orders0, 0, 1 << 20, 5_000);
     scheduler.advance(4_999);
     assertThat(poll).isNotDone();
     scheduler.advance(1);
@@ -131,10 +134,12 @@ class ReplicaManagerTest {
   @Test
   void deletingATopicFailsItsWaitersAndRemovesItsLogs() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
-    CompletableFuture<ReplicaManager.FetchResult> poll = replicaManager.fetch(orders0, 0, 1 << 20, 5_000);
+    CompletableFuture<ReplicaManager.FetchResult> poll =
+        replicaManager.fetch(orders0, 0, 1 << 20, 5_000);
     apply(control.deleteTopic(image, "orders"));
     assertThat(poll).isCompletedExceptionally();
-    assertThatThrownBy(poll::join).isInstanceOf(CompletionException.class)
+    assertThatThrownBy(poll::join)
+        .isInstanceOf(CompletionException.class)
         .hasCauseInstanceOf(NotLeaderOrFollowerException.class);
     assertThat(Files.exists(dir.resolve("orders-0"))).isFalse();
     assertThatThrownBy(() -> replicaManager.leaderPartition(orders0))
@@ -145,9 +150,11 @@ class ReplicaManagerTest {
   void unknownTopicAndUnknownPartitionAreToldApart() {
     apply(control.createTopic(image, "orders", 2, 1, Map.of(), List.of(1)));
     assertThatThrownBy(() -> replicaManager.leaderPartition(new TopicPartition("nope", 0)))
-        .isInstanceOfSatisfying(UnknownTopicOrPartitionException.class, e -> assertThat(e.topicExists()).isFalse());
+        .isInstanceOfSatisfying(
+            UnknownTopicOrPartitionException.class, e -> assertThat(e.topicExists()).isFalse());
     assertThatThrownBy(() -> replicaManager.leaderPartition(new TopicPartition("orders", 2)))
-        .isInstanceOfSatisfying(UnknownTopicOrPartitionException.class, e -> assertThat(e.topicExists()).isTrue());
+        .isInstanceOfSatisfying(
+            UnknownTopicOrPartitionException.class, e -> assertThat(e.topicExists()).isTrue());
   }
 
   @Test
@@ -162,6 +169,7 @@ class ReplicaManagerTest {
   void configChangesReachTheLog() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
     apply(control.alterConfig(image, "orders", "retention.ms", "1234"));
-    assertThat(replicaManager.leaderPartition(orders0).log().config().retentionMs()).isEqualTo(1234);
+    assertThat(replicaManager.leaderPartition(orders0).log().config().retentionMs())
+        .isEqualTo(1234);
   }
 }

@@ -40,11 +40,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A whole cluster on one thread, seeded: three brokers with real logs and replica managers, the real controller
- * logic (placement, fencing, election, AlterPartition), followers stepped fetch by fetch, metadata delivered to
- * each broker late and out of step, crashes, restarts and a fake clock. After every event the replication
- * invariants are checked; at the end the cluster heals and every replica must hold the same log, with every
- * acknowledged record. A failing seed is printed with the last events; {@code -Dtributary.seed=N} replays it.
+ * A whole cluster on one thread, seeded: three brokers with real logs and replica managers, the
+ * real controller logic (placement, fencing, election, AlterPartition), followers stepped fetch by
+ * fetch, metadata delivered to each broker late and out of step, crashes, restarts and a fake
+ * clock. After every event the replication invariants are checked; at the end the cluster heals and
+ * every replica must hold the same log, with every acknowledged record. A failing seed is printed
+ * with the last events; {@code -Dtributary.seed=N} replays it.
  */
 class ReplicationSimulationTest {
   private static final long LAG_MS = 1_000;
@@ -72,7 +73,13 @@ class ReplicationSimulationTest {
         maxLeaderEpoch = Math.max(maxLeaderEpoch, sim.partition().leaderEpoch());
       } catch (Throwable e) {
         throw new AssertionError(
-            "seed " + seed + " failed (rerun with -Dtributary.seed=" + seed + "): " + e + "\nlast events:\n"
+            "seed "
+                + seed
+                + " failed (rerun with -Dtributary.seed="
+                + seed
+                + "): "
+                + e
+                + "\nlast events:\n"
                 + String.join("\n", sim.history),
             e);
       } finally {
@@ -88,7 +95,8 @@ class ReplicationSimulationTest {
 
   @Test
   void theCheckerCatchesLossWhenUncleanElectionIsOn() {
-    // Negative control: with unclean.leader.election.enable and min.insync.replicas=1, a lagging replica may lead
+    // Negative control: with unclean.leader.election.enable and min.insync.replicas=1, a lagging
+    // replica may lead
     // and acknowledged records are lost. The same invariant check must then report it in some seed.
     int caught = 0;
     for (long seed = 0; seed < 30 && caught == 0; seed++) {
@@ -104,7 +112,9 @@ class ReplicationSimulationTest {
         sim.close();
       }
     }
-    assertThat(caught).as("some seed loses an acknowledged record under unclean election").isPositive();
+    assertThat(caught)
+        .as("some seed loses an acknowledged record under unclean election")
+        .isPositive();
   }
 
   /** One simulated cluster. */
@@ -119,11 +129,15 @@ class ReplicationSimulationTest {
     final Deque<PendingAlter> alters = new ArrayDeque<>();
     final List<String> history = new ArrayList<>();
     final TopicPartition tp = new TopicPartition("t", 0);
+
     /** Acknowledged acks=all produces: offset → value. */
     final Map<Long, String> acked = new TreeMap<>();
+
     final List<InFlight> inFlight = new ArrayList<>();
+
     /** Highest HW seen per (broker, leader epoch) while leading. */
     final Map<String, Long> highWatermarks = new HashMap<>();
+
     int nextValue;
     int isrChanges;
     int crashes;
@@ -146,8 +160,13 @@ class ReplicationSimulationTest {
       }
       Map<String, String> configs =
           unclean
-              ? Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "1", LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, "true",
-                  LogConfig.SEGMENT_BYTES, "2048")
+              ? Map.of(
+                  LogConfig.MIN_IN_SYNC_REPLICAS,
+                  "1",
+                  LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE,
+                  "true",
+                  LogConfig.SEGMENT_BYTES,
+                  "2048")
               : Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "2", LogConfig.SEGMENT_BYTES, "2048");
       commit(topics.createTopic(image, "t", 1, 3, configs, List.of(1, 2, 3)));
       deliverAll();
@@ -206,7 +225,12 @@ class ReplicationSimulationTest {
         }
         return "produce " + value + " acks=" + acks + " to b" + leader.id;
       } catch (ApiException e) {
-        return "produce " + value + " refused by b" + leader.id + ": " + e.getClass().getSimpleName();
+        return "produce "
+            + value
+            + " refused by b"
+            + leader.id
+            + ": "
+            + e.getClass().getSimpleName();
       }
     }
 
@@ -245,14 +269,25 @@ class ReplicationSimulationTest {
       try {
         commit(
             IsrControl.alterPartition(
-                image, Uuid.parse(r.topicId()), r.topicPartition().partition(), r.leaderId(), r.leaderEpoch(),
-                r.partitionEpoch(), r.newIsr(), r.brokerEpochs()));
+                image,
+                Uuid.parse(r.topicId()),
+                r.topicPartition().partition(),
+                r.leaderId(),
+                r.leaderEpoch(),
+                r.partitionEpoch(),
+                r.newIsr(),
+                r.brokerEpochs()));
         alter.future.complete(null);
         isrChanges++;
         return "controller commits ISR " + r.newIsr() + " from b" + r.leaderId();
       } catch (ApiException e) {
         alter.future.completeExceptionally(e);
-        return "controller refuses ISR " + r.newIsr() + " from b" + r.leaderId() + ": " + e.getClass().getSimpleName();
+        return "controller refuses ISR "
+            + r.newIsr()
+            + " from b"
+            + r.leaderId()
+            + ": "
+            + e.getClass().getSimpleName();
       }
     }
 
@@ -262,7 +297,12 @@ class ReplicationSimulationTest {
         if (broker.alive && broker.registered) {
           try {
             ClusterControl.HeartbeatResult result =
-                cluster.heartbeat(image, broker.id, broker.brokerEpoch, broker.appliedOffset(), clock.milliseconds());
+                cluster.heartbeat(
+                    image,
+                    broker.id,
+                    broker.brokerEpoch,
+                    broker.appliedOffset(),
+                    clock.milliseconds());
             commit(result.records());
             done.append(" b").append(broker.id);
           } catch (StaleBrokerEpochException e) {
@@ -299,11 +339,16 @@ class ReplicationSimulationTest {
     void start(int id) {
       SimBroker broker = new SimBroker(id);
       brokers.put(id, broker);
-      commit(cluster.register(image, id, new Uuid(id, ++generation), "localhost", 9000 + id, clock.milliseconds()));
+      commit(
+          cluster.register(
+              image, id, new Uuid(id, ++generation), "localhost", 9000 + id, clock.milliseconds()));
       broker.brokerEpoch = image.broker(id).orElseThrow().brokerEpoch();
       broker.registered = true;
       deliver(broker);
-      commit(cluster.heartbeat(image, id, broker.brokerEpoch, image.lastOffset(), clock.milliseconds()).records());
+      commit(
+          cluster
+              .heartbeat(image, id, broker.brokerEpoch, image.lastOffset(), clock.milliseconds())
+              .records());
     }
 
     void commit(List<MetadataRecord> records) {
@@ -321,7 +366,8 @@ class ReplicationSimulationTest {
       return alive.isEmpty() ? null : alive.get(random.nextInt(alive.size()));
     }
 
-    // --------------------------------------------------------------------------------------- invariants
+    // ---------------------------------------------------------------------------------------
+    // invariants
 
     void checkInvariants() {
       collectAcks();
@@ -343,7 +389,8 @@ class ReplicationSimulationTest {
         if (partition.isLeader()) {
           String key = broker.id + "/" + partition.leaderEpoch();
           long before = highWatermarks.getOrDefault(key, Long.MIN_VALUE);
-          assertThat(hw).as("HW of b%d in epoch %d moved back", broker.id, partition.leaderEpoch())
+          assertThat(hw)
+              .as("HW of b%d in epoch %d moved back", broker.id, partition.leaderEpoch())
               .isGreaterThanOrEqualTo(before);
           highWatermarks.put(key, hw);
         }
@@ -354,7 +401,9 @@ class ReplicationSimulationTest {
         PartitionLog log = leader.log();
         for (Map.Entry<Long, String> entry : acked.entrySet()) {
           assertThat(valueAt(log, entry.getKey()))
-              .as("acknowledged %s at offset %d on leader b%d", entry.getValue(), entry.getKey(), leader.id)
+              .as(
+                  "acknowledged %s at offset %d on leader b%d",
+                  entry.getValue(), entry.getKey(), leader.id)
               .isEqualTo(entry.getValue());
         }
       }
@@ -374,7 +423,10 @@ class ReplicationSimulationTest {
       }
     }
 
-    /** Heals the cluster: everyone up, fetching, heartbeating, until the ISR is full and every log is equal. */
+    /**
+     * Heals the cluster: everyone up, fetching, heartbeating, until the ISR is full and every log
+     * is equal.
+     */
     void heal() {
       for (SimBroker broker : List.copyOf(brokers.values())) {
         if (!broker.alive) {
@@ -401,7 +453,8 @@ class ReplicationSimulationTest {
       assertThat(converged()).as("cluster converged: %s", statuses()).isTrue();
       PartitionLog reference = brokers.get(partition().leader()).log();
       for (SimBroker broker : brokers.values()) {
-        assertThat(batches(broker.log())).as("b%d's log equals the leader's", broker.id)
+        assertThat(batches(broker.log()))
+            .as("b%d's log equals the leader's", broker.id)
             .isEqualTo(batches(reference));
         for (Map.Entry<Long, String> entry : acked.entrySet()) {
           assertThat(valueAt(broker.log(), entry.getKey()))
@@ -426,7 +479,10 @@ class ReplicationSimulationTest {
       }
       long leo = brokers.get(p.leader()).log().logEndOffset();
       return brokers.values().stream()
-          .allMatch(b -> b.log().logEndOffset() == leo && b.replicas.partition(tp).orElseThrow().highWatermark() == leo);
+          .allMatch(
+              b ->
+                  b.log().logEndOffset() == leo
+                      && b.replicas.partition(tp).orElseThrow().highWatermark() == leo);
     }
 
     String statuses() {
@@ -439,7 +495,9 @@ class ReplicationSimulationTest {
       brokers.values().forEach(SimBroker::crash);
     }
 
-    /** One broker: its own log directory, log manager, replica manager and (thread-less) fetchers. */
+    /**
+     * One broker: its own log directory, log manager, replica manager and (thread-less) fetchers.
+     */
     final class SimBroker {
       final int id;
       final LogManager logs;
@@ -452,13 +510,22 @@ class ReplicationSimulationTest {
       SimBroker(int id) {
         this.id = id;
         logs = new LogManager(dir.resolve("b" + id), clock, Runnable::run);
-        logs.loadLogs(tp -> Optional.of(LogConfig.fromMap(image.topic(tp.topic()).map(TopicImage::configs)
-            .orElse(Map.of()))));
+        logs.loadLogs(
+            tp ->
+                Optional.of(
+                    LogConfig.fromMap(
+                        image.topic(tp.topic()).map(TopicImage::configs).orElse(Map.of()))));
         ReplicationConfig config = new ReplicationConfig(LAG_MS, 0, 1 << 20, 4096, 100);
-        fetchers = ReplicaFetcherManager.manual(id, () -> brokerEpoch, new SimEndpoint(), config, clock);
+        fetchers =
+            ReplicaFetcherManager.manual(id, () -> brokerEpoch, new SimEndpoint(), config, clock);
         replicas =
             new ReplicaManager(
-                id, logs, clock, Runnable::run, clock, config,
+                id,
+                logs,
+                clock,
+                Runnable::run,
+                clock,
+                config,
                 request -> {
                   CompletableFuture<Void> future = new CompletableFuture<>();
                   alters.add(new PendingAlter(request, future));
@@ -485,20 +552,24 @@ class ReplicationSimulationTest {
       }
 
       String status() {
-        return replicas.partition(tp).map(Partition::statusLine).orElse("b" + id + " (no partition)");
+        return replicas
+            .partition(tp)
+            .map(Partition::statusLine)
+            .orElse("b" + id + " (no partition)");
       }
     }
 
     /** Follower → leader calls, in memory: a dead leader's port refuses connections. */
     final class SimEndpoint implements LeaderEndpoint {
       @Override
-      public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request) throws IOException {
+      public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request)
+          throws IOException {
         return leader(leaderId).replicas.handleReplicaFetch(request).join();
       }
 
       @Override
-      public ReplicaFetch.EpochResponse epochEndOffsets(int leaderId, ReplicaFetch.EpochRequest request)
-          throws IOException {
+      public ReplicaFetch.EpochResponse epochEndOffsets(
+          int leaderId, ReplicaFetch.EpochRequest request) throws IOException {
         return leader(leaderId).replicas.handleEpochEndOffsets(request);
       }
 
@@ -515,7 +586,9 @@ class ReplicationSimulationTest {
   private static ByteBuffer batch(String value) {
     return RecordBatchBuilder.build(
         List.of(new SimpleRecord(1000L, null, value.getBytes(StandardCharsets.UTF_8), List.of())),
-        CompressionType.NONE, 0L, -1);
+        CompressionType.NONE,
+        0L,
+        -1);
   }
 
   /** The value of the record at {@code offset}, or null if the log does not hold it. */
@@ -523,7 +596,8 @@ class ReplicationSimulationTest {
     if (offset < log.logStartOffset() || offset >= log.logEndOffset()) {
       return null;
     }
-    for (RecordBatch batch : BatchIterator.strict(log.read(offset, 1 << 16, Long.MAX_VALUE, true).records())) {
+    for (RecordBatch batch :
+        BatchIterator.strict(log.read(offset, 1 << 16, Long.MAX_VALUE, true).records())) {
       for (var record : batch.records()) {
         if (record.offset() == offset) {
           return StandardCharsets.UTF_8.decode(record.value()).toString();

@@ -17,7 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The broker's side of membership, against a scripted controller: each transition of the state table. */
+/**
+ * The broker's side of membership, against a scripted controller: each transition of the state
+ * table.
+ */
 class BrokerLifecycleManagerTest {
   @TempDir Path dir;
   private MetadataQuorum quorum;
@@ -26,12 +29,20 @@ class BrokerLifecycleManagerTest {
 
   @BeforeEach
   void setUp() {
-    quorum = LocalMetadataLog.open(dir, 1); // a quorum of one: broker 1 is always the controller it calls
+    quorum =
+        LocalMetadataLog.open(
+            dir, 1); // a quorum of one: broker 1 is always the controller it calls
     BrokerConfig config =
-        new BrokerConfig(1, dir, "127.0.0.1", 8081, true, 1, 1, 30_000, 5_000, null, null, "", "", 500, 3_000);
+        new BrokerConfig(
+            1, dir, "127.0.0.1", 8081, true, 1, 1, 30_000, 5_000, null, null, "", "", 500, 3_000);
     lifecycle =
         new BrokerLifecycleManager(
-            config, "incarnation-1", quorum, controller, new ControllerLocator(() -> config, quorum), 500);
+            config,
+            "incarnation-1",
+            quorum,
+            controller,
+            new ControllerLocator(() -> config, quorum),
+            500);
   }
 
   @AfterEach
@@ -47,7 +58,8 @@ class BrokerLifecycleManagerTest {
     assertThat(lifecycle.tick()).isEqualTo(500);
     assertThat(controller.calls).containsExactly("register", "heartbeat(epoch=7,offset=-1)");
     assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.REGISTERED);
-    assertThat(lifecycle.caughtUp()).isDone(); // the controller's offset at registration (-1) is already reached
+    assertThat(lifecycle.caughtUp())
+        .isDone(); // the controller's offset at registration (-1) is already reached
 
     lifecycle.tick();
     assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.RUNNING);
@@ -118,12 +130,18 @@ class BrokerLifecycleManagerTest {
         failNextHeartbeat = null;
         throw e;
       }
-      calls.add("heartbeat(epoch=" + heartbeat.brokerEpoch() + ",offset=" + heartbeat.metadataOffset() + ")");
+      calls.add(
+          "heartbeat(epoch="
+              + heartbeat.brokerEpoch()
+              + ",offset="
+              + heartbeat.metadataOffset()
+              + ")");
       return heartbeats.removeFirst();
     }
 
     @Override
-    public AdminResult createTopic(Endpoint c, String n, int p, int rf, Map<String, String> configs) {
+    public AdminResult createTopic(
+        Endpoint c, String n, int p, int rf, Map<String, String> configs) {
       throw new UnsupportedOperationException();
     }
 

@@ -16,14 +16,18 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The cluster snapshot merge, from a hand-made image of three brokers (1 serves the page and is the controller, 2
- * leads orders-1, 3 is fenced) and hand-made leader answers; and the JSON the page and other brokers read.
+ * The cluster snapshot merge, from a hand-made image of three brokers (1 serves the page and is the
+ * controller, 2 leads orders-1, 3 is fenced) and hand-made leader answers; and the JSON the page
+ * and other brokers read.
  */
 class ClusterSnapshotsTest {
   private static final Uuid ORDERS = new Uuid(1, 1);
   private final JsonMapper json = JsonMapper.builder().build();
 
-  /** orders-0 led here, orders-1 led by broker 2, orders-2 offline (its only replica, broker 3, is fenced). */
+  /**
+   * orders-0 led here, orders-1 led by broker 2, orders-2 offline (its only replica, broker 3, is
+   * fenced).
+   */
   private static MetadataImage image() {
     TreeMap<Integer, PartitionImage> partitions = new TreeMap<>();
     partitions.put(0, new PartitionImage(0, List.of(1, 2, 3), List.of(1, 2), 1, 4, 6));
@@ -39,30 +43,41 @@ class ClusterSnapshotsTest {
   }
 
   private static LocalSnapshot.Offsets offsets(long hw, long leo) {
-    return new LocalSnapshot.Offsets(0, hw, leo, 100 * leo, 1, "hw=" + hw + " leo=" + leo, List.of());
+    return new LocalSnapshot.Offsets(
+        0, hw, leo, 100 * leo, 1, "hw=" + hw + " leo=" + leo, List.of());
   }
 
   /** What {@link #offsets} becomes in the cluster view. */
   private static ClusterSnapshot.OffsetsRow offsetsRow(long hw, long leo) {
-    return new ClusterSnapshot.OffsetsRow(0, hw, leo, 100 * leo, 1, "hw=" + hw + " leo=" + leo, List.of());
+    return new ClusterSnapshot.OffsetsRow(
+        0, hw, leo, 100 * leo, 1, "hw=" + hw + " leo=" + leo, List.of());
   }
 
   /** Broker 1 leads orders-0 and follows orders-1 (its follower offsets must never be shown). */
   private static LocalSnapshot self() {
     return new LocalSnapshot(
-        "local", 1,
+        "local",
+        1,
         List.of(
             new LocalSnapshot.LocalPartition("orders", 0, true, 4, offsets(120, 127)),
             new LocalSnapshot.LocalPartition("orders", 1, false, 7, offsets(5, 5))));
   }
 
-  private static ClusterSnapshot merge(Map<Integer, LocalSnapshot> answers, Set<Integer> unreachable) {
+  private static ClusterSnapshot merge(
+      Map<Integer, LocalSnapshot> answers, Set<Integer> unreachable) {
     return ClusterSnapshots.merge(
-        new ClusterSnapshots.Context("c-1", 1, 1, 3, 1_000, false, 1), image(), answers, unreachable, Map.of());
+        new ClusterSnapshots.Context("c-1", 1, 1, 3, 1_000, false, 1),
+        image(),
+        answers,
+        unreachable,
+        Map.of());
   }
 
   private static ClusterSnapshot.PartitionRow partition(ClusterSnapshot snapshot, int partition) {
-    return snapshot.partitions().stream().filter(p -> p.partition() == partition).findFirst().orElseThrow();
+    return snapshot.partitions().stream()
+        .filter(p -> p.partition() == partition)
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -75,7 +90,8 @@ class ClusterSnapshotsTest {
   void unreachableLeaderLeavesItsPartitionListedWithoutOffsets() {
     ClusterSnapshot snapshot = merge(Map.of(1, self()), Set.of(2));
 
-    assertThat(snapshot.partitions()).extracting(ClusterSnapshot.PartitionRow::state)
+    assertThat(snapshot.partitions())
+        .extracting(ClusterSnapshot.PartitionRow::state)
         .containsExactly("online", "unreachable", "offline");
     ClusterSnapshot.PartitionRow remote = partition(snapshot, 1);
     assertThat(remote.leader()).isEqualTo(2);
@@ -84,7 +100,9 @@ class ClusterSnapshotsTest {
     assertThat(remote.offsets())
         .as("no answer from the leader, no offsets (not even this broker's follower copy)")
         .isNull();
-    assertThat(snapshot.brokers()).extracting(ClusterSnapshot.BrokerRow::reachable).containsExactly(true, false, null);
+    assertThat(snapshot.brokers())
+        .extracting(ClusterSnapshot.BrokerRow::reachable)
+        .containsExactly(true, false, null);
   }
 
   @Test
@@ -108,12 +126,20 @@ class ClusterSnapshotsTest {
   @Test
   void remoteLeaderSuppliesOffsetsOnlyForPartitionsItSaysItLeads() {
     LocalSnapshot leading =
-        new LocalSnapshot("local", 2, List.of(new LocalSnapshot.LocalPartition("orders", 1, true, 7, offsets(9, 11))));
+        new LocalSnapshot(
+            "local",
+            2,
+            List.of(new LocalSnapshot.LocalPartition("orders", 1, true, 7, offsets(9, 11))));
     LocalSnapshot notYet =
-        new LocalSnapshot("local", 2, List.of(new LocalSnapshot.LocalPartition("orders", 1, false, 6, offsets(8, 8))));
+        new LocalSnapshot(
+            "local",
+            2,
+            List.of(new LocalSnapshot.LocalPartition("orders", 1, false, 6, offsets(8, 8))));
 
-    ClusterSnapshot.PartitionRow online = partition(merge(Map.of(1, self(), 2, leading), Set.of()), 1);
-    ClusterSnapshot.PartitionRow pending = partition(merge(Map.of(1, self(), 2, notYet), Set.of()), 1);
+    ClusterSnapshot.PartitionRow online =
+        partition(merge(Map.of(1, self(), 2, leading), Set.of()), 1);
+    ClusterSnapshot.PartitionRow pending =
+        partition(merge(Map.of(1, self(), 2, notYet), Set.of()), 1);
 
     assertThat(online.state()).isEqualTo("online");
     assertThat(online.offsets()).isEqualTo(offsetsRow(9, 11));
@@ -125,9 +151,11 @@ class ClusterSnapshotsTest {
   void brokersShowFencingAndTheController() {
     ClusterSnapshot snapshot = merge(Map.of(1, self()), Set.of(2));
 
-    assertThat(snapshot.brokers()).extracting(ClusterSnapshot.BrokerRow::state)
+    assertThat(snapshot.brokers())
+        .extracting(ClusterSnapshot.BrokerRow::state)
         .containsExactly("alive", "alive", "fenced");
-    assertThat(snapshot.brokers()).extracting(ClusterSnapshot.BrokerRow::controller)
+    assertThat(snapshot.brokers())
+        .extracting(ClusterSnapshot.BrokerRow::controller)
         .containsExactly(true, false, false);
     assertThat(snapshot.controllerEpoch()).isEqualTo(3);
     assertThat(snapshot.metadataOffset()).isEqualTo(42);
@@ -137,22 +165,59 @@ class ClusterSnapshotsTest {
   void jsonHasSnakeCaseFieldsAndNullOffsetsForAnUnreachableLeader() {
     JsonNode tree = json.readTree(json.writeValueAsString(merge(Map.of(1, self()), Set.of(2))));
 
-    assertThat(fieldNames(tree)).containsExactlyInAnyOrder(
-        "scope", "cluster_id", "broker_id", "controller_id", "controller_epoch", "metadata_offset", "server_time_ms",
-        "fault_actions", "brokers", "partitions", "topics", "events");
+    assertThat(fieldNames(tree))
+        .containsExactlyInAnyOrder(
+            "scope",
+            "cluster_id",
+            "broker_id",
+            "controller_id",
+            "controller_epoch",
+            "metadata_offset",
+            "server_time_ms",
+            "fault_actions",
+            "brokers",
+            "partitions",
+            "topics",
+            "events");
     assertThat(tree.get("scope").asString()).isEqualTo("cluster");
     JsonNode broker2 = tree.get("brokers").get(1);
-    assertThat(fieldNames(broker2)).containsExactlyInAnyOrder(
-        "broker_id", "host", "port", "url", "state", "broker_epoch", "incarnation_id", "controller", "reachable",
-        "fetch_paused_until_ms");
+    assertThat(fieldNames(broker2))
+        .containsExactlyInAnyOrder(
+            "broker_id",
+            "host",
+            "port",
+            "url",
+            "state",
+            "broker_epoch",
+            "incarnation_id",
+            "controller",
+            "reachable",
+            "fetch_paused_until_ms");
     assertThat(broker2.get("reachable").asBoolean()).isFalse();
     assertThat(tree.get("brokers").get(2).get("reachable").isNull()).isTrue();
 
     JsonNode online = tree.get("partitions").get(0);
-    assertThat(fieldNames(online)).containsExactlyInAnyOrder(
-        "key", "topic", "partition", "state", "leader", "leader_epoch", "replicas", "isr", "osr", "offsets");
-    assertThat(fieldNames(online.get("offsets"))).containsExactlyInAnyOrder(
-        "log_start_offset", "high_watermark", "log_end_offset", "size_bytes", "segments", "status_line", "replicas");
+    assertThat(fieldNames(online))
+        .containsExactlyInAnyOrder(
+            "key",
+            "topic",
+            "partition",
+            "state",
+            "leader",
+            "leader_epoch",
+            "replicas",
+            "isr",
+            "osr",
+            "offsets");
+    assertThat(fieldNames(online.get("offsets")))
+        .containsExactlyInAnyOrder(
+            "log_start_offset",
+            "high_watermark",
+            "log_end_offset",
+            "size_bytes",
+            "segments",
+            "status_line",
+            "replicas");
     assertThat(online.get("offsets").get("high_watermark").asLong()).isEqualTo(120);
     assertThat(online.get("osr").toString()).isEqualTo("[3]");
 

@@ -21,10 +21,11 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The dashboard in a real headless Chromium against one in-process broker: the unit tests of its pure JavaScript
- * (snapshot and delta merging, reconnect targets, throughput history) pass in the browser, and the live page shows
- * a partition and follows its high watermark over the WebSocket. The multi-broker story (failover, ISR changes, the
- * page reconnecting) is {@code e2e.DashboardLiveIT}.
+ * The dashboard in a real headless Chromium against one in-process broker: the unit tests of its
+ * pure JavaScript (snapshot and delta merging, reconnect targets, throughput history) pass in the
+ * browser, and the live page shows a partition and follows its high watermark over the WebSocket.
+ * The multi-broker story (failover, ISR changes, the page reconnecting) is {@code
+ * e2e.DashboardLiveIT}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class DashboardBrowserTest {
@@ -54,11 +55,15 @@ class DashboardBrowserTest {
   @Test
   void theJavaScriptUnitTestsPassInTheBrowser() {
     browser.driver().get("http://127.0.0.1:" + port + "/js-tests/state.test.html");
-    await().atMost(Duration.ofSeconds(20)).until(() -> browser.attribute("#results", "data-failed") != null);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> browser.attribute("#results", "data-failed") != null);
 
     String results = browser.text("#results");
     assertThat(browser.attribute("#results", "data-failed")).as(results).isEqualTo("0");
-    assertThat(Integer.parseInt(browser.attribute("#results", "data-passed"))).as(results).isGreaterThan(20);
+    assertThat(Integer.parseInt(browser.attribute("#results", "data-passed")))
+        .as(results)
+        .isGreaterThan(20);
   }
 
   @Test
@@ -68,17 +73,23 @@ class DashboardBrowserTest {
 
     browser.driver().get("http://127.0.0.1:" + port + "/");
     String row = "tr[data-partition='browser-0']";
-    await().atMost(Duration.ofSeconds(20)).until(() -> "3".equals(browser.attribute(row, "data-hw")));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> "3".equals(browser.attribute(row, "data-hw")));
     assertThat(browser.attribute(row, "data-leader")).isEqualTo("1");
     assertThat(browser.attribute(row, "data-isr")).isEqualTo("1");
     assertThat(browser.attribute(row + " [data-replica='1']", "data-leo")).isEqualTo("3");
     assertThat(browser.attribute("#connection", "data-state")).isEqualTo("live");
     assertThat(browser.text("#connection")).isEqualTo("live · broker 1");
-    assertThat(browser.attribute("#brokers [data-broker='1']", "data-controller")).isEqualTo("true");
-    assertThat(browser.texts("#events li")).anySatisfy(e -> assertThat(e).contains("topic browser created"));
+    assertThat(browser.attribute("#brokers [data-broker='1']", "data-controller"))
+        .isEqualTo("true");
+    assertThat(browser.texts("#events li"))
+        .anySatisfy(e -> assertThat(e).contains("topic browser created"));
 
     produce("{\"records\":[{\"value\":4},{\"value\":5}]}");
-    await().atMost(Duration.ofSeconds(10)).until(() -> "5".equals(browser.attribute(row, "data-hw")));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> "5".equals(browser.attribute(row, "data-hw")));
     assertThat(browser.attribute(row, "data-leo")).isEqualTo("5");
     browser.screenshot("dashboard-single-broker");
   }

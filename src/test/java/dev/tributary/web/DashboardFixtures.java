@@ -8,27 +8,58 @@ final class DashboardFixtures {
 
   static ClusterSnapshot.BrokerRow broker(int id, String state) {
     return new ClusterSnapshot.BrokerRow(
-        id, "127.0.0.1", 8080 + id, "http://127.0.0.1:" + (8080 + id), state, 10 + id, "inc-" + id, id == 1, true, 0);
+        id,
+        "127.0.0.1",
+        8080 + id,
+        "http://127.0.0.1:" + (8080 + id),
+        state,
+        10 + id,
+        "inc-" + id,
+        id == 1,
+        true,
+        0);
   }
 
-  static ClusterSnapshot.PartitionRow partition(String topic, int p, int leader, List<Integer> isr, long hw) {
+  static ClusterSnapshot.PartitionRow partition(
+      String topic, int p, int leader, List<Integer> isr, long hw) {
     List<Integer> replicas = List.of(1, 2, 3);
     return new ClusterSnapshot.PartitionRow(
-        topic + "-" + p, topic, p, "online", leader, 0, replicas, isr,
+        topic + "-" + p,
+        topic,
+        p,
+        "online",
+        leader,
+        0,
+        replicas,
+        isr,
         replicas.stream().filter(r -> !isr.contains(r)).toList(),
         new ClusterSnapshot.OffsetsRow(0, hw, hw, 10 * hw, 1, "hw=" + hw, List.of()));
   }
 
   static ClusterSnapshot.EventRow event(long offset, String text) {
-    return new ClusterSnapshot.EventRow(offset, offset * 10, "leader_changed", "orders", 0, 2, text, "why");
+    return new ClusterSnapshot.EventRow(
+        offset, offset * 10, "leader_changed", "orders", 0, 2, text, "why");
   }
 
   static ClusterSnapshot snapshot(
-      long metadataOffset, long nowMs, List<ClusterSnapshot.BrokerRow> brokers,
-      List<ClusterSnapshot.PartitionRow> partitions, List<ClusterSnapshot.EventRow> events) {
+      long metadataOffset,
+      long nowMs,
+      List<ClusterSnapshot.BrokerRow> brokers,
+      List<ClusterSnapshot.PartitionRow> partitions,
+      List<ClusterSnapshot.EventRow> events) {
     return new ClusterSnapshot(
-        "cluster", "c-1", 1, 1, 3, metadataOffset, nowMs, false, brokers, partitions,
-        List.of(new ClusterSnapshot.TopicRow("orders", partitions.size(), 3, 2, 0, 0)), events);
+        "cluster",
+        "c-1",
+        1,
+        1,
+        3,
+        metadataOffset,
+        nowMs,
+        false,
+        brokers,
+        partitions,
+        List.of(new ClusterSnapshot.TopicRow("orders", partitions.size(), 3, 2, 0, 0)),
+        events);
   }
 
   /** Three brokers, orders-0..n-1 led by 1 with full ISR at high watermark {@code hw}. */
@@ -38,7 +69,10 @@ final class DashboardFixtures {
       rows.add(partition("orders", p, 1, List.of(1, 2, 3), hw));
     }
     return snapshot(
-        100, nowMs, List.of(broker(1, "alive"), broker(2, "alive"), broker(3, "alive")), rows,
+        100,
+        nowMs,
+        List.of(broker(1, "alive"), broker(2, "alive"), broker(3, "alive")),
+        rows,
         List.of(event(5, "first")));
   }
 }

@@ -24,13 +24,22 @@ class DashboardMessagesTest {
   @Test
   void aMovedHighWatermarkSendsThatOnePartitionRowAndTheHeader() {
     ClusterSnapshot before = healthy(3, 7, 1_000);
-    ClusterSnapshot after = snapshot(100, 1_100, before.brokers(),
-        List.of(before.partitions().get(0), partition("orders", 1, 1, List.of(1, 2, 3), 9), before.partitions().get(2)),
-        before.events());
+    ClusterSnapshot after =
+        snapshot(
+            100,
+            1_100,
+            before.brokers(),
+            List.of(
+                before.partitions().get(0),
+                partition("orders", 1, 1, List.of(1, 2, 3), 9),
+                before.partitions().get(2)),
+            before.events());
 
     DashboardMessages.Delta delta = DashboardMessages.between(before, after).orElseThrow();
 
-    assertThat(delta.partitions()).extracting(ClusterSnapshot.PartitionRow::key).containsExactly("orders-1");
+    assertThat(delta.partitions())
+        .extracting(ClusterSnapshot.PartitionRow::key)
+        .containsExactly("orders-1");
     assertThat(delta.partitions().get(0).offsets().highWatermark()).isEqualTo(9);
     assertThat(delta.brokers()).isEmpty();
     assertThat(delta.removedPartitions()).isEmpty();
@@ -42,8 +51,13 @@ class DashboardMessagesTest {
   @Test
   void aFencedBrokerAndADeletedTopicAreAChangedRowAndRemovedKeys() {
     ClusterSnapshot before = healthy(2, 7, 1_000);
-    ClusterSnapshot after = snapshot(101, 1_100,
-        List.of(broker(1, "alive"), broker(2, "fenced"), broker(3, "alive")), List.of(), before.events());
+    ClusterSnapshot after =
+        snapshot(
+            101,
+            1_100,
+            List.of(broker(1, "alive"), broker(2, "fenced"), broker(3, "alive")),
+            List.of(),
+            before.events());
 
     DashboardMessages.Delta delta = DashboardMessages.between(before, after).orElseThrow();
 
@@ -55,27 +69,47 @@ class DashboardMessagesTest {
 
   @Test
   void onlyEventsPastTheLastOneSentAreSentEvenWhenTheWindowSlid() {
-    ClusterSnapshot before = snapshot(1, 0, List.of(), List.of(), List.of(event(1, "a"), event(2, "b")));
-    ClusterSnapshot after = snapshot(1, 0, List.of(), List.of(), List.of(event(2, "b"), event(3, "c"), event(4, "d")));
+    ClusterSnapshot before =
+        snapshot(1, 0, List.of(), List.of(), List.of(event(1, "a"), event(2, "b")));
+    ClusterSnapshot after =
+        snapshot(1, 0, List.of(), List.of(), List.of(event(2, "b"), event(3, "c"), event(4, "d")));
 
     assertThat(DashboardMessages.between(before, after).orElseThrow().events())
-        .extracting(ClusterSnapshot.EventRow::text).containsExactly("c", "d");
+        .extracting(ClusterSnapshot.EventRow::text)
+        .containsExactly("c", "d");
   }
 
   @Test
   void theDeltaJsonHasEveryKeyTheProtocolNamesEvenWhenEmpty() {
     ClusterSnapshot before = healthy(1, 7, 0);
     ClusterSnapshot after = healthy(1, 8, 0);
-    JsonNode delta = json.readTree(json.writeValueAsString(DashboardMessages.between(before, after).orElseThrow()
-        .withSeq(4)));
+    JsonNode delta =
+        json.readTree(
+            json.writeValueAsString(
+                DashboardMessages.between(before, after).orElseThrow().withSeq(4)));
 
-    assertThat(List.copyOf(delta.propertyNames())).containsExactlyInAnyOrder(
-        "type", "seq", "header", "brokers", "removed_brokers", "partitions", "removed_partitions", "topics", "events");
+    assertThat(List.copyOf(delta.propertyNames()))
+        .containsExactlyInAnyOrder(
+            "type",
+            "seq",
+            "header",
+            "brokers",
+            "removed_brokers",
+            "partitions",
+            "removed_partitions",
+            "topics",
+            "events");
     assertThat(delta.get("type").asString()).isEqualTo("delta");
     assertThat(delta.get("seq").asLong()).isEqualTo(4);
     assertThat(delta.get("topics").isNull()).isTrue();
-    assertThat(List.copyOf(delta.get("header").propertyNames())).containsExactlyInAnyOrder(
-        "cluster_id", "broker_id", "controller_id", "controller_epoch", "metadata_offset", "server_time_ms",
-        "fault_actions");
+    assertThat(List.copyOf(delta.get("header").propertyNames()))
+        .containsExactlyInAnyOrder(
+            "cluster_id",
+            "broker_id",
+            "controller_id",
+            "controller_epoch",
+            "metadata_offset",
+            "server_time_ms",
+            "fault_actions");
   }
 }

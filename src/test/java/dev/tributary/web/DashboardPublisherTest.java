@@ -15,8 +15,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The live view's publisher with a manual clock and subscribers whose sends complete when the test says: snapshot first, coalesced deltas in order,
- * heartbeats when idle, and a slow subscriber that neither holds back the others nor piles up messages.
+ * The live view's publisher with a manual clock and subscribers whose sends complete when the test
+ * says: snapshot first, coalesced deltas in order, heartbeats when idle, and a slow subscriber that
+ * neither holds back the others nor piles up messages.
  */
 class DashboardPublisherTest {
   private static final long MIN_INTERVAL_MS = 250;
@@ -27,12 +28,17 @@ class DashboardPublisherTest {
   private final ManualClock clock = new ManualClock();
   private ClusterSnapshot current = healthy(3, 0, 0);
   private final AtomicInteger builds = new AtomicInteger();
-  private final DashboardPublisher publisher = new DashboardPublisher(
-      () -> {
-        builds.incrementAndGet();
-        return Optional.of(current);
-      },
-      json::writeValueAsString, clock, MIN_INTERVAL_MS, HEARTBEAT_MS, SEND_TIMEOUT_MS);
+  private final DashboardPublisher publisher =
+      new DashboardPublisher(
+          () -> {
+            builds.incrementAndGet();
+            return Optional.of(current);
+          },
+          json::writeValueAsString,
+          clock,
+          MIN_INTERVAL_MS,
+          HEARTBEAT_MS,
+          SEND_TIMEOUT_MS);
 
   @Test
   void noSubscriberMeansNoViewIsBuilt() {
@@ -54,7 +60,9 @@ class DashboardPublisherTest {
 
     assertThat(page.types()).containsExactly("snapshot", "delta", "delta");
     assertThat(page.seqs()).containsExactly(1L, 2L, 3L);
-    assertThat(page.message(2).get("partitions").get(0).get("offsets").get("high_watermark").asLong()).isEqualTo(9);
+    assertThat(
+            page.message(2).get("partitions").get(0).get("offsets").get("high_watermark").asLong())
+        .isEqualTo(9);
   }
 
   @Test
@@ -73,7 +81,9 @@ class DashboardPublisherTest {
     step(250);
     assertThat(page.types()).containsExactly("snapshot", "delta");
     assertThat(page.message(1).get("partitions")).hasSize(3);
-    assertThat(page.message(1).get("partitions").get(0).get("offsets").get("high_watermark").asLong()).isEqualTo(7);
+    assertThat(
+            page.message(1).get("partitions").get(0).get("offsets").get("high_watermark").asLong())
+        .isEqualTo(7);
   }
 
   @Test
@@ -99,15 +109,22 @@ class DashboardPublisherTest {
       current = healthy(3, hw, 300L * hw);
       step(300L * hw);
     }
-    assertThat(fast.types()).hasSize(16).startsWith("snapshot", "delta").doesNotContain("heartbeat");
-    assertThat(slow.types()).as("its first delta is still in flight").containsExactly("snapshot", "delta");
+    assertThat(fast.types())
+        .hasSize(16)
+        .startsWith("snapshot", "delta")
+        .doesNotContain("heartbeat");
+    assertThat(slow.types())
+        .as("its first delta is still in flight")
+        .containsExactly("snapshot", "delta");
     assertThat(slow.inFlight).as("one send in flight, nothing queued behind it").hasSize(1);
 
     slow.release();
     step(300L * 16);
     assertThat(slow.types()).containsExactly("snapshot", "delta", "delta");
-    assertThat(slow.message(2).get("partitions").get(0).get("offsets").get("high_watermark").asLong())
-        .as("the delta after the stall jumps straight to the latest view").isEqualTo(15);
+    assertThat(
+            slow.message(2).get("partitions").get(0).get("offsets").get("high_watermark").asLong())
+        .as("the delta after the stall jumps straight to the latest view")
+        .isEqualTo(15);
     assertThat(slow.seqs()).containsExactly(1L, 2L, 3L);
   }
 
@@ -148,7 +165,9 @@ class DashboardPublisherTest {
     publisher.tick();
   }
 
-  /** Records what it is sent; while {@code blocked}, sends stay in flight until {@link #release}. */
+  /**
+   * Records what it is sent; while {@code blocked}, sends stay in flight until {@link #release}.
+   */
   private final class RecordingSubscriber implements DashboardPublisher.Subscriber {
     final List<String> received = new ArrayList<>();
     final List<CompletableFuture<Void>> inFlight = new ArrayList<>();

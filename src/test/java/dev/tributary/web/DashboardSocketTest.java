@@ -28,9 +28,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code /dashboard/ws} and the fault actions on a real single broker with fault actions on: a snapshot then
- * deltas, origins of other sites refused, and each action's answer (the crash and shutdown buttons themselves end
- * the process, so they are exercised by {@code e2e.DashboardLiveIT}).
+ * {@code /dashboard/ws} and the fault actions on a real single broker with fault actions on: a
+ * snapshot then deltas, origins of other sites refused, and each action's answer (the crash and
+ * shutdown buttons themselves end the process, so they are exercised by {@code
+ * e2e.DashboardLiveIT}).
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -48,7 +49,9 @@ class DashboardSocketTest {
 
   @BeforeEach
   void ready() {
-    await().atMost(Duration.ofSeconds(60)).until(() -> get("/actuator/health/readiness").statusCode() == 200);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> get("/actuator/health/readiness").statusCode() == 200);
   }
 
   @Test
@@ -60,7 +63,12 @@ class DashboardSocketTest {
     assertThat(snapshot.get("type").asString()).isEqualTo("snapshot");
     assertThat(snapshot.get("seq").asLong()).isEqualTo(1);
     assertThat(snapshot.get("state").get("fault_actions").asBoolean()).isTrue();
-    assertThat(partition(snapshot.get("state"), "socket-0").get("offsets").get("high_watermark").asLong()).isEqualTo(1);
+    assertThat(
+            partition(snapshot.get("state"), "socket-0")
+                .get("offsets")
+                .get("high_watermark")
+                .asLong())
+        .isEqualTo(1);
 
     post("/topics/socket", "application/json", "{\"records\":[{\"value\":2},{\"value\":3}]}");
     JsonNode delta = messages.nextOfType("delta");
@@ -77,43 +85,55 @@ class DashboardSocketTest {
   void aPageOfAnotherSiteCannotOpenTheSocket() {
     assertThatThrownBy(() -> connect("http://evil.example"))
         .hasCauseInstanceOf(WebSocketHandshakeException.class)
-        .satisfies(e -> assertThat(((WebSocketHandshakeException) e.getCause()).getResponse().statusCode())
-            .isEqualTo(403));
+        .satisfies(
+            e ->
+                assertThat(((WebSocketHandshakeException) e.getCause()).getResponse().statusCode())
+                    .isEqualTo(403));
   }
 
   @Test
   void corsIsAnsweredForTheClustersOwnPagesOnly() throws Exception {
-    // The page opened as localhost, calling the broker registered as 127.0.0.1: another origin, but this cluster's.
+    // The page opened as localhost, calling the broker registered as 127.0.0.1: another origin, but
+    // this cluster's.
     HttpResponse<String> own = preflight("http://localhost:" + port);
     HttpResponse<String> evil = preflight("http://evil.example");
 
-    assertThat(own.headers().firstValue("Access-Control-Allow-Origin")).hasValue("http://localhost:" + port);
+    assertThat(own.headers().firstValue("Access-Control-Allow-Origin"))
+        .hasValue("http://localhost:" + port);
     assertThat(evil.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
   }
 
   @Test
   void pausingFetchingShowsInTheViewAndBadActionsAreRefusedWithAClearError() throws Exception {
-    HttpResponse<String> paused = post("/dashboard/actions/brokers/1/pause-fetching", "application/json",
-        "{\"seconds\":30}");
+    HttpResponse<String> paused =
+        post("/dashboard/actions/brokers/1/pause-fetching", "application/json", "{\"seconds\":30}");
     assertThat(paused.statusCode()).as(paused.body()).isEqualTo(202);
-    assertThat(json.readTree(paused.body()).get("message").asString()).contains("pauses replica fetching for 30 s");
+    assertThat(json.readTree(paused.body()).get("message").asString())
+        .contains("pauses replica fetching for 30 s");
     JsonNode state = connect("http://127.0.0.1:" + port).next().get("state");
     assertThat(state.get("brokers").get(0).get("fetch_paused_until_ms").asLong())
         .isGreaterThan(state.get("server_time_ms").asLong() + 20_000);
 
-    assertError(post("/dashboard/actions/brokers/1/pause-fetching", "application/json", "{\"seconds\":0}"), 400,
+    assertError(
+        post("/dashboard/actions/brokers/1/pause-fetching", "application/json", "{\"seconds\":0}"),
+        400,
         40002);
-    assertError(post("/dashboard/actions/brokers/1/pause-fetching", "application/json", "not json"), 400, 40002);
+    assertError(
+        post("/dashboard/actions/brokers/1/pause-fetching", "application/json", "not json"),
+        400,
+        40002);
     assertError(post("/dashboard/actions/brokers/1/explode", "application/json", ""), 404, 40400);
     assertError(post("/dashboard/actions/brokers/9/crash", "application/json", ""), 404, 40406);
     assertError(post("/dashboard/actions/brokers/1/start", "application/json", ""), 409, 40909);
-    HttpResponse<String> crossSite = http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/dashboard/actions/brokers/1/crash"))
-            .header("Origin", "http://evil.example")
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString("x=1"))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> crossSite =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/dashboard/actions/brokers/1/crash"))
+                .header("Origin", "http://evil.example")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("x=1"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertError(crossSite, 403, 40302);
     assertThat(get("/actuator/health/readiness").statusCode()).as("still up").isEqualTo(200);
   }
@@ -136,15 +156,17 @@ class DashboardSocketTest {
 
   private Messages connect(String origin) throws Exception {
     Messages messages = new Messages();
-    messages.socket = http.newWebSocketBuilder()
-        .header("Origin", origin)
-        .buildAsync(URI.create("ws://127.0.0.1:" + port + "/dashboard/ws"), messages)
-        .get(10, TimeUnit.SECONDS);
+    messages.socket =
+        http.newWebSocketBuilder()
+            .header("Origin", origin)
+            .buildAsync(URI.create("ws://127.0.0.1:" + port + "/dashboard/ws"), messages)
+            .get(10, TimeUnit.SECONDS);
     return messages;
   }
 
   private HttpResponse<String> preflight(String origin) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/topics/x"))
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/topics/x"))
             .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
             .header("Origin", origin)
             .header("Access-Control-Request-Method", "POST")
@@ -153,13 +175,15 @@ class DashboardSocketTest {
   }
 
   private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> post(String path, String contentType, String body)
       throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
             .header("Content-Type", contentType)
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build(),

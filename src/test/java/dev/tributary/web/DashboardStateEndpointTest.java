@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
-import java.util.List;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -36,12 +36,16 @@ class DashboardStateEndpointTest {
 
   @Test
   void clusterAndLocalScopesDescribeTheSameLeaderAndUnknownScopesAreRefused() throws Exception {
-    await().atMost(Duration.ofSeconds(60)).until(() -> get("/actuator/health/readiness").statusCode() == 200);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> get("/actuator/health/readiness").statusCode() == 200);
     HttpResponse<String> produced =
         http.send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/topics/state"))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"records\":[{\"value\":1},{\"value\":2}]}"))
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"records\":[{\"value\":1},{\"value\":2}]}"))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(produced.statusCode()).as(produced.body()).isEqualTo(200);
@@ -62,10 +66,12 @@ class DashboardStateEndpointTest {
     assertThat(local.get("scope").asString()).isEqualTo("local");
     assertThat(local.get("partitions").get(0).get("leader").asBoolean()).isTrue();
     JsonNode localOffsets = local.get("partitions").get(0).get("offsets");
-    for (String field : List.of("log_start_offset", "high_watermark", "log_end_offset", "status_line")) {
+    for (String field :
+        List.of("log_start_offset", "high_watermark", "log_end_offset", "status_line")) {
       assertThat(localOffsets.get(field)).as(field).isEqualTo(partition.get("offsets").get(field));
     }
-    // The cluster view leaves out the leader's raw fetch clock (it changes on every fetch); the local one has it.
+    // The cluster view leaves out the leader's raw fetch clock (it changes on every fetch); the
+    // local one has it.
     assertThat(localOffsets.get("replicas").get(0).has("last_fetch_ms")).isTrue();
     assertThat(partition.get("offsets").get("replicas").get(0).has("last_fetch_ms")).isFalse();
 
@@ -76,7 +82,9 @@ class DashboardStateEndpointTest {
 
   @Test
   void theLiveViewsPollOfAnUnchangedBrokerIsANotModified() throws Exception {
-    await().atMost(Duration.ofSeconds(60)).until(() -> get("/actuator/health/readiness").statusCode() == 200);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> get("/actuator/health/readiness").statusCode() == 200);
     produceOne("etag");
     String path = "/dashboard/state?scope=local&leading_only=true";
     HttpResponse<String> first = get(path);
@@ -90,39 +98,57 @@ class DashboardStateEndpointTest {
     assertThat(again.body()).isEmpty();
     assertThat(changed.statusCode()).isEqualTo(200);
     assertThat(changed.headers().firstValue("ETag")).isPresent().get().isNotEqualTo(etag);
-    JsonNode replica = json.readTree(changed.body()).get("partitions").get(0).get("offsets").get("replicas").get(0);
-    assertThat(replica.get("last_fetch_ms").isNull()).as("the raw fetch clock is left out").isTrue();
+    JsonNode replica =
+        json.readTree(changed.body())
+            .get("partitions")
+            .get(0)
+            .get("offsets")
+            .get("replicas")
+            .get(0);
+    assertThat(replica.get("last_fetch_ms").isNull())
+        .as("the raw fetch clock is left out")
+        .isTrue();
   }
 
   private void produceOne(String topic) throws Exception {
-    HttpResponse<String> produced = http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/topics/" + topic))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"records\":[{\"value\":1}]}"))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> produced =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/topics/" + topic))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"records\":[{\"value\":1}]}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(produced.statusCode()).as(produced.body()).isEqualTo(200);
   }
 
   private HttpResponse<String> getIfNoneMatch(String path, String etag) throws Exception {
     return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).header("If-None-Match", etag).build(),
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .header("If-None-Match", etag)
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void faultActionsAreOffUnlessTurnedOn() throws Exception {
-    await().atMost(Duration.ofSeconds(60)).until(() -> get("/actuator/health/readiness").statusCode() == 200);
-    HttpResponse<String> refused = http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/dashboard/actions/brokers/1/crash"))
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> get("/actuator/health/readiness").statusCode() == 200);
+    HttpResponse<String> refused =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/dashboard/actions/brokers/1/crash"))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
 
     assertThat(refused.statusCode()).isEqualTo(403);
     assertThat(json.readTree(refused.body()).get("error_code").asInt()).isEqualTo(40301);
-    assertThat(json.readTree(refused.body()).get("message").asString()).contains("tributary.dashboard.fault-actions");
-    assertThat(get("/actuator/health/readiness").statusCode()).as("the broker did not crash").isEqualTo(200);
+    assertThat(json.readTree(refused.body()).get("message").asString())
+        .contains("tributary.dashboard.fault-actions");
+    assertThat(get("/actuator/health/readiness").statusCode())
+        .as("the broker did not crash")
+        .isEqualTo(200);
   }
 
   private HttpResponse<String> get(String path) throws IOException, InterruptedException {

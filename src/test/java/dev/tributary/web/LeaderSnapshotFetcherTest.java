@@ -21,16 +21,17 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The fan-out against fake brokers on loopback (JDK HttpServer, ephemeral ports): one answers, one refuses
- * connections, one hangs, one answers for another broker id, one answers 503. Only the first counts, and the
- * hanging one costs no more than the timeout.
+ * The fan-out against fake brokers on loopback (JDK HttpServer, ephemeral ports): one answers, one
+ * refuses connections, one hangs, one answers for another broker id, one answers 503. Only the
+ * first counts, and the hanging one costs no more than the timeout.
  */
 class LeaderSnapshotFetcherTest {
   private static final Duration TIMEOUT = Duration.ofMillis(300);
   private final JsonMapper json = JsonMapper.builder().build();
   private final List<HttpServer> servers = new ArrayList<>();
   private final CountDownLatch releaseHanging = new CountDownLatch(1);
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @AfterEach
   void stopServers() {
@@ -40,29 +41,38 @@ class LeaderSnapshotFetcherTest {
 
   private static LocalSnapshot snapshotOf(int brokerId) {
     return new LocalSnapshot(
-        "local", brokerId,
-        List.of(new LocalSnapshot.LocalPartition(
-            "orders", brokerId, true, 3, new LocalSnapshot.Offsets(0, 7, 9, 900, 1, "b" + brokerId, List.of()))));
+        "local",
+        brokerId,
+        List.of(
+            new LocalSnapshot.LocalPartition(
+                "orders",
+                brokerId,
+                true,
+                3,
+                new LocalSnapshot.Offsets(0, 7, 9, 900, 1, "b" + brokerId, List.of()))));
   }
 
-  private BrokerImage serve(int brokerId, int status, String body, boolean hang) throws IOException {
+  private BrokerImage serve(int brokerId, int status, String body, boolean hang)
+      throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/dashboard/state", exchange -> {
-      if (hang) {
-        try {
-          releaseHanging.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      assertThat(exchange.getRequestURI().getQuery()).isEqualTo("scope=local");
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(status, bytes.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(bytes);
-      }
-    });
+    server.createContext(
+        "/dashboard/state",
+        exchange -> {
+          if (hang) {
+            try {
+              releaseHanging.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+          assertThat(exchange.getRequestURI().getQuery()).isEqualTo("scope=local");
+          exchange.getResponseHeaders().add("Content-Type", "application/json");
+          exchange.sendResponseHeaders(status, bytes.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+          }
+        });
     server.start();
     servers.add(server);
     return broker(brokerId, server.getAddress().getPort());
@@ -89,12 +99,15 @@ class LeaderSnapshotFetcherTest {
     LeaderSnapshotFetcher fetcher = new LeaderSnapshotFetcher(http, json, TIMEOUT);
 
     long startNs = System.nanoTime();
-    Map<Integer, LocalSnapshot> result = fetcher.fetch(List.of(answers, refuses, hangs, impostor, starting, garbage));
+    Map<Integer, LocalSnapshot> result =
+        fetcher.fetch(List.of(answers, refuses, hangs, impostor, starting, garbage));
     Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
 
     assertThat(result).containsOnlyKeys(2);
     assertThat(result.get(2)).isEqualTo(snapshotOf(2));
-    assertThat(elapsed).as("a hanging broker costs the timeout, not more").isLessThan(TIMEOUT.multipliedBy(4));
+    assertThat(elapsed)
+        .as("a hanging broker costs the timeout, not more")
+        .isLessThan(TIMEOUT.multipliedBy(4));
   }
 
   @Test

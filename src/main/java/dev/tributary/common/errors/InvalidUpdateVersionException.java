@@ -1,6 +1,9 @@
 package dev.tributary.common.errors;
 
-/** Kafka's INVALID_UPDATE_VERSION: an ISR change was proposed against a partition epoch that is no longer current. */
+/**
+ * Kafka's INVALID_UPDATE_VERSION: an ISR change was proposed against a partition epoch that is no
+ * longer current.
+ */
 public class InvalidUpdateVersionException extends ApiException {
   public InvalidUpdateVersionException(String message) {
     super(message);

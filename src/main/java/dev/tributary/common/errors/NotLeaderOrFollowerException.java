@@ -3,8 +3,8 @@ package dev.tributary.common.errors;
 import java.util.OptionalInt;
 
 /**
- * Kafka's NOT_LEADER_OR_FOLLOWER: this broker does not lead the partition. When the current leader is known it is
- * carried along, so that a request can be sent on to it.
+ * Kafka's NOT_LEADER_OR_FOLLOWER: this broker does not lead the partition. When the current leader
+ * is known it is carried along, so that a request can be sent on to it.
  */
 public class NotLeaderOrFollowerException extends ApiException {
   private final OptionalInt leaderId;

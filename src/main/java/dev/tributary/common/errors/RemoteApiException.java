@@ -1,8 +1,8 @@
 package dev.tributary.common.errors;
 
 /**
- * An error another broker answered with, passed on as it came: its HTTP status, error code and message. Lets a
- * forwarded request fail exactly as it would have on the broker that handled it.
+ * An error another broker answered with, passed on as it came: its HTTP status, error code and
+ * message. Lets a forwarded request fail exactly as it would have on the broker that handled it.
  */
 public class RemoteApiException extends ApiException {
   private final int status;

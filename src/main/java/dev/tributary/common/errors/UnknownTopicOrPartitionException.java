@@ -1,8 +1,9 @@
 package dev.tributary.common.errors;
 
 /**
- * Kafka's UNKNOWN_TOPIC_OR_PARTITION: no such topic, or no such partition of it. {@link #topicExists()} tells the
- * two apart for clients that report them differently (REST Proxy's 40401 and 40402).
+ * Kafka's UNKNOWN_TOPIC_OR_PARTITION: no such topic, or no such partition of it. {@link
+ * #topicExists()} tells the two apart for clients that report them differently (REST Proxy's 40401
+ * and 40402).
  */
 public class UnknownTopicOrPartitionException extends ApiException {
   private final boolean topicExists;
@@ -18,12 +19,19 @@ public class UnknownTopicOrPartitionException extends ApiException {
 
   /** An unknown topic, with a sentence on why it was not auto-created. */
   public static UnknownTopicOrPartitionException unknownTopic(String topic, String why) {
-    return new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist; " + why, false);
+    return new UnknownTopicOrPartitionException(
+        "Topic '" + topic + "' does not exist; " + why, false);
   }
 
-  public static UnknownTopicOrPartitionException unknownPartition(String topic, int partition, int partitionCount) {
+  public static UnknownTopicOrPartitionException unknownPartition(
+      String topic, int partition, int partitionCount) {
     return new UnknownTopicOrPartitionException(
-        "Partition " + partition + " of topic '" + topic + "' does not exist; the topic has " + partitionCount
+        "Partition "
+            + partition
+            + " of topic '"
+            + topic
+            + "' does not exist; the topic has "
+            + partitionCount
             + " partition(s).",
         true);
   }

@@ -5,11 +5,13 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
- * Walks consecutive v2 batches in a buffer without copying. It checks framing only (a whole header and a whole
- * batch must be present); call {@link RecordBatch#validate()} on each batch to check its CRC.
+ * Walks consecutive v2 batches in a buffer without copying. It checks framing only (a whole header
+ * and a whole batch must be present); call {@link RecordBatch#validate()} on each batch to check
+ * its CRC.
  *
- * <p>A trailing partial batch ends the iteration when {@code allowPartialTail} is set (a read that stopped at a
- * byte limit, or a log tail torn by a crash); otherwise it throws {@link CorruptRecordException}.
+ * <p>A trailing partial batch ends the iteration when {@code allowPartialTail} is set (a read that
+ * stopped at a byte limit, or a log tail torn by a crash); otherwise it throws {@link
+ * CorruptRecordException}.
  */
 public final class BatchIterator implements Iterator<RecordBatch> {
   private final ByteBuffer buffer;
@@ -50,7 +52,12 @@ public final class BatchIterator implements Iterator<RecordBatch> {
       throw new CorruptRecordException("batch at byte " + next + " has invalid length " + length);
     }
     if ((long) remaining < RecordBatch.LOG_OVERHEAD + (long) length) {
-      return partialTail("incomplete batch: " + remaining + " of " + (RecordBatch.LOG_OVERHEAD + length) + " bytes");
+      return partialTail(
+          "incomplete batch: "
+              + remaining
+              + " of "
+              + (RecordBatch.LOG_OVERHEAD + length)
+              + " bytes");
     }
     pending = new RecordBatch(buffer, next);
     next += pending.sizeInBytes();

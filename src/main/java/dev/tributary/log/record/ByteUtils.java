@@ -3,9 +3,10 @@ package dev.tributary.log.record;
 import java.nio.ByteBuffer;
 
 /**
- * Zigzag varints as the v2 record format uses them (Protocol Buffers encoding): 7 bits per byte, least
- * significant group first, high bit set on every byte but the last; zigzag maps small negative numbers to small
- * unsigned ones ({@code -1 -> 1}), so the "absent" length -1 takes one byte. Stateless, thread-safe.
+ * Zigzag varints as the v2 record format uses them (Protocol Buffers encoding): 7 bits per byte,
+ * least significant group first, high bit set on every byte but the last; zigzag maps small
+ * negative numbers to small unsigned ones ({@code -1 -> 1}), so the "absent" length -1 takes one
+ * byte. Stateless, thread-safe.
  */
 final class ByteUtils {
   /** An int needs at most 5 varint bytes, a long at most 10; more means the framing is corrupt. */
@@ -17,7 +18,8 @@ final class ByteUtils {
 
   static int sizeOfVarint(int value) {
     int v = (value << 1) ^ (value >> 31);
-    // One byte per started group of 7 bits; 32 - nlz is the number of significant bits (at least 1).
+    // One byte per started group of 7 bits; 32 - nlz is the number of significant bits (at least
+    // 1).
     int bits = 32 - Integer.numberOfLeadingZeros(v | 1);
     return (bits + 6) / 7;
   }
@@ -47,8 +49,9 @@ final class ByteUtils {
   }
 
   /**
-   * Reads a zigzag varint at the buffer's position and advances it. Throws {@link CorruptRecordException} when it
-   * runs longer than 5 bytes, and {@link java.nio.BufferUnderflowException} when the buffer ends inside it.
+   * Reads a zigzag varint at the buffer's position and advances it. Throws {@link
+   * CorruptRecordException} when it runs longer than 5 bytes, and {@link
+   * java.nio.BufferUnderflowException} when the buffer ends inside it.
    */
   static int readVarint(ByteBuffer buffer) {
     int raw = 0;

@@ -15,10 +15,10 @@ import org.xerial.snappy.SnappyInputStream;
 import org.xerial.snappy.SnappyOutputStream;
 
 /**
- * Compresses and decompresses the records section of a batch in the stream formats Kafka producers use:
- * GZIP (RFC 1952), SNAPPY in snappy-java's framed stream format, LZ4 in the LZ4 frame format (64 KiB independent
- * blocks, no checksums, as Kafka's {@code Lz4BlockOutputStream} writes), ZSTD as a zstd frame. Stateless and
- * thread-safe; each call allocates its own streams.
+ * Compresses and decompresses the records section of a batch in the stream formats Kafka producers
+ * use: GZIP (RFC 1952), SNAPPY in snappy-java's framed stream format, LZ4 in the LZ4 frame format
+ * (64 KiB independent blocks, no checksums, as Kafka's {@code Lz4BlockOutputStream} writes), ZSTD
+ * as a zstd frame. Stateless and thread-safe; each call allocates its own streams.
  */
 final class Codecs {
   private Codecs() {}
@@ -36,25 +36,31 @@ final class Codecs {
   }
 
   /**
-   * The uncompressed form of {@code compressed}'s remaining bytes; throws {@link CorruptRecordException} when
-   * they are not a valid stream of {@code type}.
+   * The uncompressed form of {@code compressed}'s remaining bytes; throws {@link
+   * CorruptRecordException} when they are not a valid stream of {@code type}.
    */
   static ByteBuffer decompress(CompressionType type, ByteBuffer compressed) {
     try (InputStream stream = wrapForInput(type, new ByteBufferInputStream(compressed))) {
       return ByteBuffer.wrap(stream.readAllBytes());
     } catch (IOException | RuntimeException e) {
-      // Codecs report bad input with IOExceptions and assorted runtime exceptions (LZ4Exception, SnappyError...).
-      throw new CorruptRecordException("failed to decompress " + type.kafkaName + " batch: " + e, e);
+      // Codecs report bad input with IOExceptions and assorted runtime exceptions (LZ4Exception,
+      // SnappyError...).
+      throw new CorruptRecordException(
+          "failed to decompress " + type.kafkaName + " batch: " + e, e);
     }
   }
 
-  private static OutputStream wrapForOutput(CompressionType type, OutputStream out) throws IOException {
+  private static OutputStream wrapForOutput(CompressionType type, OutputStream out)
+      throws IOException {
     return switch (type) {
       case NONE -> out;
       case GZIP -> new GZIPOutputStream(out, 8 * 1024);
       case SNAPPY -> new SnappyOutputStream(out);
-      case LZ4 -> new LZ4FrameOutputStream(
-          out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB, LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE);
+      case LZ4 ->
+          new LZ4FrameOutputStream(
+              out,
+              LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB,
+              LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE);
       case ZSTD -> new ZstdOutputStreamNoFinalizer(out);
     };
   }
@@ -69,7 +75,10 @@ final class Codecs {
     };
   }
 
-  /** Reads a buffer's remaining bytes without copying them first (the buffer may be direct or read-only). */
+  /**
+   * Reads a buffer's remaining bytes without copying them first (the buffer may be direct or
+   * read-only).
+   */
   private static final class ByteBufferInputStream extends InputStream {
     private final ByteBuffer buffer;
 

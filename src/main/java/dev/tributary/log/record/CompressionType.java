@@ -1,8 +1,9 @@
 package dev.tributary.log.record;
 
 /**
- * The compression codec of a batch, attributes bits 0-2, with Kafka's ids. Tributary stores compressed batches
- * exactly as they arrive; it decompresses only to render records (for example as JSON over HTTP).
+ * The compression codec of a batch, attributes bits 0-2, with Kafka's ids. Tributary stores
+ * compressed batches exactly as they arrive; it decompresses only to render records (for example as
+ * JSON over HTTP).
  */
 public enum CompressionType {
   NONE(0, "none"),

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * A record header as Kafka defines it: a UTF-8 key (never null) and a value that may be null. Equality compares
- * value bytes. Immutable as long as nobody mutates the array passed in.
+ * A record header as Kafka defines it: a UTF-8 key (never null) and a value that may be null.
+ * Equality compares value bytes. Immutable as long as nobody mutates the array passed in.
  */
 public record Header(String key, byte[] value) {
   public Header {

@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * A view over one record batch in Kafka's v2 format (magic 2), the unit Tributary stores, replicates and serves.
+ * A view over one record batch in Kafka's v2 format (magic 2), the unit Tributary stores,
+ * replicates and serves.
  *
  * <pre>
  * offset  size  field                    offset  size  field
@@ -21,12 +22,14 @@ import java.util.zip.CRC32C;
  * 27       8    baseTimestamp
  * </pre>
  *
- * <p>The base offset and the partition leader epoch sit outside the CRC, so the broker assigns offsets and stamps
- * the epoch in place without re-encoding or re-checksumming the batch, as Kafka does.
+ * <p>The base offset and the partition leader epoch sit outside the CRC, so the broker assigns
+ * offsets and stamps the epoch in place without re-encoding or re-checksumming the batch, as Kafka
+ * does.
  *
- * <p>Invariant: a view is created only over a buffer whose bytes [position, position + 61) exist; {@link
- * #validate()} checks everything else. The view reads the buffer with absolute gets and never moves its
- * position. Not thread-safe when mutated ({@link #setBaseOffset}, {@link #setPartitionLeaderEpoch}).
+ * <p>Invariant: a view is created only over a buffer whose bytes [position, position + 61) exist;
+ * {@link #validate()} checks everything else. The view reads the buffer with absolute gets and
+ * never moves its position. Not thread-safe when mutated ({@link #setBaseOffset}, {@link
+ * #setPartitionLeaderEpoch}).
  */
 public final class RecordBatch {
   public static final int BASE_OFFSET_OFFSET = 0;
@@ -42,8 +45,10 @@ public final class RecordBatch {
   public static final int PRODUCER_EPOCH_OFFSET = 51;
   public static final int BASE_SEQUENCE_OFFSET = 53;
   public static final int RECORDS_COUNT_OFFSET = 57;
+
   /** Size of the fixed batch header; the first record starts here. */
   public static final int HEADER_SIZE = 61;
+
   /** Bytes before the batchLength-counted part: baseOffset and batchLength itself. */
   public static final int LOG_OVERHEAD = 12;
 
@@ -71,7 +76,11 @@ public final class RecordBatch {
   public RecordBatch(ByteBuffer buffer, int start) {
     if (buffer.limit() - start < HEADER_SIZE) {
       throw new CorruptRecordException(
-          "batch header needs " + HEADER_SIZE + " bytes, only " + (buffer.limit() - start) + " remain");
+          "batch header needs "
+              + HEADER_SIZE
+              + " bytes, only "
+              + (buffer.limit() - start)
+              + " remain");
     }
     this.buffer = buffer;
     this.start = start;
@@ -121,7 +130,9 @@ public final class RecordBatch {
     return CompressionType.forId(attributes() & COMPRESSION_CODEC_MASK);
   }
 
-  /** True when the batch's timestamps were set by the broker (log append time), not by the producer. */
+  /**
+   * True when the batch's timestamps were set by the broker (log append time), not by the producer.
+   */
   public boolean isLogAppendTime() {
     return (attributes() & TIMESTAMP_TYPE_MASK) != 0;
   }
@@ -182,8 +193,8 @@ public final class RecordBatch {
   }
 
   /**
-   * Checks magic, length bounds and checksum; throws {@link CorruptRecordException} naming what is wrong. A batch
-   * that passes can be stored, indexed and decoded.
+   * Checks magic, length bounds and checksum; throws {@link CorruptRecordException} naming what is
+   * wrong. A batch that passes can be stored, indexed and decoded.
    */
   public void validate() {
     checkFraming();
@@ -191,22 +202,31 @@ public final class RecordBatch {
     long computed = computeChecksum();
     if (stored != computed) {
       throw new CorruptRecordException(
-          "CRC mismatch: stored " + Long.toHexString(stored) + ", computed " + Long.toHexString(computed));
+          "CRC mismatch: stored "
+              + Long.toHexString(stored)
+              + ", computed "
+              + Long.toHexString(computed));
     }
   }
 
   /** Magic, length and counts: what must hold before the batch's bytes can be walked at all. */
   private void checkFraming() {
     if (magic() != MAGIC_V2) {
-      throw new CorruptRecordException("unsupported magic " + magic() + " (only v2 record batches are accepted)");
+      throw new CorruptRecordException(
+          "unsupported magic " + magic() + " (only v2 record batches are accepted)");
     }
     int length = batchLength();
     if (length < HEADER_SIZE - LOG_OVERHEAD) {
-      throw new CorruptRecordException("batch length " + length + " is smaller than the batch header");
+      throw new CorruptRecordException(
+          "batch length " + length + " is smaller than the batch header");
     }
     if (buffer.limit() - start < LOG_OVERHEAD + (long) length) {
       throw new CorruptRecordException(
-          "batch claims " + (LOG_OVERHEAD + length) + " bytes, only " + (buffer.limit() - start) + " present");
+          "batch claims "
+              + (LOG_OVERHEAD + length)
+              + " bytes, only "
+              + (buffer.limit() - start)
+              + " present");
     }
     if (lastOffsetDelta() < 0 || recordCount() < 0) {
       throw new CorruptRecordException("negative record count or last offset delta");
@@ -214,11 +234,11 @@ public final class RecordBatch {
   }
 
   /**
-   * Decodes the records lazily, decompressing the whole records section first if the batch is compressed.
-   * Uncompressed keys and values share this batch's bytes. Control batches (transaction markers) decode like any
-   * other; callers that serve data skip them ({@link #isControlBatch()}). Checks framing but not the CRC: call
-   * {@link #validate()} first on bytes from outside. Throws {@link CorruptRecordException} on bad framing, either
-   * here or from the iterator.
+   * Decodes the records lazily, decompressing the whole records section first if the batch is
+   * compressed. Uncompressed keys and values share this batch's bytes. Control batches (transaction
+   * markers) decode like any other; callers that serve data skip them ({@link #isControlBatch()}).
+   * Checks framing but not the CRC: call {@link #validate()} first on bytes from outside. Throws
+   * {@link CorruptRecordException} on bad framing, either here or from the iterator.
    */
   public Iterator<Record> recordIterator() {
     checkFraming();
@@ -233,7 +253,8 @@ public final class RecordBatch {
   /** All records of the batch, decoded as {@link #recordIterator()} does. */
   public List<Record> records() {
     Iterator<Record> iterator = recordIterator();
-    // The count is untrusted until decoded: cap the initial capacity by what the bytes could hold (a record takes
+    // The count is untrusted until decoded: cap the initial capacity by what the bytes could hold
+    // (a record takes
     // at least 7 bytes uncompressed; compressed batches may hold more, and the list then grows).
     List<Record> records = new ArrayList<>(Math.min(recordCount(), sizeInBytes() / 7));
     iterator.forEachRemaining(records::add);
@@ -242,7 +263,12 @@ public final class RecordBatch {
 
   /** A read-only buffer of exactly this batch's bytes (shares content, no copy). */
   public ByteBuffer slice() {
-    return buffer.duplicate().limit(start + sizeInBytes()).position(start).slice().asReadOnlyBuffer();
+    return buffer
+        .duplicate()
+        .limit(start + sizeInBytes())
+        .position(start)
+        .slice()
+        .asReadOnlyBuffer();
   }
 
   /** Absolute index of the batch's first byte in the underlying buffer. */

@@ -12,7 +12,8 @@ import java.util.Objects;
 import java.util.zip.CRC32C;
 
 /**
- * Encodes records into one v2 record batch (see {@link RecordBatch} for the header layout). Each record is
+ * Encodes records into one v2 record batch (see {@link RecordBatch} for the header layout). Each
+ * record is
  *
  * <pre>
  * length varint | attributes int8 (0) | timestampDelta varlong | offsetDelta varint
@@ -20,21 +21,26 @@ import java.util.zip.CRC32C;
  * | headerCount varint | (keyLength varint | key utf8 | valueLength varint (-1 = null) | value)*
  * </pre>
  *
- * where deltas are relative to the batch's baseTimestamp (the first record's timestamp) and baseOffset. Batches
- * are non-transactional, non-idempotent (producerId, producerEpoch and baseSequence -1) and CreateTime.
+ * where deltas are relative to the batch's baseTimestamp (the first record's timestamp) and
+ * baseOffset. Batches are non-transactional, non-idempotent (producerId, producerEpoch and
+ * baseSequence -1) and CreateTime.
  *
- * <p>Stateless and thread-safe. On the produce path (NONE) it sizes the batch exactly, allocates once, writes in
- * place and computes the CRC once; compressed batches pay for one extra copy of the records section.
+ * <p>Stateless and thread-safe. On the produce path (NONE) it sizes the batch exactly, allocates
+ * once, writes in place and computes the CRC once; compressed batches pay for one extra copy of the
+ * records section.
  */
 public final class RecordBatchBuilder {
   private RecordBatchBuilder() {}
 
   /**
-   * One complete batch of {@code records} (non-empty) with offsets {@code baseOffset ..} and a valid CRC, in a
-   * heap buffer with position 0 and limit = the batch size.
+   * One complete batch of {@code records} (non-empty) with offsets {@code baseOffset ..} and a
+   * valid CRC, in a heap buffer with position 0 and limit = the batch size.
    */
   public static ByteBuffer build(
-      List<SimpleRecord> records, CompressionType compression, long baseOffset, int partitionLeaderEpoch) {
+      List<SimpleRecord> records,
+      CompressionType compression,
+      long baseOffset,
+      int partitionLeaderEpoch) {
     Objects.requireNonNull(compression, "compression");
     if (records == null || records.isEmpty()) {
       throw new IllegalArgumentException("a record batch needs at least one record");
@@ -42,7 +48,8 @@ public final class RecordBatchBuilder {
     int count = records.size();
     long baseTimestamp = records.get(0).timestamp();
     long maxTimestamp = baseTimestamp;
-    // Header keys are UTF-8 encoded once here and written from this array, in the same order, below.
+    // Header keys are UTF-8 encoded once here and written from this array, in the same order,
+    // below.
     byte[][] headerKeys = new byte[countHeaders(records)][];
     int[] bodySizes = new int[count];
     long recordsBytes = 0;
@@ -56,7 +63,8 @@ public final class RecordBatchBuilder {
       recordsBytes += sizeOfVarint(bodySizes[i]) + bodySizes[i];
     }
     if (RecordBatch.HEADER_SIZE + recordsBytes > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("records take " + recordsBytes + " bytes, too many for one batch");
+      throw new IllegalArgumentException(
+          "records take " + recordsBytes + " bytes, too many for one batch");
     }
 
     ByteBuffer batch;
@@ -73,9 +81,11 @@ public final class RecordBatchBuilder {
       batch.put(compressed);
     }
     if (batch.hasRemaining()) {
-      throw new IllegalStateException("sized " + batch.capacity() + " bytes but wrote " + batch.position());
+      throw new IllegalStateException(
+          "sized " + batch.capacity() + " bytes but wrote " + batch.position());
     }
-    writeHeader(batch, compression, baseOffset, partitionLeaderEpoch, count, baseTimestamp, maxTimestamp);
+    writeHeader(
+        batch, compression, baseOffset, partitionLeaderEpoch, count, baseTimestamp, maxTimestamp);
     return batch.clear();
   }
 
@@ -89,15 +99,21 @@ public final class RecordBatchBuilder {
 
   /** Bytes of one record after its length varint. */
   private static int bodySize(
-      SimpleRecord record, int offsetDelta, long baseTimestamp, byte[][] headerKeys, int firstHeader) {
-    int size = 1 // attributes
-        + sizeOfVarlong(record.timestamp() - baseTimestamp)
-        + sizeOfVarint(offsetDelta)
-        + sizeOfBytes(record.key())
-        + sizeOfBytes(record.value())
-        + sizeOfVarint(record.headers().size());
+      SimpleRecord record,
+      int offsetDelta,
+      long baseTimestamp,
+      byte[][] headerKeys,
+      int firstHeader) {
+    int size =
+        1 // attributes
+            + sizeOfVarlong(record.timestamp() - baseTimestamp)
+            + sizeOfVarint(offsetDelta)
+            + sizeOfBytes(record.key())
+            + sizeOfBytes(record.value())
+            + sizeOfVarint(record.headers().size());
     for (int i = 0; i < record.headers().size(); i++) {
-      size += sizeOfBytes(headerKeys[firstHeader + i]) + sizeOfBytes(record.headers().get(i).value());
+      size +=
+          sizeOfBytes(headerKeys[firstHeader + i]) + sizeOfBytes(record.headers().get(i).value());
     }
     return size;
   }
@@ -107,7 +123,11 @@ public final class RecordBatchBuilder {
   }
 
   private static void writeRecords(
-      List<SimpleRecord> records, ByteBuffer out, long baseTimestamp, int[] bodySizes, byte[][] headerKeys) {
+      List<SimpleRecord> records,
+      ByteBuffer out,
+      long baseTimestamp,
+      int[] bodySizes,
+      byte[][] headerKeys) {
     int h = 0;
     for (int i = 0; i < records.size(); i++) {
       SimpleRecord record = records.get(i);
@@ -155,9 +175,13 @@ public final class RecordBatchBuilder {
     batch.putShort(RecordBatch.PRODUCER_EPOCH_OFFSET, RecordBatch.NO_PRODUCER_EPOCH);
     batch.putInt(RecordBatch.BASE_SEQUENCE_OFFSET, RecordBatch.NO_SEQUENCE);
     batch.putInt(RecordBatch.RECORDS_COUNT_OFFSET, count);
-    // The CRC covers attributes to the end; base offset and leader epoch stay outside so they can change later.
+    // The CRC covers attributes to the end; base offset and leader epoch stay outside so they can
+    // change later.
     CRC32C crc = new CRC32C();
-    crc.update(batch.array(), RecordBatch.ATTRIBUTES_OFFSET, batch.position() - RecordBatch.ATTRIBUTES_OFFSET);
+    crc.update(
+        batch.array(),
+        RecordBatch.ATTRIBUTES_OFFSET,
+        batch.position() - RecordBatch.ATTRIBUTES_OFFSET);
     batch.putInt(RecordBatch.CRC_OFFSET, (int) crc.getValue());
   }
 }

@@ -12,25 +12,34 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * Decodes the records section of one batch (already decompressed), lazily, one record per {@link #next()}. The
- * record layout is documented on {@link RecordBatchBuilder}.
+ * Decodes the records section of one batch (already decompressed), lazily, one record per {@link
+ * #next()}. The record layout is documented on {@link RecordBatchBuilder}.
  *
- * <p>Framing is checked strictly, so bad bytes surface as {@link CorruptRecordException}, never as an index error:
- * every length must fit inside its record, every record inside the section, and exactly {@code recordCount}
- * records must fill the section. Offset deltas are not required to be contiguous (compaction leaves gaps). Not
- * thread-safe.
+ * <p>Framing is checked strictly, so bad bytes surface as {@link CorruptRecordException}, never as
+ * an index error: every length must fit inside its record, every record inside the section, and
+ * exactly {@code recordCount} records must fill the section. Offset deltas are not required to be
+ * contiguous (compaction leaves gaps). Not thread-safe.
  */
 final class RecordIterator implements Iterator<Record> {
-  /** The smallest record body: attributes, timestampDelta, offsetDelta, keyLength, valueLength, headerCount. */
+  /**
+   * The smallest record body: attributes, timestampDelta, offsetDelta, keyLength, valueLength,
+   * headerCount.
+   */
   private static final int MIN_BODY_BYTES = 6;
 
   private final ByteBuffer section;
   private final long baseOffset;
   private final long baseTimestamp;
   private final boolean isLogAppendTime;
-  /** The batch's max timestamp: every record's timestamp in LogAppendTime batches (Kafka ignores the deltas). */
+
+  /**
+   * The batch's max timestamp: every record's timestamp in LogAppendTime batches (Kafka ignores the
+   * deltas).
+   */
   private final long logAppendTime;
+
   private final int recordCount;
+
   /** Records returned so far. Invariant: read <= recordCount. */
   private int read;
 
@@ -72,7 +81,10 @@ final class RecordIterator implements Iterator<Record> {
   private void checkNothingAfterLastRecord() {
     if (read == recordCount && section.hasRemaining()) {
       throw new CorruptRecordException(
-          section.remaining() + " bytes follow the last of " + recordCount + " records in the batch");
+          section.remaining()
+              + " bytes follow the last of "
+              + recordCount
+              + " records in the batch");
     }
   }
 
@@ -85,7 +97,12 @@ final class RecordIterator implements Iterator<Record> {
     int length = readVarint(section);
     if (length < MIN_BODY_BYTES || length > section.remaining()) {
       throw new CorruptRecordException(
-          where(at) + " has length " + length + " with " + section.remaining() + " bytes left in the batch");
+          where(at)
+              + " has length "
+              + length
+              + " with "
+              + section.remaining()
+              + " bytes left in the batch");
     }
     ByteBuffer body = section.slice(section.position(), length);
     section.position(section.position() + length);
@@ -107,10 +124,12 @@ final class RecordIterator implements Iterator<Record> {
         throw new CorruptRecordException(where(at) + " has a header with a null key");
       }
       ByteBuffer headerValue = readBytes(body, at, "header value");
-      headers.add(new Header(StandardCharsets.UTF_8.decode(headerKey).toString(), toArray(headerValue)));
+      headers.add(
+          new Header(StandardCharsets.UTF_8.decode(headerKey).toString(), toArray(headerValue)));
     }
     if (body.hasRemaining()) {
-      throw new CorruptRecordException(where(at) + " has " + body.remaining() + " bytes after its last header");
+      throw new CorruptRecordException(
+          where(at) + " has " + body.remaining() + " bytes after its last header");
     }
     long timestamp = isLogAppendTime ? logAppendTime : baseTimestamp + timestampDelta;
     return new Record(baseOffset + offsetDelta, timestamp, key, value, headers);
@@ -124,7 +143,14 @@ final class RecordIterator implements Iterator<Record> {
     }
     if (length < 0 || length > body.remaining()) {
       throw new CorruptRecordException(
-          where(at) + " has " + field + " length " + length + " with " + body.remaining() + " bytes left in it");
+          where(at)
+              + " has "
+              + field
+              + " length "
+              + length
+              + " with "
+              + body.remaining()
+              + " bytes left in it");
     }
     ByteBuffer bytes = body.slice(body.position(), length).asReadOnlyBuffer();
     body.position(body.position() + length);

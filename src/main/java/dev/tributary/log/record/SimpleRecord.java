@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One record to be written by {@link RecordBatchBuilder}: a CreateTime timestamp in ms, a key and value that may
- * each be null (absent, unlike empty), and headers (never null, possibly empty). Equality compares bytes.
+ * One record to be written by {@link RecordBatchBuilder}: a CreateTime timestamp in ms, a key and
+ * value that may each be null (absent, unlike empty), and headers (never null, possibly empty).
+ * Equality compares bytes.
  */
 public record SimpleRecord(long timestamp, byte[] key, byte[] value, List<Header> headers) {
   public SimpleRecord {

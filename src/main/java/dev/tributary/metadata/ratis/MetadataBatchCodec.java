@@ -14,7 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The three byte formats of the Ratis quorum. All integers big-endian; records are {@link MetadataRecordSerde}.
+ * The three byte formats of the Ratis quorum. All integers big-endian; records are {@link
+ * MetadataRecordSerde}.
  *
  * <pre>
  * Raft entry (one metadata batch):  expectedLastOffset:int64  count:int32  (size:int32 record-bytes)*count
@@ -22,9 +23,10 @@ import java.util.List;
  * Snapshot file:                    formatVersion:int32  lastOffset:int64  count:int32  (size:int32 record-bytes)*count
  * </pre>
  *
- * The snapshot's records are {@link MetadataImage#toRecords()}; replayed from {@link MetadataImage#EMPTY} and given
- * {@link MetadataImage#withLastOffset lastOffset} they rebuild the image. Ratis keeps an MD5 beside each snapshot
- * file, so the format carries no checksum of its own.
+ * The snapshot's records are {@link MetadataImage#toRecords()}; replayed from {@link
+ * MetadataImage#EMPTY} and given {@link MetadataImage#withLastOffset lastOffset} they rebuild the
+ * image. Ratis keeps an MD5 beside each snapshot file, so the format carries no checksum of its
+ * own.
  */
 final class MetadataBatchCodec {
   static final int SNAPSHOT_FORMAT_VERSION = 1;
@@ -55,7 +57,8 @@ final class MetadataBatchCodec {
       encoded.add(recordBytes);
       bytes += 4 + recordBytes.length;
     }
-    ByteBuffer buffer = ByteBuffer.allocate(bytes).putLong(expectedLastOffset).putInt(records.size());
+    ByteBuffer buffer =
+        ByteBuffer.allocate(bytes).putLong(expectedLastOffset).putInt(records.size());
     for (byte[] recordBytes : encoded) {
       buffer.putInt(recordBytes.length).put(recordBytes);
     }
@@ -68,7 +71,8 @@ final class MetadataBatchCodec {
       long expectedLastOffset = buffer.getLong();
       List<MetadataRecord> records = readRecords(buffer);
       if (buffer.hasRemaining()) {
-        throw new IllegalArgumentException(buffer.remaining() + " trailing bytes after a metadata batch");
+        throw new IllegalArgumentException(
+            buffer.remaining() + " trailing bytes after a metadata batch");
       }
       return new Batch(expectedLastOffset, records);
     } catch (BufferUnderflowException e) {
@@ -133,7 +137,8 @@ final class MetadataBatchCodec {
   private static List<MetadataRecord> readRecords(ByteBuffer buffer) {
     int count = buffer.getInt();
     if (count < 0 || count > buffer.remaining() / 4) {
-      throw new IllegalArgumentException("impossible record count " + count + " in a metadata batch");
+      throw new IllegalArgumentException(
+          "impossible record count " + count + " in a metadata batch");
     }
     List<MetadataRecord> records = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {

@@ -7,24 +7,25 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Parses a quorum member list in the format of Kafka's {@code controller.quorum.voters}:
- * {@code 1@127.0.0.1:9191,2@127.0.0.1:9192,3@[::1]:9193} — broker id, {@code @}, host, {@code :}, port; IPv6 hosts
- * in brackets. The same format serves the list of Ratis listeners.
+ * Parses a quorum member list in the format of Kafka's {@code controller.quorum.voters}: {@code
+ * 1@127.0.0.1:9191,2@127.0.0.1:9192,3@[::1]:9193} — broker id, {@code @}, host, {@code :}, port;
+ * IPv6 hosts in brackets. The same format serves the list of Ratis listeners.
  *
- * <p>Addresses are returned unresolved (no DNS lookup while parsing); {@link InetSocketAddress#getHostString()} is
- * the host as written.
+ * <p>Addresses are returned unresolved (no DNS lookup while parsing); {@link
+ * InetSocketAddress#getHostString()} is the host as written.
  */
 public final class QuorumVoters {
   private QuorumVoters() {}
 
   /**
-   * Returns broker id → address, sorted by id. Throws {@link IllegalArgumentException} naming the bad entry on an
-   * empty list, a malformed entry, a negative or non-numeric id, a port outside 1–65535, or a duplicate id or
-   * address.
+   * Returns broker id → address, sorted by id. Throws {@link IllegalArgumentException} naming the
+   * bad entry on an empty list, a malformed entry, a negative or non-numeric id, a port outside
+   * 1–65535, or a duplicate id or address.
    */
   public static Map<Integer, InetSocketAddress> parse(String text) {
     if (text == null || text.isBlank()) {
-      throw new IllegalArgumentException("quorum voters must not be empty; expected id@host:port[,id@host:port...]");
+      throw new IllegalArgumentException(
+          "quorum voters must not be empty; expected id@host:port[,id@host:port...]");
     }
     TreeMap<Integer, InetSocketAddress> voters = new TreeMap<>();
     Map<String, Integer> idsByAddress = new HashMap<>();

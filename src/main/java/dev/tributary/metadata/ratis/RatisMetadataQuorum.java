@@ -55,30 +55,33 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The metadata quorum of a cluster, on Apache Ratis (Kafka's KRaft idea): every broker embeds one Ratis peer of a
- * single Raft group; the leader's broker is the active controller and the Raft term is the controller epoch.
- * Voters elect and commit; <em>listeners</em> (brokers outside the voter list, Ratis' {@code LISTENER} role) receive
- * the log and replay it but never vote or lead.
+ * The metadata quorum of a cluster, on Apache Ratis (Kafka's KRaft idea): every broker embeds one
+ * Ratis peer of a single Raft group; the leader's broker is the active controller and the Raft term
+ * is the controller epoch. Voters elect and commit; <em>listeners</em> (brokers outside the voter
+ * list, Ratis' {@code LISTENER} role) receive the log and replay it but never vote or lead.
  *
- * <p>Identity is derived from configuration, so it is stable across restarts: peer id = broker id as a string, group
- * id = {@code UUID.nameUUIDFromBytes("tributary-metadata")}. Storage: {@code <storageDir>/<group-uuid>/} (Raft log,
- * metadata, {@code sm/} snapshots); one process per directory. gRPC on the local member's port, bound to its host.
+ * <p>Identity is derived from configuration, so it is stable across restarts: peer id = broker id
+ * as a string, group id = {@code UUID.nameUUIDFromBytes("tributary-metadata")}. Storage: {@code
+ * <storageDir>/<group-uuid>/} (Raft log, metadata, {@code sm/} snapshots); one process per
+ * directory. gRPC on the local member's port, bound to its host.
  *
- * <p>Append path: {@link #append} encodes the batch as one Raft entry ({@link MetadataBatchCodec}) and submits it to
- * the local Raft division, which accepts it only while it is the ready leader; the reply comes back after the entry
- * committed and applied <em>locally</em>, so {@link #image()} includes the batch when {@code append} returns. The
- * state machine ({@link MetadataStateMachine}) applies a batch on every member only if the image is still at its
- * {@code expectedLastOffset}, which makes a late write of a deposed controller — or a retry after a timeout — a
- * harmless no-op.
+ * <p>Append path: {@link #append} encodes the batch as one Raft entry ({@link MetadataBatchCodec})
+ * and submits it to the local Raft division, which accepts it only while it is the ready leader;
+ * the reply comes back after the entry committed and applied <em>locally</em>, so {@link #image()}
+ * includes the batch when {@code append} returns. The state machine ({@link MetadataStateMachine})
+ * applies a batch on every member only if the image is still at its {@code expectedLastOffset},
+ * which makes a late write of a deposed controller — or a retry after a timeout — a harmless no-op.
  *
- * <p>Threads: Ratis' own (gRPC, log worker, state machine updater — listeners run on the latter) plus one daemon
- * thread per quorum, {@code tributary-quorum-events-b<id>}, that runs leadership listeners. Methods are thread safe.
+ * <p>Threads: Ratis' own (gRPC, log worker, state machine updater — listeners run on the latter)
+ * plus one daemon thread per quorum, {@code tributary-quorum-events-b<id>}, that runs leadership
+ * listeners. Methods are thread safe.
  */
 public final class RatisMetadataQuorum implements MetadataQuorum {
   private static final Logger log = LoggerFactory.getLogger(RatisMetadataQuorum.class);
 
   /** The one Raft group of the metadata quorum; the same on every broker and across restarts. */
-  static final RaftGroupId GROUP_ID = RaftGroupId.valueOf(UUID.nameUUIDFromBytes("tributary-metadata".getBytes(UTF_8)));
+  static final RaftGroupId GROUP_ID =
+      RaftGroupId.valueOf(UUID.nameUUIDFromBytes("tributary-metadata".getBytes(UTF_8)));
 
   private final int localBrokerId;
   private final RaftPeerId localPeerId;
@@ -93,8 +96,13 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private RatisMetadataQuorum(
-      int localBrokerId, RaftServer server, MetadataStateMachine stateMachine, ExecutorService events,
-      List<Runnable> leadershipListeners, long appendTimeoutMs) throws IOException {
+      int localBrokerId,
+      RaftServer server,
+      MetadataStateMachine stateMachine,
+      ExecutorService events,
+      List<Runnable> leadershipListeners,
+      long appendTimeoutMs)
+      throws IOException {
     this.localBrokerId = localBrokerId;
     this.localPeerId = server.getId();
     this.server = server;
@@ -105,42 +113,58 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
     this.appendTimeoutMs = appendTimeoutMs;
   }
 
-  /** {@link #start(int, Map, Map, Path, RatisQuorumOptions)} with no listeners and default options. */
-  public static RatisMetadataQuorum start(int localBrokerId, Map<Integer, InetSocketAddress> voters, Path storageDir) {
+  /**
+   * {@link #start(int, Map, Map, Path, RatisQuorumOptions)} with no listeners and default options.
+   */
+  public static RatisMetadataQuorum start(
+      int localBrokerId, Map<Integer, InetSocketAddress> voters, Path storageDir) {
     return start(localBrokerId, voters, Map.of(), storageDir, RatisQuorumOptions.DEFAULTS);
   }
 
   /**
-   * Starts this broker's Ratis peer and returns once it serves (an election may still be under way: see {@link
-   * #activeControllerId()}). The image is recovered from the latest snapshot plus the Raft log in {@code
-   * storageDir}.
+   * Starts this broker's Ratis peer and returns once it serves (an election may still be under way:
+   * see {@link #activeControllerId()}). The image is recovered from the latest snapshot plus the
+   * Raft log in {@code storageDir}.
    *
    * @param localBrokerId this broker: a key of {@code voters} or of {@code listeners}
-   * @param voters broker id → Raft address of every voter (e.g. {@link QuorumVoters#parse}); identical on every
-   *     broker
-   * @param listeners broker id → Raft address of every non-voting member; identical on every broker; may be empty
+   * @param voters broker id → Raft address of every voter (e.g. {@link QuorumVoters#parse});
+   *     identical on every broker
+   * @param listeners broker id → Raft address of every non-voting member; identical on every
+   *     broker; may be empty
    * @param storageDir this broker's quorum directory (created if absent)
-   * @throws IllegalArgumentException if the membership is inconsistent or {@code localBrokerId} is in neither map
-   * @throws UncheckedIOException if storage cannot be opened or the port cannot be bound (the message names the
-   *     port; Ratis' own {@code System.exit(1)} for the latter is disabled: {@code ExitUtils.disableSystemExit()})
+   * @throws IllegalArgumentException if the membership is inconsistent or {@code localBrokerId} is
+   *     in neither map
+   * @throws UncheckedIOException if storage cannot be opened or the port cannot be bound (the
+   *     message names the port; Ratis' own {@code System.exit(1)} for the latter is disabled:
+   *     {@code ExitUtils.disableSystemExit()})
    */
   public static RatisMetadataQuorum start(
-      int localBrokerId, Map<Integer, InetSocketAddress> voters, Map<Integer, InetSocketAddress> listeners,
-      Path storageDir, RatisQuorumOptions options) {
+      int localBrokerId,
+      Map<Integer, InetSocketAddress> voters,
+      Map<Integer, InetSocketAddress> listeners,
+      Path storageDir,
+      RatisQuorumOptions options) {
     if (voters.isEmpty()) {
       throw new IllegalArgumentException("the metadata quorum needs at least one voter");
     }
     for (Integer id : listeners.keySet()) {
       if (voters.containsKey(id)) {
-        throw new IllegalArgumentException("broker " + id + " is listed both as a quorum voter and as a listener");
+        throw new IllegalArgumentException(
+            "broker " + id + " is listed both as a quorum voter and as a listener");
       }
     }
-    InetSocketAddress localAddress = voters.containsKey(localBrokerId) ? voters.get(localBrokerId)
-        : listeners.get(localBrokerId);
+    InetSocketAddress localAddress =
+        voters.containsKey(localBrokerId)
+            ? voters.get(localBrokerId)
+            : listeners.get(localBrokerId);
     if (localAddress == null) {
       throw new IllegalArgumentException(
-          "broker " + localBrokerId + " is not a voter or listener of the metadata quorum; voters: "
-              + voters.keySet() + ", listeners: " + listeners.keySet());
+          "broker "
+              + localBrokerId
+              + " is not a voter or listener of the metadata quorum; voters: "
+              + voters.keySet()
+              + ", listeners: "
+              + listeners.keySet());
     }
     List<RaftPeer> peers = new ArrayList<>();
     voters.forEach((id, address) -> peers.add(peer(id, address, RaftPeerRole.FOLLOWER)));
@@ -156,8 +180,10 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
               return thread;
             });
     MetadataStateMachine stateMachine =
-        new MetadataStateMachine(() -> events.execute(() -> runLeadershipListeners(leadershipListeners)));
-    // Make Ratis throw, not System.exit(1), when its gRPC port cannot be bound (TributaryApplication does this too,
+        new MetadataStateMachine(
+            () -> events.execute(() -> runLeadershipListeners(leadershipListeners)));
+    // Make Ratis throw, not System.exit(1), when its gRPC port cannot be bound
+    // (TributaryApplication does this too,
     // first thing; here for every other caller). Idempotent.
     ExitUtils.disableSystemExit();
     RaftServer server = null;
@@ -172,22 +198,41 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
               .build();
       server.start();
       return new RatisMetadataQuorum(
-          localBrokerId, server, stateMachine, events, leadershipListeners, options.appendTimeout().toMillis());
+          localBrokerId,
+          server,
+          stateMachine,
+          events,
+          leadershipListeners,
+          options.appendTimeout().toMillis());
     } catch (IOException | RuntimeException e) {
       // A failed start leaves non-daemon Ratis threads behind unless the server is closed.
       closeQuietly(server);
       events.shutdownNow();
       BindException bind = bindFailure(e);
       if (bind != null) {
-        // Ratis reports it as ExitUtils.terminate(1, "Failed to start Grpc server"): with exits disabled, an
+        // Ratis reports it as ExitUtils.terminate(1, "Failed to start Grpc server"): with exits
+        // disabled, an
         // ExitException thrown on this thread.
         throw new UncheckedIOException(
-            "cannot bind the metadata quorum (Raft) port " + localAddress.getHostString() + ":" + localAddress.getPort()
-                + " of broker " + localBrokerId + ": " + bind.getMessage(), bind);
+            "cannot bind the metadata quorum (Raft) port "
+                + localAddress.getHostString()
+                + ":"
+                + localAddress.getPort()
+                + " of broker "
+                + localBrokerId
+                + ": "
+                + bind.getMessage(),
+            bind);
       }
       if (e instanceof IOException io) {
         throw new UncheckedIOException(
-            "cannot start metadata quorum member " + localBrokerId + " at " + localAddress + " in " + storageDir, io);
+            "cannot start metadata quorum member "
+                + localBrokerId
+                + " at "
+                + localAddress
+                + " in "
+                + storageDir,
+            io);
       }
       throw (RuntimeException) e;
     }
@@ -206,45 +251,60 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
 
   static final String APPENDER_RETRY_POLICY = "1ms,10, 100ms,20, 250ms,2000000000";
 
-  private static RaftProperties properties(InetSocketAddress localAddress, Path storageDir, RatisQuorumOptions options) {
+  private static RaftProperties properties(
+      InetSocketAddress localAddress, Path storageDir, RatisQuorumOptions options) {
     RaftProperties properties = new RaftProperties();
     RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
     GrpcConfigKeys.Server.setHost(properties, localAddress.getHostString());
     GrpcConfigKeys.Server.setPort(properties, localAddress.getPort());
     RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));
-    // Election timeouts of 0.5-1 s (Ratis' default is 150-300 ms; Kafka's controller.quorum.election.timeout.ms is
-    // 1 s): a few hundred ms slower to fail over, but a loaded 2-core machine running three brokers no longer
-    // holds spurious elections whenever a JVM stalls for a GC or the CPU is busy. See docs/adr/0005.
-    RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MIN_MS, TimeUnit.MILLISECONDS));
-    RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MAX_MS, TimeUnit.MILLISECONDS));
+    // Election timeouts of 0.5-1 s (Ratis' default is 150-300 ms; Kafka's
+    // controller.quorum.election.timeout.ms is
+    // 1 s): a few hundred ms slower to fail over, but a loaded 2-core machine running three brokers
+    // no longer
+    // holds spurious elections whenever a JVM stalls for a GC or the CPU is busy. See
+    // docs/adr/0005.
+    RaftServerConfigKeys.Rpc.setTimeoutMin(
+        properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MIN_MS, TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(
+        properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MAX_MS, TimeUnit.MILLISECONDS));
 
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, options.snapshotThresholdEntries());
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(
+        properties, options.snapshotThresholdEntries());
     RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, options.snapshotRetentionFiles());
-    // Ratis closes a peer whose JVM was paused longer than this (default 60 s). A broker frozen with SIGSTOP, or
-    // a VM suspended, must come back as a follower that catches up and learns it was replaced, never as a zombie
+    // Ratis closes a peer whose JVM was paused longer than this (default 60 s). A broker frozen
+    // with SIGSTOP, or
+    // a VM suspended, must come back as a follower that catches up and learns it was replaced,
+    // never as a zombie
     // whose quorum peer is gone while it still believes it leads its partitions.
     RaftServerConfigKeys.setCloseThreshold(properties, TimeDuration.valueOf(365, TimeUnit.DAYS));
-    // How the leader retries a follower it cannot reach. Ratis' default ("1ms,10, 1s,20, 5s,1000") sleeps 5 s
-    // between attempts once a follower has been down for ~20 s, so a restarted broker waited 5-15 s (a few
-    // INCONSISTENCY rounds, each a 5 s sleep) to hear from the leader and learn who the controller is. A refused
+    // How the leader retries a follower it cannot reach. Ratis' default ("1ms,10, 1s,20, 5s,1000")
+    // sleeps 5 s
+    // between attempts once a follower has been down for ~20 s, so a restarted broker waited 5-15 s
+    // (a few
+    // INCONSISTENCY rounds, each a 5 s sleep) to hear from the leader and learn who the controller
+    // is. A refused
     // connection to a dead peer is cheap: keep retrying every 250 ms, for as long as it takes.
     RaftServerConfigKeys.Log.Appender.setRetryPolicy(properties, APPENDER_RETRY_POLICY);
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
-    RaftServerConfigKeys.Log.setPurgeGap(properties, (int) Math.min(options.snapshotThresholdEntries(), 1024));
+    RaftServerConfigKeys.Log.setPurgeGap(
+        properties, (int) Math.min(options.snapshotThresholdEntries(), 1024));
     SizeInBytes segmentSize = SizeInBytes.valueOf(options.logSegmentSizeMaxBytes());
     RaftServerConfigKeys.Log.setSegmentSizeMax(properties, segmentSize);
-    if (options.logSegmentSizeMaxBytes() < RaftServerConfigKeys.Log.preallocatedSize(properties).getSize()) {
+    if (options.logSegmentSizeMaxBytes()
+        < RaftServerConfigKeys.Log.preallocatedSize(properties).getSize()) {
       RaftServerConfigKeys.Log.setPreallocatedSize(properties, segmentSize);
     }
     return properties;
   }
 
   /**
-   * Commits {@code records} as one batch if the image is still at {@code expectedLastOffset}, waiting (up to the
-   * append timeout) until it is committed by a majority and applied here.
+   * Commits {@code records} as one batch if the image is still at {@code expectedLastOffset},
+   * waiting (up to the append timeout) until it is committed by a majority and applied here.
    *
-   * @throws NotControllerException if this member is not the ready leader (the message names the leader if known)
+   * @throws NotControllerException if this member is not the ready leader (the message names the
+   *     leader if known)
    * @throws StaleMetadataException if the image had moved on; nothing changed anywhere
    * @throws IllegalStateException if a record failed to replay; the batch changed nothing anywhere
    * @throws MetadataQuorumTimeoutException if it did not commit in time; its fate is unknown
@@ -261,7 +321,9 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
             .setServerId(localPeerId)
             .setGroupId(GROUP_ID)
             .setCallId(callIds.incrementAndGet())
-            .setMessage(Message.valueOf(ByteBuffer.wrap(MetadataBatchCodec.encodeBatch(expectedLastOffset, records))))
+            .setMessage(
+                Message.valueOf(
+                    ByteBuffer.wrap(MetadataBatchCodec.encodeBatch(expectedLastOffset, records))))
             .setType(RaftClientRequest.writeRequestType())
             .build();
     RaftClientReply reply;
@@ -269,22 +331,28 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
       reply = server.submitClientRequestAsync(request).get(appendTimeoutMs, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       throw new MetadataQuorumTimeoutException(
-          "metadata batch (expected last offset " + expectedLastOffset + ") did not commit within " + appendTimeoutMs
+          "metadata batch (expected last offset "
+              + expectedLastOffset
+              + ") did not commit within "
+              + appendTimeoutMs
               + " ms; it may still commit");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new MetadataQuorumTimeoutException("interrupted while waiting for a metadata batch to commit");
+      throw new MetadataQuorumTimeoutException(
+          "interrupted while waiting for a metadata batch to commit");
     } catch (IOException | ExecutionException e) {
       throw translate(e instanceof ExecutionException ? e.getCause() : e);
     }
     if (!reply.isSuccess()) {
       throw translate(reply.getException());
     }
-    ApplyResult result = MetadataBatchCodec.decodeResult(reply.getMessage().getContent().asReadOnlyByteBuffer());
+    ApplyResult result =
+        MetadataBatchCodec.decodeResult(reply.getMessage().getContent().asReadOnlyByteBuffer());
     return switch (result.outcome()) {
       case APPLIED -> stateMachine.image();
       case STALE -> throw new StaleMetadataException(expectedLastOffset, result.lastOffset());
-      case REJECTED -> throw new IllegalStateException("metadata batch rejected: " + result.detail());
+      case REJECTED ->
+          throw new IllegalStateException("metadata batch rejected: " + result.detail());
     };
   }
 
@@ -297,15 +365,21 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
           "metadata batch failed in the quorum: " + failure,
           failure instanceof IOException io ? io : new IOException(failure));
     }
-    return failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
+    return failure instanceof RuntimeException runtime
+        ? runtime
+        : new IllegalStateException(failure);
   }
 
   private NotControllerException notController() {
     OptionalInt leader = activeControllerId();
-    String where = leader.isPresent() && leader.getAsInt() != localBrokerId
-        ? "the active controller is broker " + leader.getAsInt()
-        : leader.isPresent() ? "it is still becoming the active controller" : "no active controller is known yet";
-    return new NotControllerException("broker " + localBrokerId + " is not the active controller; " + where);
+    String where =
+        leader.isPresent() && leader.getAsInt() != localBrokerId
+            ? "the active controller is broker " + leader.getAsInt()
+            : leader.isPresent()
+                ? "it is still becoming the active controller"
+                : "no active controller is known yet";
+    return new NotControllerException(
+        "broker " + localBrokerId + " is not the active controller; " + where);
   }
 
   @Override
@@ -314,10 +388,11 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
   }
 
   /**
-   * Calls {@code listener} with the current image now and, later, with every new image in commit order, one call at
-   * a time on the Ratis apply thread. It must return quickly and must not call {@link #append} (that would wait for
-   * the very thread it blocks); hand longer work to another thread. A listener that throws is logged and skipped.
-   * After a snapshot install (a follower that fell far behind) the next image may skip many offsets.
+   * Calls {@code listener} with the current image now and, later, with every new image in commit
+   * order, one call at a time on the Ratis apply thread. It must return quickly and must not call
+   * {@link #append} (that would wait for the very thread it blocks); hand longer work to another
+   * thread. A listener that throws is logged and skipped. After a snapshot install (a follower that
+   * fell far behind) the next image may skip many offsets.
    */
   @Override
   public void subscribe(Consumer<MetadataImage> listener) {
@@ -325,9 +400,10 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
   }
 
   /**
-   * Calls {@code listener} (on this quorum's events thread, one at a time) whenever the leader changes or this member
-   * becomes a ready leader; the listener then reads {@link #isActiveController()} and {@link #controllerEpoch()}.
-   * Notifications may be spurious; they are not lost.
+   * Calls {@code listener} (on this quorum's events thread, one at a time) whenever the leader
+   * changes or this member becomes a ready leader; the listener then reads {@link
+   * #isActiveController()} and {@link #controllerEpoch()}. Notifications may be spurious; they are
+   * not lost.
    */
   public void addLeadershipListener(Runnable listener) {
     leadershipListeners.add(listener);
@@ -346,12 +422,14 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
   @Override
   public OptionalInt activeControllerId() {
     RaftPeerId leader = division.getInfo().getLeaderId();
-    return leader == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(leader.toString()));
+    return leader == null
+        ? OptionalInt.empty()
+        : OptionalInt.of(Integer.parseInt(leader.toString()));
   }
 
   /**
-   * True while this member is open, the Raft leader, and ready: it has applied its first entry of the term, so its
-   * image holds everything committed before it took over.
+   * True while this member is open, the Raft leader, and ready: it has applied its first entry of
+   * the term, so its image holds everything committed before it took over.
    */
   @Override
   public boolean isActiveController() {
@@ -373,12 +451,24 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
     return division;
   }
 
-  /** One line for logs, tests and the dashboard, e.g. {@code b2 LEADER e7 leader=2 lastOffset=120 applied=131}. */
+  /**
+   * One line for logs, tests and the dashboard, e.g. {@code b2 LEADER e7 leader=2 lastOffset=120
+   * applied=131}.
+   */
   public String statusLine() {
     DivisionInfo info = division.getInfo();
-    return "b" + localBrokerId + " " + info.getCurrentRole() + " e" + info.getCurrentTerm() + " leader="
-        + (info.getLeaderId() == null ? "-" : info.getLeaderId()) + " lastOffset=" + image().lastOffset()
-        + " applied=" + info.getLastAppliedIndex();
+    return "b"
+        + localBrokerId
+        + " "
+        + info.getCurrentRole()
+        + " e"
+        + info.getCurrentTerm()
+        + " leader="
+        + (info.getLeaderId() == null ? "-" : info.getLeaderId())
+        + " lastOffset="
+        + image().lastOffset()
+        + " applied="
+        + info.getLastAppliedIndex();
   }
 
   @Override
@@ -408,9 +498,10 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
   }
 
   /**
-   * The {@link BindException} among the causes of a failed start, if any. With Netty's epoll transport there is none:
-   * gRPC's {@code IOException("Failed to bind to address ...")} wraps a {@code NativeIoException("bind(..) failed
-   * ...: Address already in use")}, so those are recognised by their messages.
+   * The {@link BindException} among the causes of a failed start, if any. With Netty's epoll
+   * transport there is none: gRPC's {@code IOException("Failed to bind to address ...")} wraps a
+   * {@code NativeIoException("bind(..) failed ...: Address already in use")}, so those are
+   * recognised by their messages.
    */
   private static BindException bindFailure(Throwable failure) {
     BindException found = null;
@@ -418,7 +509,8 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
       if (t instanceof BindException bind) {
         found = bind;
       } else if (t.getMessage() != null
-          && (t.getMessage().contains("Address already in use") || t.getMessage().startsWith("Failed to bind"))) {
+          && (t.getMessage().contains("Address already in use")
+              || t.getMessage().startsWith("Failed to bind"))) {
         found = new BindException(t.getMessage());
         found.initCause(t);
       }

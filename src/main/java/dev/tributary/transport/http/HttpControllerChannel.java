@@ -1,14 +1,14 @@
 package dev.tributary.transport.http;
 
 import dev.tributary.common.errors.BrokerNotRegisteredException;
-import dev.tributary.common.errors.NotControllerException;
-import dev.tributary.common.errors.RemoteApiException;
-import dev.tributary.common.errors.StaleBrokerEpochException;
-import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.FencedLeaderEpochException;
 import dev.tributary.common.errors.IneligibleReplicaException;
 import dev.tributary.common.errors.InvalidUpdateVersionException;
+import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.common.errors.RemoteApiException;
+import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.server.ControllerUnreachableException;
@@ -27,9 +27,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@link ControllerChannel} over HTTP/JSON to the controller's {@code /internal/v1/controller} endpoints, with the
- * cluster's shared secret in {@value #SECRET_HEADER}. Error answers come back as the core's exceptions; see {@link
- * InternalApi} for the paths and the error codes it maps.
+ * {@link ControllerChannel} over HTTP/JSON to the controller's {@code /internal/v1/controller}
+ * endpoints, with the cluster's shared secret in {@value #SECRET_HEADER}. Error answers come back
+ * as the core's exceptions; see {@link InternalApi} for the paths and the error codes it maps.
  */
 public final class HttpControllerChannel implements ControllerChannel {
   public static final String SECRET_HEADER = InternalApi.SECRET_HEADER;
@@ -38,6 +38,7 @@ public final class HttpControllerChannel implements ControllerChannel {
   private final JsonMapper json;
   private final String secret;
   private final Duration timeout;
+
   /** For registration and heartbeats: shorter than the broker session, see the constructor. */
   private final Duration heartbeatTimeout;
 
@@ -46,13 +47,17 @@ public final class HttpControllerChannel implements ControllerChannel {
   }
 
   /**
-   * @param heartbeatTimeout for registration and heartbeats. It must be well under the broker session timeout:
-   *     heartbeats are sent one at a time, so one stuck on a controller that froze (SIGSTOP) would otherwise keep
-   *     this broker from reaching the new controller until its session there ran out, and the new controller would
-   *     fence every broker at once.
+   * @param heartbeatTimeout for registration and heartbeats. It must be well under the broker
+   *     session timeout: heartbeats are sent one at a time, so one stuck on a controller that froze
+   *     (SIGSTOP) would otherwise keep this broker from reaching the new controller until its
+   *     session there ran out, and the new controller would fence every broker at once.
    */
   public HttpControllerChannel(
-      HttpClient http, JsonMapper json, String secret, Duration timeout, Duration heartbeatTimeout) {
+      HttpClient http,
+      JsonMapper json,
+      String secret,
+      Duration timeout,
+      Duration heartbeatTimeout) {
     this.heartbeatTimeout = heartbeatTimeout;
     this.http = http;
     this.json = json;
@@ -68,7 +73,8 @@ public final class HttpControllerChannel implements ControllerChannel {
     body.put("host", registration.host());
     body.put("port", registration.port());
     JsonNode answer = call(controller, "POST", InternalApi.REGISTER, body, heartbeatTimeout);
-    return new RegistrationResult(answer.path("broker_epoch").asLong(), answer.path("metadata_offset").asLong());
+    return new RegistrationResult(
+        answer.path("broker_epoch").asLong(), answer.path("metadata_offset").asLong());
   }
 
   @Override
@@ -78,12 +84,17 @@ public final class HttpControllerChannel implements ControllerChannel {
     body.put("broker_epoch", heartbeat.brokerEpoch());
     body.put("metadata_offset", heartbeat.metadataOffset());
     JsonNode answer = call(controller, "POST", InternalApi.HEARTBEAT, body, heartbeatTimeout);
-    return new HeartbeatResult(answer.path("fenced").asBoolean(), answer.path("metadata_offset").asLong());
+    return new HeartbeatResult(
+        answer.path("fenced").asBoolean(), answer.path("metadata_offset").asLong());
   }
 
   @Override
   public AdminResult createTopic(
-      Endpoint controller, String name, int partitions, int replicationFactor, Map<String, String> configs) {
+      Endpoint controller,
+      String name,
+      int partitions,
+      int replicationFactor,
+      Map<String, String> configs) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
     body.put("partitions", partitions);
@@ -94,7 +105,12 @@ public final class HttpControllerChannel implements ControllerChannel {
 
   @Override
   public AdminResult createPartitions(Endpoint controller, String name, int newTotal) {
-    return admin(call(controller, "POST", InternalApi.topic(encode(name)) + "/partitions", Map.of("total", newTotal)));
+    return admin(
+        call(
+            controller,
+            "POST",
+            InternalApi.topic(encode(name)) + "/partitions",
+            Map.of("total", newTotal)));
   }
 
   @Override
@@ -151,7 +167,8 @@ public final class HttpControllerChannel implements ControllerChannel {
     return call(controller, method, path, body, timeout);
   }
 
-  private JsonNode call(Endpoint controller, String method, String path, Object body, Duration callTimeout) {
+  private JsonNode call(
+      Endpoint controller, String method, String path, Object body, Duration callTimeout) {
     URI uri = URI.create("http://" + controller.host() + ":" + controller.port() + path);
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
@@ -168,17 +185,29 @@ public final class HttpControllerChannel implements ControllerChannel {
       response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
       throw new ControllerUnreachableException(
-          "controller " + controller.brokerId() + " at " + uri.getAuthority() + " did not answer: " + e, e);
+          "controller "
+              + controller.brokerId()
+              + " at "
+              + uri.getAuthority()
+              + " did not answer: "
+              + e,
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ControllerUnreachableException("interrupted calling the controller", e);
     }
     JsonNode answer;
     try {
-      answer = response.body().length == 0 ? json.createObjectNode() : json.readTree(response.body());
+      answer =
+          response.body().length == 0 ? json.createObjectNode() : json.readTree(response.body());
     } catch (JacksonException e) {
       throw new ControllerUnreachableException(
-          "controller " + controller.brokerId() + " answered " + response.statusCode() + " with a non-JSON body", e);
+          "controller "
+              + controller.brokerId()
+              + " answered "
+              + response.statusCode()
+              + " with a non-JSON body",
+          e);
     }
     if (response.statusCode() / 100 == 2) {
       return answer;

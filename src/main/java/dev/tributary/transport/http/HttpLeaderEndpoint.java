@@ -14,16 +14,18 @@ import java.util.Optional;
 import java.util.function.IntFunction;
 
 /**
- * {@link LeaderEndpoint} over HTTP: binary bodies ({@link ReplicaFetchCodec}) to the leader's {@code
- * /internal/v1/replica} endpoints, with the cluster secret. One HTTP/1.1 connection per fetcher is kept alive by the
- * client's pool, so a follower holds about one connection per leader.
+ * {@link LeaderEndpoint} over HTTP: binary bodies ({@link ReplicaFetchCodec}) to the leader's
+ * {@code /internal/v1/replica} endpoints, with the cluster secret. One HTTP/1.1 connection per
+ * fetcher is kept alive by the client's pool, so a follower holds about one connection per leader.
  */
 public final class HttpLeaderEndpoint implements LeaderEndpoint {
   private final HttpClient http;
   private final String secret;
   private final IntFunction<Optional<ControllerChannel.Endpoint>> brokers;
 
-  /** @param brokers where each broker serves HTTP, from the metadata image */
+  /**
+   * @param brokers where each broker serves HTTP, from the metadata image
+   */
   public HttpLeaderEndpoint(
       HttpClient http, String secret, IntFunction<Optional<ControllerChannel.Endpoint>> brokers) {
     this.http = http;
@@ -32,9 +34,13 @@ public final class HttpLeaderEndpoint implements LeaderEndpoint {
   }
 
   @Override
-  public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request) throws IOException {
+  public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request)
+      throws IOException {
     byte[] body =
-        call(leaderId, InternalApi.REPLICA_FETCH, ReplicaFetchCodec.encode(request),
+        call(
+            leaderId,
+            InternalApi.REPLICA_FETCH,
+            ReplicaFetchCodec.encode(request),
             Duration.ofMillis(request.maxWaitMs() + 5_000L));
     return decode(() -> ReplicaFetchCodec.decodeResponse(ByteBuffer.wrap(body)));
   }
@@ -43,13 +49,19 @@ public final class HttpLeaderEndpoint implements LeaderEndpoint {
   public ReplicaFetch.EpochResponse epochEndOffsets(int leaderId, ReplicaFetch.EpochRequest request)
       throws IOException {
     byte[] body =
-        call(leaderId, InternalApi.REPLICA_EPOCHS, ReplicaFetchCodec.encode(request), Duration.ofSeconds(5));
+        call(
+            leaderId,
+            InternalApi.REPLICA_EPOCHS,
+            ReplicaFetchCodec.encode(request),
+            Duration.ofSeconds(5));
     return decode(() -> ReplicaFetchCodec.decodeEpochResponse(ByteBuffer.wrap(body)));
   }
 
   private byte[] call(int leaderId, String path, byte[] body, Duration timeout) throws IOException {
     ControllerChannel.Endpoint leader =
-        brokers.apply(leaderId).orElseThrow(() -> new IOException("broker " + leaderId + " has no known address"));
+        brokers
+            .apply(leaderId)
+            .orElseThrow(() -> new IOException("broker " + leaderId + " has no known address"));
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://" + leader.host() + ":" + leader.port() + path))
             .timeout(timeout)
@@ -66,7 +78,13 @@ public final class HttpLeaderEndpoint implements LeaderEndpoint {
     }
     if (response.statusCode() != 200) {
       throw new IOException(
-          "broker " + leaderId + " answered " + path + " with HTTP " + response.statusCode() + ": "
+          "broker "
+              + leaderId
+              + " answered "
+              + path
+              + " with HTTP "
+              + response.statusCode()
+              + ": "
               + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
     }
     return response.body();

@@ -5,10 +5,10 @@ import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.log.record.Header;
 import dev.tributary.replication.Acks;
+import dev.tributary.server.ControllerChannel.Endpoint;
 import dev.tributary.server.PartitionForwarder;
 import dev.tributary.server.ProduceHandler.RecordOffset;
 import dev.tributary.server.ProduceRecord;
-import dev.tributary.server.ControllerChannel.Endpoint;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -28,9 +28,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Forwards a partition's records to its leader as an ordinary REST Proxy v2 produce in the binary format ({@code
- * POST /topics/{t}/partitions/{p}}), marked with {@link Forwarding#FORWARDED_HEADER}. Asynchronous: no thread
- * waits for the leader's answer.
+ * Forwards a partition's records to its leader as an ordinary REST Proxy v2 produce in the binary
+ * format ({@code POST /topics/{t}/partitions/{p}}), marked with {@link
+ * Forwarding#FORWARDED_HEADER}. Asynchronous: no thread waits for the leader's answer.
  */
 public final class HttpPartitionForwarder implements PartitionForwarder {
   private final HttpClient http;
@@ -40,10 +40,17 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
   private final Duration timeout;
   private final java.util.function.LongSupplier metadataOffset;
 
-  /** @param metadataOffset this broker's applied metadata offset, sent along (see {@link Forwarding}) */
+  /**
+   * @param metadataOffset this broker's applied metadata offset, sent along (see {@link
+   *     Forwarding})
+   */
   public HttpPartitionForwarder(
-      HttpClient http, JsonMapper json, IntFunction<Optional<Endpoint>> endpoints, int localBrokerId,
-      Duration timeout, java.util.function.LongSupplier metadataOffset) {
+      HttpClient http,
+      JsonMapper json,
+      IntFunction<Optional<Endpoint>> endpoints,
+      int localBrokerId,
+      Duration timeout,
+      java.util.function.LongSupplier metadataOffset) {
     this.metadataOffset = metadataOffset;
     this.http = http;
     this.json = json;
@@ -58,12 +65,20 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
     Optional<Endpoint> leader = endpoints.apply(leaderId);
     if (leader.isEmpty()) {
       return CompletableFuture.failedFuture(
-          new NotLeaderOrFollowerException("Broker " + leaderId + " leads " + tp + " but its address is unknown"));
+          new NotLeaderOrFollowerException(
+              "Broker " + leaderId + " leads " + tp + " but its address is unknown"));
     }
     URI uri =
         URI.create(
-            "http://" + leader.get().host() + ":" + leader.get().port() + "/topics/"
-                + URLEncoder.encode(tp.topic(), StandardCharsets.UTF_8) + "/partitions/" + tp.partition() + "?acks="
+            "http://"
+                + leader.get().host()
+                + ":"
+                + leader.get().port()
+                + "/topics/"
+                + URLEncoder.encode(tp.topic(), StandardCharsets.UTF_8)
+                + "/partitions/"
+                + tp.partition()
+                + "?acks="
                 + acksParameter(acks));
     HttpRequest request =
         HttpRequest.newBuilder(uri)
@@ -78,8 +93,15 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
             failure -> {
               // Connection refused or timed out: the leader is down but not yet fenced. Retriable.
               throw new RemoteApiException(
-                  503, 50306, "Broker " + leaderId + " leads " + tp + " but did not answer; retry shortly ("
-                      + rootCause(failure) + ")");
+                  503,
+                  50306,
+                  "Broker "
+                      + leaderId
+                      + " leads "
+                      + tp
+                      + " but did not answer; retry shortly ("
+                      + rootCause(failure)
+                      + ")");
             })
         .thenApply(response -> offsets(tp, records.size(), response));
   }
@@ -113,13 +135,22 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
     JsonNode answer = json.readTree(response.body());
     if (response.statusCode() != 200) {
       throw new RemoteApiException(
-          response.statusCode(), answer.path("error_code").asInt(response.statusCode() * 100),
-          answer.path("message").asString("the leader of " + tp + " answered HTTP " + response.statusCode()));
+          response.statusCode(),
+          answer.path("error_code").asInt(response.statusCode() * 100),
+          answer
+              .path("message")
+              .asString("the leader of " + tp + " answered HTTP " + response.statusCode()));
     }
     JsonNode offsets = answer.path("offsets");
     if (offsets.size() != count) {
       throw new IllegalStateException(
-          "the leader of " + tp + " answered " + offsets.size() + " offsets for " + count + " records");
+          "the leader of "
+              + tp
+              + " answered "
+              + offsets.size()
+              + " offsets for "
+              + count
+              + " records");
     }
     List<RecordOffset> result = new ArrayList<>(count);
     for (JsonNode offset : offsets) {
@@ -128,8 +159,10 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
       } else {
         result.add(
             new RecordOffset(
-                tp.partition(), -1,
-                new RemoteApiException(500, offset.path("error_code").asInt(), offset.path("error").asString())));
+                tp.partition(),
+                -1,
+                new RemoteApiException(
+                    500, offset.path("error_code").asInt(), offset.path("error").asString())));
       }
     }
     return result;

@@ -1,9 +1,9 @@
 package dev.tributary.transport.http;
 
 /**
- * The broker-to-controller and broker-to-leader HTTP API, shared by client ({@link HttpControllerChannel}) and server (the web layer's
- * internal controller endpoints). Every call carries the cluster's shared secret; a call without it is refused
- * with 401 before anything runs.
+ * The broker-to-controller and broker-to-leader HTTP API, shared by client ({@link
+ * HttpControllerChannel}) and server (the web layer's internal controller endpoints). Every call
+ * carries the cluster's shared secret; a call without it is refused with 401 before anything runs.
  */
 public final class InternalApi {
   public static final String SECRET_HEADER = "X-Tributary-Cluster-Secret";
@@ -14,19 +14,36 @@ public final class InternalApi {
   public static final String ALTER_PARTITION = PREFIX + "/alter-partition";
   public static final String FENCE_BROKER = PREFIX + "/fence-broker";
   public static final String BROKER_UNREACHABLE = PREFIX + "/broker-unreachable";
-  /** Replica fetch and OffsetsForLeaderEpoch, broker to leader; binary bodies ({@link ReplicaFetchCodec}). */
+
+  /**
+   * Replica fetch and OffsetsForLeaderEpoch, broker to leader; binary bodies ({@link
+   * ReplicaFetchCodec}).
+   */
   public static final String REPLICA_FETCH = "/internal/v1/replica/fetch";
+
   public static final String REPLICA_EPOCHS = "/internal/v1/replica/epoch-end-offsets";
   public static final String REPLICA_MEDIA_TYPE = "application/x-tributary-replica";
 
-  /** Error codes the client turns back into specific exceptions (the rest pass through as they are). */
+  /**
+   * Error codes the client turns back into specific exceptions (the rest pass through as they are).
+   */
   public static final int NOT_CONTROLLER = 42102;
+
   public static final int STALE_BROKER_EPOCH = 40902;
   public static final int BROKER_NOT_REGISTERED = 40903;
-  /** The public TOPIC_ALREADY_EXISTS code, mapped back so that a forwarded create fails as a local one does. */
+
+  /**
+   * The public TOPIC_ALREADY_EXISTS code, mapped back so that a forwarded create fails as a local
+   * one does.
+   */
   public static final int TOPIC_EXISTS = 40901;
-  /** AlterPartition refusals, mapped back so the leader can tell a definite "no" from an unknown outcome. */
+
+  /**
+   * AlterPartition refusals, mapped back so the leader can tell a definite "no" from an unknown
+   * outcome.
+   */
   public static final int FENCED_LEADER_EPOCH = 40904;
+
   public static final int INVALID_UPDATE_VERSION = 40905;
   public static final int INELIGIBLE_REPLICA = 40906;
   public static final int NOT_LEADER_OR_FOLLOWER = 42101;

@@ -11,9 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The binary bodies of replica fetch and OffsetsForLeaderEpoch (big-endian, Kafka-like; version 0). Record batches
- * travel exactly as stored, never re-encoded: the follower appends the very bytes the leader read from its segment.
- * See docs/adr/0008-replica-fetch-and-truncation.md.
+ * The binary bodies of replica fetch and OffsetsForLeaderEpoch (big-endian, Kafka-like; version 0).
+ * Record batches travel exactly as stored, never re-encoded: the follower appends the very bytes
+ * the leader read from its segment. See docs/adr/0008-replica-fetch-and-truncation.md.
  *
  * <pre>
  * FetchRequest      version:int16 replicaId:int32 brokerEpoch:int64 maxWaitMs:int32 maxBytes:int32
@@ -37,8 +37,13 @@ public final class ReplicaFetchCodec {
 
   public static byte[] encode(ReplicaFetch.Request request) {
     Writer out = new Writer(24 + request.partitions().size() * 48);
-    out.buffer.putShort(VERSION).putInt(request.replicaId()).putLong(request.brokerEpoch())
-        .putInt(request.maxWaitMs()).putInt(request.maxBytes()).putInt(request.partitions().size());
+    out.buffer
+        .putShort(VERSION)
+        .putInt(request.replicaId())
+        .putLong(request.brokerEpoch())
+        .putInt(request.maxWaitMs())
+        .putInt(request.maxBytes())
+        .putInt(request.partitions().size());
     for (ReplicaFetch.PartitionRequest p : request.partitions()) {
       out.topicPartition(p.topicPartition());
       out.ensure(16);
@@ -48,20 +53,23 @@ public final class ReplicaFetchCodec {
   }
 
   public static ReplicaFetch.Request decodeRequest(ByteBuffer body) {
-    return parse(body, in -> {
-      version(in);
-      int replicaId = in.getInt();
-      long brokerEpoch = in.getLong();
-      int maxWaitMs = in.getInt();
-      int maxBytes = in.getInt();
-      int count = count(in);
-      List<ReplicaFetch.PartitionRequest> partitions = new ArrayList<>(count);
-      for (int i = 0; i < count; i++) {
-        TopicPartition tp = topicPartition(in);
-        partitions.add(new ReplicaFetch.PartitionRequest(tp, in.getInt(), in.getLong(), in.getInt()));
-      }
-      return new ReplicaFetch.Request(replicaId, brokerEpoch, maxWaitMs, maxBytes, partitions);
-    });
+    return parse(
+        body,
+        in -> {
+          version(in);
+          int replicaId = in.getInt();
+          long brokerEpoch = in.getLong();
+          int maxWaitMs = in.getInt();
+          int maxBytes = in.getInt();
+          int count = count(in);
+          List<ReplicaFetch.PartitionRequest> partitions = new ArrayList<>(count);
+          for (int i = 0; i < count; i++) {
+            TopicPartition tp = topicPartition(in);
+            partitions.add(
+                new ReplicaFetch.PartitionRequest(tp, in.getInt(), in.getLong(), in.getInt()));
+          }
+          return new ReplicaFetch.Request(replicaId, brokerEpoch, maxWaitMs, maxBytes, partitions);
+        });
   }
 
   /** The response in one array: the header fields and every partition's batches, copied once. */
@@ -71,48 +79,69 @@ public final class ReplicaFetchCodec {
       size += 2 + utf8Length(p.topicPartition().topic()) + 42 + p.records().remaining();
     }
     Writer out = new Writer(size);
-    out.buffer.putShort(VERSION).putShort(response.error().code()).putInt(response.partitions().size());
+    out.buffer
+        .putShort(VERSION)
+        .putShort(response.error().code())
+        .putInt(response.partitions().size());
     for (ReplicaFetch.PartitionResponse p : response.partitions()) {
       out.topicPartition(p.topicPartition());
       ByteBuffer records = p.records().duplicate();
       out.ensure(38 + records.remaining());
-      out.buffer.putShort(p.error().code()).putLong(p.highWatermark()).putLong(p.logStartOffset())
-          .putLong(p.logEndOffset()).putInt(p.leaderEpoch()).putInt(records.remaining()).put(records);
+      out.buffer
+          .putShort(p.error().code())
+          .putLong(p.highWatermark())
+          .putLong(p.logStartOffset())
+          .putLong(p.logEndOffset())
+          .putInt(p.leaderEpoch())
+          .putInt(records.remaining())
+          .put(records);
     }
     return out.toArray();
   }
 
   /** Parses a response; each partition's records are a view of {@code body} (no copy). */
   public static ReplicaFetch.Response decodeResponse(ByteBuffer body) {
-    return parse(body, in -> {
-      version(in);
-      ReplicaFetchError error = ReplicaFetchError.forCode(in.getShort());
-      int count = count(in);
-      List<ReplicaFetch.PartitionResponse> partitions = new ArrayList<>(count);
-      for (int i = 0; i < count; i++) {
-        TopicPartition tp = topicPartition(in);
-        ReplicaFetchError partitionError = ReplicaFetchError.forCode(in.getShort());
-        long highWatermark = in.getLong();
-        long logStartOffset = in.getLong();
-        long logEndOffset = in.getLong();
-        int leaderEpoch = in.getInt();
-        int size = in.getInt();
-        if (size < 0 || size > in.remaining()) {
-          throw new IllegalArgumentException("records of " + tp + " claim " + size + " bytes; " + in.remaining() + " left");
-        }
-        ByteBuffer records = in.slice(in.position(), size);
-        in.position(in.position() + size);
-        partitions.add(
-            new ReplicaFetch.PartitionResponse(
-                tp, partitionError, highWatermark, logStartOffset, logEndOffset, leaderEpoch, records));
-      }
-      return new ReplicaFetch.Response(error, partitions);
-    });
+    return parse(
+        body,
+        in -> {
+          version(in);
+          ReplicaFetchError error = ReplicaFetchError.forCode(in.getShort());
+          int count = count(in);
+          List<ReplicaFetch.PartitionResponse> partitions = new ArrayList<>(count);
+          for (int i = 0; i < count; i++) {
+            TopicPartition tp = topicPartition(in);
+            ReplicaFetchError partitionError = ReplicaFetchError.forCode(in.getShort());
+            long highWatermark = in.getLong();
+            long logStartOffset = in.getLong();
+            long logEndOffset = in.getLong();
+            int leaderEpoch = in.getInt();
+            int size = in.getInt();
+            if (size < 0 || size > in.remaining()) {
+              throw new IllegalArgumentException(
+                  "records of " + tp + " claim " + size + " bytes; " + in.remaining() + " left");
+            }
+            ByteBuffer records = in.slice(in.position(), size);
+            in.position(in.position() + size);
+            partitions.add(
+                new ReplicaFetch.PartitionResponse(
+                    tp,
+                    partitionError,
+                    highWatermark,
+                    logStartOffset,
+                    logEndOffset,
+                    leaderEpoch,
+                    records));
+          }
+          return new ReplicaFetch.Response(error, partitions);
+        });
   }
 
   public static byte[] encode(ReplicaFetch.EpochRequest request) {
     Writer out = new Writer(18 + request.partitions().size() * 32);
-    out.buffer.putShort(VERSION).putInt(request.replicaId()).putLong(request.brokerEpoch())
+    out.buffer
+        .putShort(VERSION)
+        .putInt(request.replicaId())
+        .putLong(request.brokerEpoch())
         .putInt(request.partitions().size());
     for (ReplicaFetch.EpochPartitionRequest p : request.partitions()) {
       out.topicPartition(p.topicPartition());
@@ -123,48 +152,63 @@ public final class ReplicaFetchCodec {
   }
 
   public static ReplicaFetch.EpochRequest decodeEpochRequest(ByteBuffer body) {
-    return parse(body, in -> {
-      version(in);
-      int replicaId = in.getInt();
-      long brokerEpoch = in.getLong();
-      int count = count(in);
-      List<ReplicaFetch.EpochPartitionRequest> partitions = new ArrayList<>(count);
-      for (int i = 0; i < count; i++) {
-        partitions.add(new ReplicaFetch.EpochPartitionRequest(topicPartition(in), in.getInt(), in.getInt()));
-      }
-      return new ReplicaFetch.EpochRequest(replicaId, brokerEpoch, partitions);
-    });
+    return parse(
+        body,
+        in -> {
+          version(in);
+          int replicaId = in.getInt();
+          long brokerEpoch = in.getLong();
+          int count = count(in);
+          List<ReplicaFetch.EpochPartitionRequest> partitions = new ArrayList<>(count);
+          for (int i = 0; i < count; i++) {
+            partitions.add(
+                new ReplicaFetch.EpochPartitionRequest(
+                    topicPartition(in), in.getInt(), in.getInt()));
+          }
+          return new ReplicaFetch.EpochRequest(replicaId, brokerEpoch, partitions);
+        });
   }
 
   public static byte[] encode(ReplicaFetch.EpochResponse response) {
     Writer out = new Writer(8 + response.partitions().size() * 48);
-    out.buffer.putShort(VERSION).putShort(response.error().code()).putInt(response.partitions().size());
+    out.buffer
+        .putShort(VERSION)
+        .putShort(response.error().code())
+        .putInt(response.partitions().size());
     for (ReplicaFetch.EpochPartitionResponse p : response.partitions()) {
       out.topicPartition(p.topicPartition());
       out.ensure(22);
-      out.buffer.putShort(p.error().code()).putInt(p.endOffset().leaderEpoch()).putLong(p.endOffset().endOffset())
+      out.buffer
+          .putShort(p.error().code())
+          .putInt(p.endOffset().leaderEpoch())
+          .putLong(p.endOffset().endOffset())
           .putLong(p.logStartOffset());
     }
     return out.toArray();
   }
 
   public static ReplicaFetch.EpochResponse decodeEpochResponse(ByteBuffer body) {
-    return parse(body, in -> {
-      version(in);
-      ReplicaFetchError error = ReplicaFetchError.forCode(in.getShort());
-      int count = count(in);
-      List<ReplicaFetch.EpochPartitionResponse> partitions = new ArrayList<>(count);
-      for (int i = 0; i < count; i++) {
-        TopicPartition tp = topicPartition(in);
-        ReplicaFetchError partitionError = ReplicaFetchError.forCode(in.getShort());
-        EpochEndOffset endOffset = new EpochEndOffset(in.getInt(), in.getLong());
-        partitions.add(new ReplicaFetch.EpochPartitionResponse(tp, partitionError, endOffset, in.getLong()));
-      }
-      return new ReplicaFetch.EpochResponse(error, partitions);
-    });
+    return parse(
+        body,
+        in -> {
+          version(in);
+          ReplicaFetchError error = ReplicaFetchError.forCode(in.getShort());
+          int count = count(in);
+          List<ReplicaFetch.EpochPartitionResponse> partitions = new ArrayList<>(count);
+          for (int i = 0; i < count; i++) {
+            TopicPartition tp = topicPartition(in);
+            ReplicaFetchError partitionError = ReplicaFetchError.forCode(in.getShort());
+            EpochEndOffset endOffset = new EpochEndOffset(in.getInt(), in.getLong());
+            partitions.add(
+                new ReplicaFetch.EpochPartitionResponse(
+                    tp, partitionError, endOffset, in.getLong()));
+          }
+          return new ReplicaFetch.EpochResponse(error, partitions);
+        });
   }
 
-  // ------------------------------------------------------------------------------------------- helpers
+  // -------------------------------------------------------------------------------------------
+  // helpers
 
   private interface Parser<T> {
     T parse(ByteBuffer in);
@@ -226,7 +270,8 @@ public final class ReplicaFetchCodec {
 
     void ensure(int more) {
       if (buffer.remaining() < more) {
-        ByteBuffer bigger = ByteBuffer.allocate(Math.max(buffer.capacity() * 2, buffer.position() + more));
+        ByteBuffer bigger =
+            ByteBuffer.allocate(Math.max(buffer.capacity() * 2, buffer.position() + more));
         buffer.flip();
         bigger.put(buffer);
         buffer = bigger;

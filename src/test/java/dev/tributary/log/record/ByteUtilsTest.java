@@ -16,7 +16,9 @@ class ByteUtilsTest {
   @Test
   void varintsMatchKafkaClientsAndRoundTrip() {
     Random random = new Random(SEED);
-    int[] edges = {0, 1, -1, 63, -64, 64, -65, 8191, 8192, -8193, Integer.MAX_VALUE, Integer.MIN_VALUE};
+    int[] edges = {
+      0, 1, -1, 63, -64, 64, -65, 8191, 8192, -8193, Integer.MAX_VALUE, Integer.MIN_VALUE
+    };
     for (int value : edges) {
       checkVarint(value);
     }
@@ -38,9 +40,12 @@ class ByteUtilsTest {
   @Test
   void overlongVarintsAreCorruptAndTruncatedOnesUnderflow() {
     ByteBuffer sixBytes = ByteBuffer.wrap(new byte[] {-1, -1, -1, -1, -1, 1});
-    assertThatThrownBy(() -> ByteUtils.readVarint(sixBytes)).isInstanceOf(CorruptRecordException.class);
-    ByteBuffer elevenBytes = ByteBuffer.wrap(new byte[] {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1});
-    assertThatThrownBy(() -> ByteUtils.readVarlong(elevenBytes)).isInstanceOf(CorruptRecordException.class);
+    assertThatThrownBy(() -> ByteUtils.readVarint(sixBytes))
+        .isInstanceOf(CorruptRecordException.class);
+    ByteBuffer elevenBytes =
+        ByteBuffer.wrap(new byte[] {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1});
+    assertThatThrownBy(() -> ByteUtils.readVarlong(elevenBytes))
+        .isInstanceOf(CorruptRecordException.class);
     // Callers turn underflow into CorruptRecordException with the record's position in the message.
     assertThatThrownBy(() -> ByteUtils.readVarint(ByteBuffer.wrap(new byte[] {-1})))
         .isInstanceOf(BufferUnderflowException.class);

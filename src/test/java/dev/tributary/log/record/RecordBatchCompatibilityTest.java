@@ -31,8 +31,12 @@ class RecordBatchCompatibilityTest {
             1_700_000_000_200L,
             bytes("with-headers"),
             bytes("x".repeat(70_000)),
-            List.of(new Header("trace", bytes("abc")), new Header("empty", new byte[0]), new Header("nil", null))),
-        new SimpleRecord(1_700_000_000_300L, null, null, List.of(new Header("ünïcode-ключ", bytes("ok")))));
+            List.of(
+                new Header("trace", bytes("abc")),
+                new Header("empty", new byte[0]),
+                new Header("nil", null))),
+        new SimpleRecord(
+            1_700_000_000_300L, null, null, List.of(new Header("ünïcode-ключ", bytes("ok")))));
   }
 
   @ParameterizedTest
@@ -84,7 +88,8 @@ class RecordBatchCompatibilityTest {
   @EnumSource(CompressionType.class)
   void setBaseOffsetAndLeaderEpochKeepTheCrcValid(CompressionType type) {
     List<SimpleRecord> records = awkwardRecords();
-    ByteBuffer built = RecordBatchBuilder.build(records, type, 0L, RecordBatch.NO_PARTITION_LEADER_EPOCH);
+    ByteBuffer built =
+        RecordBatchBuilder.build(records, type, 0L, RecordBatch.NO_PARTITION_LEADER_EPOCH);
     long crcBefore = new RecordBatch(built).checksum();
 
     RecordBatch batch = new RecordBatch(built);
@@ -102,8 +107,12 @@ class RecordBatchCompatibilityTest {
 
   @Test
   void uncompressedKeysAndValuesAreReadOnlyViewsOfTheBatch() {
-    ByteBuffer built = RecordBatchBuilder.build(
-        List.of(new SimpleRecord(1L, bytes("key"), bytes("value"))), CompressionType.NONE, 0L, 0);
+    ByteBuffer built =
+        RecordBatchBuilder.build(
+            List.of(new SimpleRecord(1L, bytes("key"), bytes("value"))),
+            CompressionType.NONE,
+            0L,
+            0);
     Record record = new RecordBatch(built).records().get(0);
     assertThat(record.key().isReadOnly()).isTrue();
     assertThat(record.value().isReadOnly()).isTrue();
@@ -117,21 +126,33 @@ class RecordBatchCompatibilityTest {
   @Test
   void logAppendTimeRecordsTakeTheBatchMaxTimestamp() {
     List<SimpleRecord> records =
-        List.of(new SimpleRecord(10L, bytes("a"), bytes("1")), new SimpleRecord(20L, bytes("b"), bytes("2")));
-    ByteBuffer kafka = KafkaRecords.build(records, CompressionType.NONE, TimestampType.LOG_APPEND_TIME, 0L, 0);
+        List.of(
+            new SimpleRecord(10L, bytes("a"), bytes("1")),
+            new SimpleRecord(20L, bytes("b"), bytes("2")));
+    ByteBuffer kafka =
+        KafkaRecords.build(records, CompressionType.NONE, TimestampType.LOG_APPEND_TIME, 0L, 0);
     RecordBatch batch = new RecordBatch(kafka);
 
     assertThat(batch.isLogAppendTime()).isTrue();
-    assertThat(batch.records()).extracting(Record::timestamp).containsExactly(batch.maxTimestamp(), batch.maxTimestamp());
-    assertThat(batch.records()).extracting(Record::timestamp)
+    assertThat(batch.records())
+        .extracting(Record::timestamp)
+        .containsExactly(batch.maxTimestamp(), batch.maxTimestamp());
+    assertThat(batch.records())
+        .extracting(Record::timestamp)
         .isEqualTo(KafkaRecords.read(kafka).stream().map(Record::timestamp).toList());
   }
 
   @Test
   void transactionMarkerBatchDecodesAsAControlBatch() {
-    ByteBuffer marker = MemoryRecords.withEndTransactionMarker(
-            77L, 1_234L, 3, 9L, (short) 2, new EndTransactionMarker(ControlRecordType.COMMIT, 5))
-        .buffer();
+    ByteBuffer marker =
+        MemoryRecords.withEndTransactionMarker(
+                77L,
+                1_234L,
+                3,
+                9L,
+                (short) 2,
+                new EndTransactionMarker(ControlRecordType.COMMIT, 5))
+            .buffer();
     RecordBatch batch = new RecordBatch(marker);
 
     batch.validate();
@@ -157,7 +178,8 @@ class RecordBatchCompatibilityTest {
   void batchesFollowEachOtherInOneBuffer() {
     ByteBuffer first = RecordBatchBuilder.build(awkwardRecords(), CompressionType.NONE, 0L, 1);
     ByteBuffer second = RecordBatchBuilder.build(awkwardRecords(), CompressionType.LZ4, 6L, 1);
-    ByteBuffer both = ByteBuffer.allocate(first.remaining() + second.remaining()).put(first).put(second).flip();
+    ByteBuffer both =
+        ByteBuffer.allocate(first.remaining() + second.remaining()).put(first).put(second).flip();
 
     long next = 0;
     for (RecordBatch batch : BatchIterator.strict(both)) {

@@ -9,9 +9,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seeded random batches, both directions against kafka-clients: what we build Kafka reads back exactly, what Kafka
- * builds we read back exactly, and uncompressed batches are byte for byte the same. Runs seeds 1..200; replay one
- * with {@code -Dtributary.seed=N} (printed on failure).
+ * Seeded random batches, both directions against kafka-clients: what we build Kafka reads back
+ * exactly, what Kafka builds we read back exactly, and uncompressed batches are byte for byte the
+ * same. Runs seeds 1..200; replay one with {@code -Dtributary.seed=N} (printed on failure).
  */
 class RecordBatchRandomizedTest {
   private static final int SEEDS = 200;
@@ -33,20 +33,25 @@ class RecordBatchRandomizedTest {
     try {
       roundTrip(new Random(seed));
     } catch (AssertionError | RuntimeException e) {
-      throw new AssertionError("seed " + seed + " failed; replay with -Dtributary.seed=" + seed + ": " + e, e);
+      throw new AssertionError(
+          "seed " + seed + " failed; replay with -Dtributary.seed=" + seed + ": " + e, e);
     }
   }
 
   private static void roundTrip(Random random) {
-    CompressionType type = CompressionType.values()[random.nextInt(CompressionType.values().length)];
+    CompressionType type =
+        CompressionType.values()[random.nextInt(CompressionType.values().length)];
     long baseOffset = random.nextInt(4) == 0 ? 0L : random.nextLong() >>> 14;
-    int leaderEpoch = random.nextInt(4) == 0 ? RecordBatch.NO_PARTITION_LEADER_EPOCH : random.nextInt(1_000);
+    int leaderEpoch =
+        random.nextInt(4) == 0 ? RecordBatch.NO_PARTITION_LEADER_EPOCH : random.nextInt(1_000);
     List<SimpleRecord> records = randomRecords(random);
     List<Record> expected = KafkaRecords.expected(records, baseOffset);
 
     ByteBuffer ours = RecordBatchBuilder.build(records, type, baseOffset, leaderEpoch);
     assertThat(KafkaRecords.onlyBatch(ours).partitionLeaderEpoch()).isEqualTo(leaderEpoch);
-    assertThat(KafkaRecords.read(ours)).as("kafka-clients reading our %s batch", type).isEqualTo(expected);
+    assertThat(KafkaRecords.read(ours))
+        .as("kafka-clients reading our %s batch", type)
+        .isEqualTo(expected);
 
     ByteBuffer kafka = KafkaRecords.build(records, type, baseOffset, leaderEpoch);
     RecordBatch batch = new RecordBatch(kafka);
@@ -61,11 +66,15 @@ class RecordBatchRandomizedTest {
 
   private static List<SimpleRecord> randomRecords(Random random) {
     int count = 1 + random.nextInt(random.nextInt(8) == 0 ? 500 : 20);
-    long timestamp = random.nextInt(10) == 0 ? RecordBatch.NO_TIMESTAMP : 1_600_000_000_000L + random.nextInt(1 << 30);
+    long timestamp =
+        random.nextInt(10) == 0
+            ? RecordBatch.NO_TIMESTAMP
+            : 1_600_000_000_000L + random.nextInt(1 << 30);
     List<SimpleRecord> records = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       // Timestamps may run backwards within a batch: deltas are signed varlongs.
-      long recordTimestamp = timestamp < 0 ? timestamp : timestamp + random.nextInt(200_000) - 100_000;
+      long recordTimestamp =
+          timestamp < 0 ? timestamp : timestamp + random.nextInt(200_000) - 100_000;
       byte[] key = randomBytes(random, 5, 100);
       byte[] value = randomBytes(random, 10, random.nextInt(20) == 0 ? 200_000 : 2_000);
       List<Header> headers = new ArrayList<>();

@@ -37,14 +37,20 @@ class MetadataBatchCodecTest {
   @Test
   void aTruncatedBatchIsRefused() {
     byte[] bytes = MetadataBatchCodec.encodeBatch(41, records);
-    assertThatThrownBy(() -> MetadataBatchCodec.decodeBatch(ByteBuffer.wrap(Arrays.copyOf(bytes, bytes.length - 1))))
+    assertThatThrownBy(
+            () ->
+                MetadataBatchCodec.decodeBatch(
+                    ByteBuffer.wrap(Arrays.copyOf(bytes, bytes.length - 1))))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void anApplyResultRoundTrips() {
-    ApplyResult result = new ApplyResult(Outcome.REJECTED, 17, "record at offset 18 names unknown topic id ü");
-    assertThat(MetadataBatchCodec.decodeResult(ByteBuffer.wrap(MetadataBatchCodec.encodeResult(result))))
+    ApplyResult result =
+        new ApplyResult(Outcome.REJECTED, 17, "record at offset 18 names unknown topic id ü");
+    assertThat(
+            MetadataBatchCodec.decodeResult(
+                ByteBuffer.wrap(MetadataBatchCodec.encodeResult(result))))
         .isEqualTo(result);
   }
 
@@ -57,7 +63,8 @@ class MetadataBatchCodecTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     MetadataBatchCodec.writeSnapshot(new DataOutputStream(bytes), image);
     MetadataImage read =
-        MetadataBatchCodec.readSnapshot(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        MetadataBatchCodec.readSnapshot(
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
     assertThat(read).isEqualTo(image);
     assertThat(read.lastOffset()).isEqualTo(103);
   }

@@ -22,15 +22,17 @@ import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
 
 /**
- * A metadata quorum of in-process members on loopback, each with its own directory under {@code root}: start, stop
- * and restart members by broker id, and wait (bounded) for a leader or for equal images.
+ * A metadata quorum of in-process members on loopback, each with its own directory under {@code
+ * root}: start, stop and restart members by broker id, and wait (bounded) for a leader or for equal
+ * images.
  */
 final class QuorumFixture implements AutoCloseable {
   static final Duration WAIT = Duration.ofSeconds(15);
 
   static {
     // Ratis logs a great deal at INFO; the application sets the same level.
-    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.ratis")).setLevel(Level.WARN);
+    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.ratis"))
+        .setLevel(Level.WARN);
   }
 
   private final Path root;
@@ -40,7 +42,10 @@ final class QuorumFixture implements AutoCloseable {
   private final Map<Integer, RatisMetadataQuorum> running = new TreeMap<>();
   private final Random random = new Random(42);
 
-  private QuorumFixture(Path root, Map<Integer, InetSocketAddress> voters, Map<Integer, InetSocketAddress> listeners,
+  private QuorumFixture(
+      Path root,
+      Map<Integer, InetSocketAddress> voters,
+      Map<Integer, InetSocketAddress> listeners,
       RatisQuorumOptions options) {
     this.root = root;
     this.voters = voters;
@@ -49,12 +54,14 @@ final class QuorumFixture implements AutoCloseable {
   }
 
   /** Voters are brokers 1..voterCount, listeners the ids after them. Nothing is started. */
-  static QuorumFixture create(Path root, int voterCount, int listenerCount, RatisQuorumOptions options) {
+  static QuorumFixture create(
+      Path root, int voterCount, int listenerCount, RatisQuorumOptions options) {
     List<Integer> ports = freePorts(voterCount + listenerCount);
     Map<Integer, InetSocketAddress> voters = new TreeMap<>();
     Map<Integer, InetSocketAddress> listeners = new TreeMap<>();
     for (int i = 0; i < ports.size(); i++) {
-      (i < voterCount ? voters : listeners).put(i + 1, new InetSocketAddress("127.0.0.1", ports.get(i)));
+      (i < voterCount ? voters : listeners)
+          .put(i + 1, new InetSocketAddress("127.0.0.1", ports.get(i)));
     }
     return new QuorumFixture(root, voters, listeners, options);
   }
@@ -69,7 +76,8 @@ final class QuorumFixture implements AutoCloseable {
   }
 
   RatisMetadataQuorum start(int brokerId) {
-    RatisMetadataQuorum quorum = RatisMetadataQuorum.start(brokerId, voters, listeners, dir(brokerId), options);
+    RatisMetadataQuorum quorum =
+        RatisMetadataQuorum.start(brokerId, voters, listeners, dir(brokerId), options);
     running.put(brokerId, quorum);
     return quorum;
   }
@@ -87,8 +95,12 @@ final class QuorumFixture implements AutoCloseable {
   void stopAll() {
     List<RatisMetadataQuorum> members = new ArrayList<>(running.values());
     running.clear();
-    // Own threads, not parallelStream: the common pool has one thread on 2 cores, and Ratis uses it too.
-    List<Thread> closers = members.stream().map(member -> new Thread(member::close, "close-b" + member.localBrokerId())).toList();
+    // Own threads, not parallelStream: the common pool has one thread on 2 cores, and Ratis uses it
+    // too.
+    List<Thread> closers =
+        members.stream()
+            .map(member -> new Thread(member::close, "close-b" + member.localBrokerId()))
+            .toList();
     closers.forEach(Thread::start);
     for (Thread closer : closers) {
       try {
@@ -113,7 +125,11 @@ final class QuorumFixture implements AutoCloseable {
         .atMost(WAIT)
         .pollInterval(Duration.ofMillis(10))
         .until(
-            () -> running.values().stream().filter(RatisMetadataQuorum::isActiveController).findFirst().orElse(null),
+            () ->
+                running.values().stream()
+                    .filter(RatisMetadataQuorum::isActiveController)
+                    .findFirst()
+                    .orElse(null),
             quorum -> quorum != null);
   }
 
@@ -130,14 +146,17 @@ final class QuorumFixture implements AutoCloseable {
     await("every member at lastOffset " + expected.lastOffset())
         .atMost(WAIT)
         .pollInterval(Duration.ofMillis(10))
-        .untilAsserted(() -> {
-          for (RatisMetadataQuorum member : running.values()) {
-            assertThat(member.image()).as(member.statusLine()).isEqualTo(expected);
-          }
-        });
+        .untilAsserted(
+            () -> {
+              for (RatisMetadataQuorum member : running.values()) {
+                assertThat(member.image()).as(member.statusLine()).isEqualTo(expected);
+              }
+            });
   }
 
-  /** Commits a topic (two records) through {@code leader} and returns the image the append returned. */
+  /**
+   * Commits a topic (two records) through {@code leader} and returns the image the append returned.
+   */
   MetadataImage appendTopic(RatisMetadataQuorum leader, String name) {
     return leader.append(leader.image().lastOffset(), topicRecords(name));
   }
@@ -145,12 +164,17 @@ final class QuorumFixture implements AutoCloseable {
   List<MetadataRecord> topicRecords(String name) {
     Uuid id = Uuid.random(random);
     return List.of(
-        new MetadataRecord.TopicCreated(id, name), new MetadataRecord.TopicConfigChanged(id, "retention.ms", "1000"));
+        new MetadataRecord.TopicCreated(id, name),
+        new MetadataRecord.TopicConfigChanged(id, "retention.ms", "1000"));
   }
 
-  /** Snapshot files ({@code snapshot.<term>_<index>}, not their digests) in a member's state machine directory. */
+  /**
+   * Snapshot files ({@code snapshot.<term>_<index>}, not their digests) in a member's state machine
+   * directory.
+   */
   long snapshotFiles(int brokerId) throws IOException {
-    Path smDir = dir(brokerId).resolve(RatisMetadataQuorum.GROUP_ID.getUuid().toString()).resolve("sm");
+    Path smDir =
+        dir(brokerId).resolve(RatisMetadataQuorum.GROUP_ID.getUuid().toString()).resolve("sm");
     if (!Files.isDirectory(smDir)) {
       return 0;
     }

@@ -47,7 +47,9 @@ class RatisMetadataQuorumTest {
     for (String topic : List.of("a", "b", "c")) {
       MetadataImage returned = quorum.appendTopic(leader, topic);
       assertThat(returned.topic(topic)).isPresent();
-      assertThat(leader.image().topic(topic)).as("the leader's image includes the batch on return").isPresent();
+      assertThat(leader.image().topic(topic))
+          .as("the leader's image includes the batch on return")
+          .isPresent();
     }
     assertThat(leader.image().lastOffset()).isEqualTo(5);
     quorum.awaitImages(leader.image());
@@ -57,19 +59,22 @@ class RatisMetadataQuorumTest {
         .isInstanceOf(NotControllerException.class)
         .hasMessageContaining("broker " + leader.localBrokerId());
     RatisMetadataQuorum listener = quorum.member(4);
-    assertThatThrownBy(() -> quorum.appendTopic(listener, "x")).isInstanceOf(NotControllerException.class);
+    assertThatThrownBy(() -> quorum.appendTopic(listener, "x"))
+        .isInstanceOf(NotControllerException.class);
     assertThat(listener.isActiveController()).isFalse();
     assertThat(listener.activeControllerId()).hasValue(leader.localBrokerId());
 
     assertThatThrownBy(() -> leader.append(3, quorum.topicRecords("stale")))
         .isInstanceOf(StaleMetadataException.class);
     assertThat(leader.image().lastOffset()).isEqualTo(5);
-    quorum.appendTopic(leader, "d"); // committed after the stale batch: once it is everywhere, so is the verdict
+    quorum.appendTopic(
+        leader, "d"); // committed after the stale batch: once it is everywhere, so is the verdict
     quorum.awaitImages(leader.image());
     for (RatisMetadataQuorum member : quorum.members()) {
       assertThat(member.image().topic("stale")).isEmpty();
       assertThat(member.controllerEpoch()).isEqualTo(leader.controllerEpoch()).isPositive();
-      assertThat(seenOffsets.get(member.localBrokerId())).as("images seen by b" + member.localBrokerId())
+      assertThat(seenOffsets.get(member.localBrokerId()))
+          .as("images seen by b" + member.localBrokerId())
           .containsExactly(-1L, 1L, 3L, 5L, 7L);
     }
   }
@@ -94,14 +99,23 @@ class RatisMetadataQuorumTest {
     long closedAtNanos = System.nanoTime();
     RatisMetadataQuorum newLeader = quorum.awaitLeader();
     long electionMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closingAtNanos);
-    System.out.println("new active controller b" + newLeader.localBrokerId() + " ready " + electionMs
-        + " ms after closing b" + oldId + " began (close took "
-        + TimeUnit.NANOSECONDS.toMillis(closedAtNanos - closingAtNanos) + " ms)");
+    System.out.println(
+        "new active controller b"
+            + newLeader.localBrokerId()
+            + " ready "
+            + electionMs
+            + " ms after closing b"
+            + oldId
+            + " began (close took "
+            + TimeUnit.NANOSECONDS.toMillis(closedAtNanos - closingAtNanos)
+            + " ms)");
 
     assertThat(electionMs).isLessThan(5_000);
     assertThat(newLeader.controllerEpoch()).isGreaterThan(oldEpoch);
     assertThat(newLeader.image()).isEqualTo(committed);
-    await().atMost(QuorumFixture.WAIT).until(() -> activeSeen.get(newLeader.localBrokerId()).contains(true));
+    await()
+        .atMost(QuorumFixture.WAIT)
+        .until(() -> activeSeen.get(newLeader.localBrokerId()).contains(true));
 
     MetadataImage next = quorum.appendTopic(newLeader, "c");
     assertThat(next.lastOffset()).isEqualTo(committed.lastOffset() + 2);
@@ -118,7 +132,10 @@ class RatisMetadataQuorumTest {
     RatisMetadataQuorum leader = quorum.awaitLeader();
     quorum.appendTopic(leader, "a");
     quorum.appendTopic(leader, "b");
-    leader.append(leader.image().lastOffset(), List.of(new MetadataRecord.TopicDeleted(leader.image().topic("a").orElseThrow().topicId())));
+    leader.append(
+        leader.image().lastOffset(),
+        List.of(
+            new MetadataRecord.TopicDeleted(leader.image().topic("a").orElseThrow().topicId())));
     MetadataImage before = leader.image();
     assertThat(before.lastOffset()).isEqualTo(4);
     quorum.awaitImages(before);

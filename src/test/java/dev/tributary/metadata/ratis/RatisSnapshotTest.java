@@ -27,7 +27,8 @@ class RatisSnapshotTest {
   }
 
   @Test
-  void snapshotsPurgeTheLogAndRestartedMembersRecoverFromThemOrHaveThemInstalled() throws Exception {
+  void snapshotsPurgeTheLogAndRestartedMembersRecoverFromThemOrHaveThemInstalled()
+      throws Exception {
     quorum = QuorumFixture.create(dir, 3, 0, FREQUENT_SNAPSHOTS).startAll();
     RatisMetadataQuorum leader = quorum.awaitLeader();
     quorum.appendTopic(leader, "t0");
@@ -49,16 +50,23 @@ class RatisSnapshotTest {
         .atMost(QuorumFixture.WAIT)
         .until(() -> quorum.snapshotFiles(leader.localBrokerId()) == 2);
 
-    quorum.start(laggingId); // its next entry is gone from the leader's log: it must install a snapshot
+    quorum.start(
+        laggingId); // its next entry is gone from the leader's log: it must install a snapshot
     quorum.awaitImages(expected);
     assertThat(quorum.snapshotFiles(laggingId)).isPositive();
 
-    RatisMetadataQuorum other = quorum.members().stream()
-        .filter(q -> q != leader && q.localBrokerId() != laggingId).findFirst().orElseThrow();
+    RatisMetadataQuorum other =
+        quorum.members().stream()
+            .filter(q -> q != leader && q.localBrokerId() != laggingId)
+            .findFirst()
+            .orElseThrow();
     assertThat(quorum.snapshotFiles(other.localBrokerId())).isPositive();
     quorum.stop(other.localBrokerId());
-    RatisMetadataQuorum restarted = quorum.start(other.localBrokerId()); // from its own snapshot plus log
-    assertThat(restarted.image().lastOffset()).as("recovered at least up to its snapshot").isPositive();
+    RatisMetadataQuorum restarted =
+        quorum.start(other.localBrokerId()); // from its own snapshot plus log
+    assertThat(restarted.image().lastOffset())
+        .as("recovered at least up to its snapshot")
+        .isPositive();
     quorum.awaitImages(expected);
 
     MetadataImage after = quorum.appendTopic(quorum.awaitLeader(), "after");

@@ -15,7 +15,10 @@ import java.util.Random;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** The binary bodies of replica fetch and OffsetsForLeaderEpoch: exact round trips, and refusal of bad input. */
+/**
+ * The binary bodies of replica fetch and OffsetsForLeaderEpoch: exact round trips, and refusal of
+ * bad input.
+ */
 class ReplicaFetchCodecTest {
   private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
   private static final TopicPartition UNICODE_7 = new TopicPartition("zahlungsströme.ü", 7);
@@ -27,37 +30,59 @@ class ReplicaFetchCodecTest {
   }
 
   private static ReplicaFetch.Request fetchRequest() {
-    return new ReplicaFetch.Request(2, 1234567890123L, 500, 10 << 20, List.of(
-        new ReplicaFetch.PartitionRequest(ORDERS_0, 4, 120, 1 << 20),
-        new ReplicaFetch.PartitionRequest(UNICODE_7, 0, Long.MAX_VALUE, 1)));
+    return new ReplicaFetch.Request(
+        2,
+        1234567890123L,
+        500,
+        10 << 20,
+        List.of(
+            new ReplicaFetch.PartitionRequest(ORDERS_0, 4, 120, 1 << 20),
+            new ReplicaFetch.PartitionRequest(UNICODE_7, 0, Long.MAX_VALUE, 1)));
   }
 
   private static ReplicaFetch.Response fetchResponse() {
-    return new ReplicaFetch.Response(ReplicaFetchError.NONE, List.of(
-        new ReplicaFetch.PartitionResponse(ORDERS_0, ReplicaFetchError.NONE, 100, 5, 130, 4, bytes(300, 1)),
-        ReplicaFetch.PartitionResponse.error(UNICODE_7, ReplicaFetchError.FENCED_LEADER_EPOCH),
-        new ReplicaFetch.PartitionResponse(new TopicPartition("x", 1), ReplicaFetchError.OFFSET_OUT_OF_RANGE, 0, 0,
-            0, 0, ByteBuffer.allocate(0))));
+    return new ReplicaFetch.Response(
+        ReplicaFetchError.NONE,
+        List.of(
+            new ReplicaFetch.PartitionResponse(
+                ORDERS_0, ReplicaFetchError.NONE, 100, 5, 130, 4, bytes(300, 1)),
+            ReplicaFetch.PartitionResponse.error(UNICODE_7, ReplicaFetchError.FENCED_LEADER_EPOCH),
+            new ReplicaFetch.PartitionResponse(
+                new TopicPartition("x", 1),
+                ReplicaFetchError.OFFSET_OUT_OF_RANGE,
+                0,
+                0,
+                0,
+                0,
+                ByteBuffer.allocate(0))));
   }
 
   private static ReplicaFetch.EpochRequest epochRequest() {
-    return new ReplicaFetch.EpochRequest(3, 77, List.of(
-        new ReplicaFetch.EpochPartitionRequest(ORDERS_0, 6, 5),
-        new ReplicaFetch.EpochPartitionRequest(UNICODE_7, 2, 0)));
+    return new ReplicaFetch.EpochRequest(
+        3,
+        77,
+        List.of(
+            new ReplicaFetch.EpochPartitionRequest(ORDERS_0, 6, 5),
+            new ReplicaFetch.EpochPartitionRequest(UNICODE_7, 2, 0)));
   }
 
   private static ReplicaFetch.EpochResponse epochResponse() {
-    return new ReplicaFetch.EpochResponse(ReplicaFetchError.NONE, List.of(
-        new ReplicaFetch.EpochPartitionResponse(ORDERS_0, ReplicaFetchError.NONE, new EpochEndOffset(4, 120), 5),
-        new ReplicaFetch.EpochPartitionResponse(UNICODE_7, ReplicaFetchError.UNKNOWN_LEADER_EPOCH,
-            EpochEndOffset.UNDEFINED, -1)));
+    return new ReplicaFetch.EpochResponse(
+        ReplicaFetchError.NONE,
+        List.of(
+            new ReplicaFetch.EpochPartitionResponse(
+                ORDERS_0, ReplicaFetchError.NONE, new EpochEndOffset(4, 120), 5),
+            new ReplicaFetch.EpochPartitionResponse(
+                UNICODE_7, ReplicaFetchError.UNKNOWN_LEADER_EPOCH, EpochEndOffset.UNDEFINED, -1)));
   }
 
   private static ByteBuffer wrap(byte[] body) {
     return ByteBuffer.wrap(body);
   }
 
-  /** The response with each partition's records as a byte array, so that records compare by content. */
+  /**
+   * The response with each partition's records as a byte array, so that records compare by content.
+   */
   private static List<String> describe(ReplicaFetch.Response response) {
     List<String> parts = new ArrayList<>();
     parts.add(response.error().name());
@@ -65,13 +90,26 @@ class ReplicaFetchCodecTest {
       ByteBuffer records = p.records().duplicate();
       byte[] content = new byte[records.remaining()];
       records.get(content);
-      parts.add(p.topicPartition() + " " + p.error() + " hw=" + p.highWatermark() + " start=" + p.logStartOffset()
-          + " end=" + p.logEndOffset() + " e" + p.leaderEpoch() + " " + Arrays.toString(content));
+      parts.add(
+          p.topicPartition()
+              + " "
+              + p.error()
+              + " hw="
+              + p.highWatermark()
+              + " start="
+              + p.logStartOffset()
+              + " end="
+              + p.logEndOffset()
+              + " e"
+              + p.leaderEpoch()
+              + " "
+              + Arrays.toString(content));
     }
     return parts;
   }
 
-  // ------------------------------------------------------------------------------------------- round trips
+  // -------------------------------------------------------------------------------------------
+  // round trips
 
   @Test
   void aFetchRequestRoundTrips() {
@@ -116,20 +154,24 @@ class ReplicaFetchCodecTest {
   void anEpochRequestAndResponseRoundTrip() {
     assertThat(ReplicaFetchCodec.decodeEpochRequest(wrap(ReplicaFetchCodec.encode(epochRequest()))))
         .isEqualTo(epochRequest());
-    assertThat(ReplicaFetchCodec.decodeEpochResponse(wrap(ReplicaFetchCodec.encode(epochResponse()))))
+    assertThat(
+            ReplicaFetchCodec.decodeEpochResponse(wrap(ReplicaFetchCodec.encode(epochResponse()))))
         .isEqualTo(epochResponse());
   }
 
   @Test
   void wholeRequestErrorsAndEmptyPartitionListsRoundTrip() {
-    ReplicaFetch.Response stale = new ReplicaFetch.Response(ReplicaFetchError.STALE_BROKER_EPOCH, List.of());
-    assertThat(ReplicaFetchCodec.decodeResponse(wrap(ReplicaFetchCodec.encode(stale)))).isEqualTo(stale);
+    ReplicaFetch.Response stale =
+        new ReplicaFetch.Response(ReplicaFetchError.STALE_BROKER_EPOCH, List.of());
+    assertThat(ReplicaFetchCodec.decodeResponse(wrap(ReplicaFetchCodec.encode(stale))))
+        .isEqualTo(stale);
     ReplicaFetch.EpochResponse staleEpochs =
         new ReplicaFetch.EpochResponse(ReplicaFetchError.STALE_BROKER_EPOCH, List.of());
     assertThat(ReplicaFetchCodec.decodeEpochResponse(wrap(ReplicaFetchCodec.encode(staleEpochs))))
         .isEqualTo(staleEpochs);
     ReplicaFetch.Request none = new ReplicaFetch.Request(1, -1, 0, 0, List.of());
-    assertThat(ReplicaFetchCodec.decodeRequest(wrap(ReplicaFetchCodec.encode(none)))).isEqualTo(none);
+    assertThat(ReplicaFetchCodec.decodeRequest(wrap(ReplicaFetchCodec.encode(none))))
+        .isEqualTo(none);
   }
 
   @Test
@@ -138,7 +180,8 @@ class ReplicaFetchCodecTest {
     byte[] padded = new byte[body.length + 20];
     System.arraycopy(body, 0, padded, 10, body.length);
     ByteBuffer slice = ByteBuffer.wrap(padded, 10, body.length).slice();
-    assertThat(describe(ReplicaFetchCodec.decodeResponse(slice))).isEqualTo(describe(fetchResponse()));
+    assertThat(describe(ReplicaFetchCodec.decodeResponse(slice)))
+        .isEqualTo(describe(fetchResponse()));
     assertThat(slice.position()).as("the caller's buffer is not consumed").isZero();
   }
 
@@ -155,42 +198,76 @@ class ReplicaFetchCodecTest {
       ReplicaFetchError[] errors = ReplicaFetchError.values();
       for (int p = 0; p < count; p++) {
         TopicPartition tp = new TopicPartition("t" + random.nextInt(1000), random.nextInt(100));
-        asks.add(new ReplicaFetch.PartitionRequest(tp, random.nextInt(), random.nextLong(), random.nextInt()));
-        answers.add(new ReplicaFetch.PartitionResponse(tp, errors[random.nextInt(errors.length)], random.nextLong(),
-            random.nextLong(), random.nextLong(), random.nextInt(), bytes(random.nextInt(200), random.nextInt())));
-        epochAsks.add(new ReplicaFetch.EpochPartitionRequest(tp, random.nextInt(), random.nextInt()));
-        epochAnswers.add(new ReplicaFetch.EpochPartitionResponse(tp, errors[random.nextInt(errors.length)],
-            new EpochEndOffset(random.nextInt(), random.nextLong()), random.nextLong()));
+        asks.add(
+            new ReplicaFetch.PartitionRequest(
+                tp, random.nextInt(), random.nextLong(), random.nextInt()));
+        answers.add(
+            new ReplicaFetch.PartitionResponse(
+                tp,
+                errors[random.nextInt(errors.length)],
+                random.nextLong(),
+                random.nextLong(),
+                random.nextLong(),
+                random.nextInt(),
+                bytes(random.nextInt(200), random.nextInt())));
+        epochAsks.add(
+            new ReplicaFetch.EpochPartitionRequest(tp, random.nextInt(), random.nextInt()));
+        epochAnswers.add(
+            new ReplicaFetch.EpochPartitionResponse(
+                tp,
+                errors[random.nextInt(errors.length)],
+                new EpochEndOffset(random.nextInt(), random.nextLong()),
+                random.nextLong()));
       }
       ReplicaFetch.Request request =
-          new ReplicaFetch.Request(random.nextInt(), random.nextLong(), random.nextInt(), random.nextInt(), asks);
-      ReplicaFetch.Response response = new ReplicaFetch.Response(errors[random.nextInt(errors.length)], answers);
+          new ReplicaFetch.Request(
+              random.nextInt(), random.nextLong(), random.nextInt(), random.nextInt(), asks);
+      ReplicaFetch.Response response =
+          new ReplicaFetch.Response(errors[random.nextInt(errors.length)], answers);
       ReplicaFetch.EpochRequest epochRequest =
           new ReplicaFetch.EpochRequest(random.nextInt(), random.nextLong(), epochAsks);
       ReplicaFetch.EpochResponse epochResponse =
           new ReplicaFetch.EpochResponse(errors[random.nextInt(errors.length)], epochAnswers);
       String why = "seed " + seed + " (-Dtributary.seed=" + seed + "), message " + i;
-      assertThat(ReplicaFetchCodec.decodeRequest(wrap(ReplicaFetchCodec.encode(request)))).as(why)
+      assertThat(ReplicaFetchCodec.decodeRequest(wrap(ReplicaFetchCodec.encode(request))))
+          .as(why)
           .isEqualTo(request);
-      assertThat(describe(ReplicaFetchCodec.decodeResponse(wrap(ReplicaFetchCodec.encode(response))))).as(why)
+      assertThat(
+              describe(ReplicaFetchCodec.decodeResponse(wrap(ReplicaFetchCodec.encode(response)))))
+          .as(why)
           .isEqualTo(describe(response));
-      assertThat(ReplicaFetchCodec.decodeEpochRequest(wrap(ReplicaFetchCodec.encode(epochRequest)))).as(why)
+      assertThat(ReplicaFetchCodec.decodeEpochRequest(wrap(ReplicaFetchCodec.encode(epochRequest))))
+          .as(why)
           .isEqualTo(epochRequest);
-      assertThat(ReplicaFetchCodec.decodeEpochResponse(wrap(ReplicaFetchCodec.encode(epochResponse)))).as(why)
+      assertThat(
+              ReplicaFetchCodec.decodeEpochResponse(wrap(ReplicaFetchCodec.encode(epochResponse))))
+          .as(why)
           .isEqualTo(epochResponse);
     }
   }
 
-  // ------------------------------------------------------------------------------------------- bad input
+  // ------------------------------------------------------------------------------------------- bad
+  // input
 
   private record Codec(String name, byte[] body, Function<ByteBuffer, Object> decoder) {}
 
   private static List<Codec> codecs() {
     return List.of(
-        new Codec("fetch request", ReplicaFetchCodec.encode(fetchRequest()), ReplicaFetchCodec::decodeRequest),
-        new Codec("fetch response", ReplicaFetchCodec.encode(fetchResponse()), ReplicaFetchCodec::decodeResponse),
-        new Codec("epoch request", ReplicaFetchCodec.encode(epochRequest()), ReplicaFetchCodec::decodeEpochRequest),
-        new Codec("epoch response", ReplicaFetchCodec.encode(epochResponse()),
+        new Codec(
+            "fetch request",
+            ReplicaFetchCodec.encode(fetchRequest()),
+            ReplicaFetchCodec::decodeRequest),
+        new Codec(
+            "fetch response",
+            ReplicaFetchCodec.encode(fetchResponse()),
+            ReplicaFetchCodec::decodeResponse),
+        new Codec(
+            "epoch request",
+            ReplicaFetchCodec.encode(epochRequest()),
+            ReplicaFetchCodec::decodeEpochRequest),
+        new Codec(
+            "epoch response",
+            ReplicaFetchCodec.encode(epochResponse()),
             ReplicaFetchCodec::decodeEpochResponse));
   }
 
@@ -210,8 +287,10 @@ class ReplicaFetchCodecTest {
   void trailingBytesAreRefused() {
     for (Codec codec : codecs()) {
       byte[] longer = Arrays.copyOf(codec.body(), codec.body().length + 1);
-      assertThatThrownBy(() -> codec.decoder().apply(ByteBuffer.wrap(longer))).as(codec.name())
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trailing");
+      assertThatThrownBy(() -> codec.decoder().apply(ByteBuffer.wrap(longer)))
+          .as(codec.name())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("trailing");
     }
   }
 
@@ -220,16 +299,20 @@ class ReplicaFetchCodecTest {
     for (Codec codec : codecs()) {
       byte[] body = codec.body().clone();
       body[1] = 1;
-      assertThatThrownBy(() -> codec.decoder().apply(ByteBuffer.wrap(body))).as(codec.name())
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("version");
+      assertThatThrownBy(() -> codec.decoder().apply(ByteBuffer.wrap(body)))
+          .as(codec.name())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("version");
     }
   }
 
   @Test
   void anInvalidPartitionCountIsRefused() {
     for (int count : new int[] {-1, 100_001, Integer.MAX_VALUE}) {
-      ByteBuffer body = ByteBuffer.allocate(8).putShort((short) 0).putShort((short) 0).putInt(count).flip();
-      assertThatThrownBy(() -> ReplicaFetchCodec.decodeResponse(body)).isInstanceOf(IllegalArgumentException.class)
+      ByteBuffer body =
+          ByteBuffer.allocate(8).putShort((short) 0).putShort((short) 0).putInt(count).flip();
+      assertThatThrownBy(() -> ReplicaFetchCodec.decodeResponse(body))
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("count");
     }
   }
@@ -237,28 +320,47 @@ class ReplicaFetchCodecTest {
   @Test
   void aBadTopicNameLengthANegativePartitionAndBadRecordSizesAreRefused() {
     // FetchResponse with one partition: version, error, count, then the partition.
-    Function<ByteBuffer, ByteBuffer> header = b -> b.putShort((short) 0).putShort((short) 0).putInt(1);
+    Function<ByteBuffer, ByteBuffer> header =
+        b -> b.putShort((short) 0).putShort((short) 0).putInt(1);
     ByteBuffer negativeLength = header.apply(ByteBuffer.allocate(64)).putShort((short) -1).flip();
-    ByteBuffer longName = header.apply(ByteBuffer.allocate(64)).putShort((short) 40).put(new byte[10]).flip();
+    ByteBuffer longName =
+        header.apply(ByteBuffer.allocate(64)).putShort((short) 40).put(new byte[10]).flip();
     ByteBuffer negativePartition =
         header.apply(ByteBuffer.allocate(64)).putShort((short) 1).put((byte) 'x').putInt(-3).flip();
     for (int size : new int[] {-1, 1_000}) {
-      ByteBuffer badSize = header.apply(ByteBuffer.allocate(64)).putShort((short) 1).put((byte) 'x').putInt(0)
-          .putShort((short) 0).putLong(0).putLong(0).putLong(0).putInt(0).putInt(size).put(new byte[4]).flip();
-      assertThatThrownBy(() -> ReplicaFetchCodec.decodeResponse(badSize)).as("records size %d", size)
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("claim");
+      ByteBuffer badSize =
+          header
+              .apply(ByteBuffer.allocate(64))
+              .putShort((short) 1)
+              .put((byte) 'x')
+              .putInt(0)
+              .putShort((short) 0)
+              .putLong(0)
+              .putLong(0)
+              .putLong(0)
+              .putInt(0)
+              .putInt(size)
+              .put(new byte[4])
+              .flip();
+      assertThatThrownBy(() -> ReplicaFetchCodec.decodeResponse(badSize))
+          .as("records size %d", size)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("claim");
     }
     for (ByteBuffer body : List.of(negativeLength, longName, negativePartition)) {
-      assertThatThrownBy(() -> ReplicaFetchCodec.decodeResponse(body)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> ReplicaFetchCodec.decodeResponse(body))
+          .isInstanceOf(IllegalArgumentException.class);
     }
   }
 
   @Test
   void anUnknownErrorCodeIsRefused() {
-    byte[] body = ReplicaFetchCodec.encode(new ReplicaFetch.Response(ReplicaFetchError.NONE, List.of()));
+    byte[] body =
+        ReplicaFetchCodec.encode(new ReplicaFetch.Response(ReplicaFetchError.NONE, List.of()));
     body[3] = 99;
     assertThatThrownBy(() -> ReplicaFetchCodec.decodeResponse(ByteBuffer.wrap(body)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("error code");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("error code");
   }
 
   @Test
@@ -276,8 +378,17 @@ class ReplicaFetchCodecTest {
         } catch (IllegalArgumentException expected) {
           // refused: fine
         } catch (RuntimeException e) {
-          throw new AssertionError(codec.name() + ", seed " + seed + " (-Dtributary.seed=" + seed + "), case " + i
-              + ": " + e, e);
+          throw new AssertionError(
+              codec.name()
+                  + ", seed "
+                  + seed
+                  + " (-Dtributary.seed="
+                  + seed
+                  + "), case "
+                  + i
+                  + ": "
+                  + e,
+              e);
         }
       }
     }
