@@ -194,30 +194,57 @@ public final class ClusterEvents {
               text,
               reason));
     }
-    List<Integer> left = old.isr().stream().filter(id -> !change.isr().contains(id)).toList();
-    List<Integer> joined = change.isr().stream().filter(id -> !old.isr().contains(id)).toList();
-    if (!left.isEmpty()) {
-      events.add(
-          event(
-              nowMs,
-              ClusterEvent.Type.ISR_SHRINK,
-              topic.name(),
-              change.partition(),
-              left.size() == 1 ? left.get(0) : -1,
-              tp + " ISR " + old.isr() + " → " + change.isr() + ": " + ids(left) + " left",
-              reason));
+    maybeIsrEvent(
+        ClusterEvent.Type.ISR_SHRINK,
+        old.isr(),
+        change.isr(),
+        "left",
+        topic,
+        change,
+        reason,
+        nowMs,
+        events);
+    maybeIsrEvent(
+        ClusterEvent.Type.ISR_EXPAND,
+        change.isr(),
+        old.isr(),
+        "joined",
+        topic,
+        change,
+        reason,
+        nowMs,
+        events);
+  }
+
+  /**
+   * One ISR event for the replicas in {@code from} but not in {@code to} ({@code verb}: left or
+   * joined), if any.
+   */
+  private static void maybeIsrEvent(
+      ClusterEvent.Type type,
+      List<Integer> from,
+      List<Integer> to,
+      String verb,
+      TopicImage topic,
+      MetadataRecord.PartitionChange change,
+      String reason,
+      long nowMs,
+      List<ClusterEvent> events) {
+    List<Integer> moved = from.stream().filter(id -> !to.contains(id)).toList();
+    if (moved.isEmpty()) {
+      return;
     }
-    if (!joined.isEmpty()) {
-      events.add(
-          event(
-              nowMs,
-              ClusterEvent.Type.ISR_EXPAND,
-              topic.name(),
-              change.partition(),
-              joined.size() == 1 ? joined.get(0) : -1,
-              tp + " ISR " + old.isr() + " → " + change.isr() + ": " + ids(joined) + " joined",
-              reason));
-    }
+    PartitionImage old = topic.partitions().get(change.partition());
+    String tp = topic.name() + "-" + change.partition();
+    events.add(
+        event(
+            nowMs,
+            type,
+            topic.name(),
+            change.partition(),
+            moved.size() == 1 ? moved.get(0) : -1,
+            tp + " ISR " + old.isr() + " → " + change.isr() + ": " + ids(moved) + " " + verb,
+            reason));
   }
 
   /** The event of a controller taking over, written by the new controller as its first batch. */
