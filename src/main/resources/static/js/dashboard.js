@@ -90,7 +90,7 @@ function renderConnection(status) {
     setText(pill, `live · broker ${id}`);
     setData(pill, 'state', 'live');
     setData(pill, 'broker', id);
-    pill.title = `Live updates from broker ${id}` + (servingBroker(state) ? ` (${servingBroker(state).url})` : '');
+    pill.title = `Live updates from broker ${id}` + (servingBroker(state) ? ` (${servingBroker(state).host}:${servingBroker(state).port})` : '');
     return;
   }
   setData(pill, 'state', 'reconnecting');

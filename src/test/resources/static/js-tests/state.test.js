@@ -18,7 +18,7 @@ function eq(actual, expected, what = 'value') {
 // ----- fixtures -----
 const header = (over = {}) => ({ cluster_id: 'c1', broker_id: 1, controller_id: 2, controller_epoch: 3,
   metadata_offset: 10, server_time_ms: 1_000_000, fault_actions: true, ...over });
-const broker = (id, over = {}) => ({ broker_id: id, host: '127.0.0.1', port: 8080 + id, url: `http://127.0.0.1:${8080 + id}`,
+const broker = (id, over = {}) => ({ broker_id: id, host: '127.0.0.1', port: 8080 + id,
   state: 'alive', broker_epoch: id * 10, incarnation_id: 'abcdef0123456789', controller: id === 2, reachable: true,
   fetch_paused_until_ms: 0, ...over });
 const replica = (id, leo, over = {}) => ({ broker_id: id, in_sync: true, log_end_offset: leo, lag: 0, last_fetch_age_ms: 0, ...over });

@@ -1,6 +1,7 @@
 package dev.tributary.web;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.tributary.metadata.ClusterEvent;
 import java.util.List;
 import java.util.Locale;
@@ -12,23 +13,14 @@ import java.util.Locale;
  * come from its leader (see {@link ClusterSnapshots#merge}). Immutable records with value equality:
  * the live view diffs two snapshots row by row.
  *
- * @param brokerId the broker that answered (the one serving the page)
- * @param metadataOffset the metadata-log offset of the image the answer was built from
- * @param serverTimeMs this broker's clock when it built the snapshot (not compared when diffing)
- * @param faultActions whether this broker accepts the dashboard's fault buttons ({@code
- *     tributary.dashboard.fault-actions})
+ * @param header the scalar fields, written at the top level of the JSON (a delta carries them as
+ *     its {@code header})
  * @param events the cluster timeline, oldest first (the last {@link
  *     dev.tributary.metadata.ClusterEvents#MAX_RETAINED})
  */
 record ClusterSnapshot(
     @JsonProperty("scope") String scope,
-    @JsonProperty("cluster_id") String clusterId,
-    @JsonProperty("broker_id") int brokerId,
-    @JsonProperty("controller_id") int controllerId,
-    @JsonProperty("controller_epoch") long controllerEpoch,
-    @JsonProperty("metadata_offset") long metadataOffset,
-    @JsonProperty("server_time_ms") long serverTimeMs,
-    @JsonProperty("fault_actions") boolean faultActions,
+    @JsonUnwrapped Header header,
     @JsonProperty("brokers") List<BrokerRow> brokers,
     @JsonProperty("partitions") List<PartitionRow> partitions,
     @JsonProperty("topics") List<TopicRow> topics,
@@ -41,6 +33,38 @@ record ClusterSnapshot(
     partitions = List.copyOf(partitions);
     topics = List.copyOf(topics);
     events = List.copyOf(events);
+  }
+
+  /**
+   * Who answered, and as of when.
+   *
+   * @param brokerId the broker that answered (the one serving the page)
+   * @param metadataOffset the metadata-log offset of the image the answer was built from
+   * @param serverTimeMs this broker's clock when it built the snapshot (not compared when diffing)
+   * @param faultActions whether this broker accepts the dashboard's fault buttons ({@code
+   *     tributary.dashboard.fault-actions})
+   */
+  record Header(
+      @JsonProperty("cluster_id") String clusterId,
+      @JsonProperty("broker_id") int brokerId,
+      @JsonProperty("controller_id") int controllerId,
+      @JsonProperty("controller_epoch") long controllerEpoch,
+      @JsonProperty("metadata_offset") long metadataOffset,
+      @JsonProperty("server_time_ms") long serverTimeMs,
+      @JsonProperty("fault_actions") boolean faultActions) {
+
+    /** Equal but for the clock, which moves on every snapshot and alone is no change. */
+    boolean sameAs(Header other) {
+      return equals(
+          new Header(
+              other.clusterId,
+              other.brokerId,
+              other.controllerId,
+              other.controllerEpoch,
+              other.metadataOffset,
+              serverTimeMs,
+              other.faultActions));
+    }
   }
 
   /**
@@ -57,7 +81,6 @@ record ClusterSnapshot(
       @JsonProperty("broker_id") int brokerId,
       @JsonProperty("host") String host,
       @JsonProperty("port") int port,
-      @JsonProperty("url") String url,
       @JsonProperty("state") String state,
       @JsonProperty("broker_epoch") long brokerEpoch,
       @JsonProperty("incarnation_id") String incarnationId,

@@ -86,20 +86,13 @@ class DashboardController {
     };
   }
 
-  private LocalSnapshot localSnapshot() {
-    return localSnapshots.local();
-  }
-
   /**
    * The local snapshot with a strong ETag of its bytes; 304 when it matches {@code ifNoneMatch}.
    * The live views of other brokers poll this five times a second while a page is open, so an
    * unchanged answer costs them nothing to parse ({@link PeerSnapshots}).
    */
   private ResponseEntity<?> local(boolean leadingOnly, String ifNoneMatch) {
-    LocalSnapshot snapshot = localSnapshot();
-    if (leadingOnly) {
-      snapshot = snapshot.forLiveView();
-    }
+    LocalSnapshot snapshot = localSnapshots.local(leadingOnly);
     byte[] body = json.writeValueAsBytes(snapshot);
     String etag = "\"" + Long.toHexString(fnv1a(body)) + "\"";
     if (etag.equals(ifNoneMatch)) {
@@ -123,7 +116,7 @@ class DashboardController {
   private ClusterSnapshot clusterSnapshot() {
     int self = broker.config().brokerId();
     MetadataImage image = broker.metadata();
-    LocalSnapshot own = localSnapshot();
+    LocalSnapshot own = localSnapshots.local(true);
     Set<Integer> asked = ClusterSnapshots.leadersToAsk(image, self);
     List<BrokerImage> endpoints = asked.stream().flatMap(id -> image.broker(id).stream()).toList();
     Map<Integer, LocalSnapshot> answers = new HashMap<>(leaders.fetch(endpoints));

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -38,38 +37,6 @@ final class DashboardMessages {
     }
   }
 
-  /** The snapshot's scalar fields; a delta always carries all of them. */
-  record Header(
-      @JsonProperty("cluster_id") String clusterId,
-      @JsonProperty("broker_id") int brokerId,
-      @JsonProperty("controller_id") int controllerId,
-      @JsonProperty("controller_epoch") long controllerEpoch,
-      @JsonProperty("metadata_offset") long metadataOffset,
-      @JsonProperty("server_time_ms") long serverTimeMs,
-      @JsonProperty("fault_actions") boolean faultActions) {
-
-    static Header of(ClusterSnapshot s) {
-      return new Header(
-          s.clusterId(),
-          s.brokerId(),
-          s.controllerId(),
-          s.controllerEpoch(),
-          s.metadataOffset(),
-          s.serverTimeMs(),
-          s.faultActions());
-    }
-
-    /** Equal but for the clock, which moves on every snapshot and alone is no change. */
-    boolean sameAs(Header other) {
-      return Objects.equals(clusterId, other.clusterId)
-          && brokerId == other.brokerId
-          && controllerId == other.controllerId
-          && controllerEpoch == other.controllerEpoch
-          && metadataOffset == other.metadataOffset
-          && faultActions == other.faultActions;
-    }
-  }
-
   /**
    * What changed between two snapshots: full rows of changed or new brokers and partitions (keyed
    * by broker id and {@code topic-partition}), the keys of removed ones, the whole topic list if
@@ -79,7 +46,7 @@ final class DashboardMessages {
   record Delta(
       @JsonProperty("type") String type,
       @JsonProperty("seq") long seq,
-      @JsonProperty("header") Header header,
+      @JsonProperty("header") ClusterSnapshot.Header header,
       @JsonProperty("brokers") List<ClusterSnapshot.BrokerRow> brokers,
       @JsonProperty("removed_brokers") List<Integer> removedBrokers,
       @JsonProperty("partitions") List<ClusterSnapshot.PartitionRow> partitions,
@@ -103,8 +70,8 @@ final class DashboardMessages {
 
   /** The delta from {@code before} to {@code after}, or empty when nothing but the clock moved. */
   static Optional<Delta> between(ClusterSnapshot before, ClusterSnapshot after) {
-    Header headerBefore = Header.of(before);
-    Header headerAfter = Header.of(after);
+    ClusterSnapshot.Header headerBefore = before.header();
+    ClusterSnapshot.Header headerAfter = after.header();
 
     Map<Integer, ClusterSnapshot.BrokerRow> oldBrokers = new HashMap<>();
     before.brokers().forEach(b -> oldBrokers.put(b.brokerId(), b));

@@ -17,10 +17,11 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Asks other brokers for their {@link LocalSnapshot} ({@code GET /dashboard/state?scope=local}),
- * all in parallel, and waits at most {@code timeout} for the lot. A broker that refuses, errs,
- * answers late or answers for another broker id is simply missing from the result: the dashboard
- * shows its partitions without offsets. Presentation only; nothing in the core reads this.
+ * Asks other brokers for their {@link LocalSnapshot} ({@code GET
+ * /dashboard/state?scope=local&leading_only=true}), all in parallel, and waits at most {@code
+ * timeout} for the lot. A broker that refuses, errs, answers late or answers for another broker id
+ * is simply missing from the result: the dashboard shows its partitions without offsets.
+ * Presentation only; nothing in the core reads this.
  */
 @Component
 class LeaderSnapshotFetcher {
@@ -60,11 +61,11 @@ class LeaderSnapshotFetcher {
   }
 
   /**
-   * One broker's snapshot; completes (empty on any failure) within about the timeout, never
-   * exceptionally.
+   * One broker's snapshot of the partitions it leads; completes (empty on any failure) within about
+   * the timeout, never exceptionally.
    */
   CompletableFuture<Optional<LocalSnapshot>> fetchOne(BrokerImage broker) {
-    return fetchOne(broker, false, null).thenApply(answer -> answer.map(Answer::snapshot));
+    return fetchOne(broker, true, null).thenApply(answer -> answer.map(Answer::snapshot));
   }
 
   /**

@@ -113,7 +113,7 @@ class LiveClusterView {
     try {
       int self = broker.config().brokerId();
       MetadataImage image = broker.metadata();
-      LocalSnapshot own = localSnapshots.local();
+      LocalSnapshot own = localSnapshots.local(true); // the view takes only what this broker leads
       List<BrokerImage> others =
           image.brokers().values().stream().filter(b -> b.brokerId() != self).toList();
       PeerSnapshots.Latest latest = peers.latest(others);

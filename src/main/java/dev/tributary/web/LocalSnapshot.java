@@ -41,27 +41,35 @@ record LocalSnapshot(
     this(scope, brokerId, partitions, 0, Map.of());
   }
 
-  /** The snapshot of {@code brokerId}'s hosted partitions, sorted by topic then partition. */
+  /**
+   * The snapshot of {@code brokerId}'s hosted partitions, sorted by topic then partition.
+   *
+   * @param leadersOnly only the partitions it leads, without the raw fetch clocks: all a cluster
+   *     view takes from a broker (its own or a peer's), and the same bytes as long as nothing a
+   *     page shows has changed (the answer's ETag then holds)
+   */
   static LocalSnapshot of(
       int brokerId,
       Collection<Partition> hosted,
       long nowMs,
       long fetchPausedUntilMs,
-      Map<String, Long> fetchedRecords) {
+      Map<String, Long> fetchedRecords,
+      boolean leadersOnly) {
     return new LocalSnapshot(
         SCOPE,
         brokerId,
         hosted.stream()
+            .filter(p -> !leadersOnly || p.isLeader())
             .sorted(
                 Comparator.comparing((Partition p) -> p.topicPartition().topic())
                     .thenComparingInt(p -> p.topicPartition().partition()))
-            .map(p -> row(p, nowMs))
+            .map(p -> row(p, nowMs, !leadersOnly))
             .toList(),
         fetchPausedUntilMs,
         new TreeMap<>(fetchedRecords));
   }
 
-  private static LocalPartition row(Partition p, long nowMs) {
+  private static LocalPartition row(Partition p, long nowMs, boolean withFetchClock) {
     return new LocalPartition(
         p.topicPartition().topic(),
         p.topicPartition().partition(),
@@ -74,16 +82,18 @@ record LocalSnapshot(
             p.log().size(),
             p.log().numberOfSegments(),
             p.statusLine(),
-            p.replicaStatuses(nowMs).stream().map(r -> progress(r, nowMs)).toList()));
+            p.replicaStatuses(nowMs).stream()
+                .map(r -> progress(r, nowMs, withFetchClock))
+                .toList()));
   }
 
-  private static ReplicaProgress progress(ReplicaStatus r, long nowMs) {
+  private static ReplicaProgress progress(ReplicaStatus r, long nowMs, boolean withFetchClock) {
     return new ReplicaProgress(
         r.brokerId(),
         r.isInSync(),
         r.logEndOffset(),
         r.lag(),
-        r.lastFetchMs(),
+        withFetchClock ? r.lastFetchMs() : null,
         fetchAgeMs(r, nowMs));
   }
 
@@ -154,42 +164,5 @@ record LocalSnapshot(
       @JsonProperty("log_end_offset") long logEndOffset,
       @JsonProperty("lag") long lag,
       @JsonProperty("last_fetch_ms") Long lastFetchMs,
-      @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs) {
-
-    ReplicaProgress withoutFetchClock() {
-      return new ReplicaProgress(brokerId, inSync, logEndOffset, lag, null, lastFetchAgeMs);
-    }
-  }
-
-  /**
-   * Only the partitions this broker leads, without the raw fetch clocks: all a cluster view takes
-   * from a peer, and the same bytes as long as nothing a page shows has changed.
-   */
-  LocalSnapshot forLiveView() {
-    return new LocalSnapshot(
-        scope,
-        brokerId,
-        partitions.stream()
-            .filter(LocalPartition::leader)
-            .map(
-                p ->
-                    new LocalPartition(
-                        p.topic(),
-                        p.partition(),
-                        p.leader(),
-                        p.leaderEpoch(),
-                        new Offsets(
-                            p.offsets().logStartOffset(),
-                            p.offsets().highWatermark(),
-                            p.offsets().logEndOffset(),
-                            p.offsets().sizeBytes(),
-                            p.offsets().segments(),
-                            p.offsets().statusLine(),
-                            p.offsets().replicas().stream()
-                                .map(ReplicaProgress::withoutFetchClock)
-                                .toList())))
-            .toList(),
-        fetchPausedUntilMs,
-        fetchedRecords);
-  }
+      @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs) {}
 }

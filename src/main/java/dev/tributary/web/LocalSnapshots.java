@@ -27,8 +27,12 @@ class LocalSnapshots {
     this.registry = registry;
   }
 
-  /** Throws BrokerNotAvailableException while the broker is starting. */
-  LocalSnapshot local() {
+  /**
+   * Throws BrokerNotAvailableException while the broker is starting.
+   *
+   * @param leadersOnly see {@link LocalSnapshot#of}
+   */
+  LocalSnapshot local(boolean leadersOnly) {
     Map<String, Long> fetched = new TreeMap<>();
     for (Counter counter : registry.find(FETCHED_RECORDS_METER).counters()) {
       String topic = counter.getId().getTag("topic");
@@ -42,6 +46,7 @@ class LocalSnapshots {
         replicas.partitions(),
         System.currentTimeMillis(),
         replicas.fetchers().pausedUntilMs(),
-        fetched);
+        fetched,
+        leadersOnly);
   }
 }

@@ -157,8 +157,8 @@ class ClusterSnapshotsTest {
     assertThat(snapshot.brokers())
         .extracting(ClusterSnapshot.BrokerRow::controller)
         .containsExactly(true, false, false);
-    assertThat(snapshot.controllerEpoch()).isEqualTo(3);
-    assertThat(snapshot.metadataOffset()).isEqualTo(42);
+    assertThat(snapshot.header().controllerEpoch()).isEqualTo(3);
+    assertThat(snapshot.header().metadataOffset()).isEqualTo(42);
   }
 
   @Test
@@ -186,7 +186,6 @@ class ClusterSnapshotsTest {
             "broker_id",
             "host",
             "port",
-            "url",
             "state",
             "broker_epoch",
             "incarnation_id",

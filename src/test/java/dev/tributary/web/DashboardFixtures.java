@@ -8,16 +8,7 @@ final class DashboardFixtures {
 
   static ClusterSnapshot.BrokerRow broker(int id, String state) {
     return new ClusterSnapshot.BrokerRow(
-        id,
-        "127.0.0.1",
-        8080 + id,
-        "http://127.0.0.1:" + (8080 + id),
-        state,
-        10 + id,
-        "inc-" + id,
-        id == 1,
-        true,
-        0);
+        id, "127.0.0.1", 8080 + id, state, 10 + id, "inc-" + id, id == 1, true, 0);
   }
 
   static ClusterSnapshot.PartitionRow partition(
@@ -49,13 +40,7 @@ final class DashboardFixtures {
       List<ClusterSnapshot.EventRow> events) {
     return new ClusterSnapshot(
         "cluster",
-        "c-1",
-        1,
-        1,
-        3,
-        metadataOffset,
-        nowMs,
-        false,
+        new ClusterSnapshot.Header("c-1", 1, 1, 3, metadataOffset, nowMs, false),
         brokers,
         partitions,
         List.of(new ClusterSnapshot.TopicRow("orders", partitions.size(), 3, 2, 0, 0)),

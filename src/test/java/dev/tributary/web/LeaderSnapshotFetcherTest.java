@@ -66,7 +66,8 @@ class LeaderSnapshotFetcherTest {
             }
           }
           byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-          assertThat(exchange.getRequestURI().getQuery()).isEqualTo("scope=local");
+          assertThat(exchange.getRequestURI().getQuery())
+              .isEqualTo("scope=local&leading_only=true");
           exchange.getResponseHeaders().add("Content-Type", "application/json");
           exchange.sendResponseHeaders(status, bytes.length);
           try (OutputStream out = exchange.getResponseBody()) {
