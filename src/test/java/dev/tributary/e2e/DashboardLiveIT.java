@@ -88,12 +88,7 @@ class DashboardLiveIT {
    */
   @BeforeEach
   void everyBrokerRunsAndThePageIsOpen() {
-    for (BrokerProcess broker : cluster.all()) {
-      if (broker.isPaused()) {
-        broker.resume();
-      }
-    }
-    cluster.startAll();
+    cluster.healAll();
     ReplicationChecks.awaitFullIsr(cluster, client, TOPIC, PARTITIONS, Duration.ofSeconds(60));
     await("preferred leaders")
         .atMost(Duration.ofSeconds(30))
@@ -206,13 +201,7 @@ class DashboardLiveIT {
 
     long pausedMs = System.currentTimeMillis();
     cluster.get(1).pause(); // SIGSTOP: the TCP connection stays open, only the heartbeats stop
-    await("the page live on another broker")
-        .atMost(ON_SCREEN)
-        .until(
-            () ->
-                "live".equals(pill("data-state"))
-                    && !"1".equals(pill("data-broker"))
-                    && !pill("data-broker").isEmpty());
+    awaitLiveOnAnotherBrokerThan(1);
     report(
         "SIGSTOP of the serving broker -> page says it lost it",
         List.of(pillChange("reconnecting") - pausedMs));
@@ -240,16 +229,10 @@ class DashboardLiveIT {
     watchThePill();
 
     long killedMs =
-        System.currentTimeMillis(); // kill() returns once the process is gone: the page may know
+        System.currentTimeMillis(); // kill() returns once the process is gone; the page may know
     // first
     cluster.get(1).kill();
-    await("the page live on another broker")
-        .atMost(ON_SCREEN)
-        .until(
-            () ->
-                "live".equals(pill("data-state"))
-                    && !"1".equals(pill("data-broker"))
-                    && !pill("data-broker").isEmpty());
+    awaitLiveOnAnotherBrokerThan(1);
     long noticedMs = pillChange("reconnecting");
     long liveAgainMs = pillChange("live");
     int newLeader = awaitNewLeader(led);
@@ -411,6 +394,17 @@ class DashboardLiveIT {
   private static String pill(String attribute) {
     String value = browser.attribute("#connection", attribute);
     return value == null ? "" : value;
+  }
+
+  private static void awaitLiveOnAnotherBrokerThan(int lost) {
+    String lostId = String.valueOf(lost);
+    await("the page live on another broker than " + lost)
+        .atMost(ON_SCREEN)
+        .until(
+            () ->
+                "live".equals(pill("data-state"))
+                    && !lostId.equals(pill("data-broker"))
+                    && !pill("data-broker").isEmpty());
   }
 
   /** Notes (page clock) each change of the connection pill's state, for {@link #pillChange}. */

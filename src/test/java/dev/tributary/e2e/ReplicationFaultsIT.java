@@ -81,12 +81,7 @@ class ReplicationFaultsIT {
   /** Whatever an earlier test left behind: every broker runs again. */
   @BeforeEach
   void everyBrokerRuns() {
-    for (BrokerProcess broker : cluster.all()) {
-      if (broker.isPaused()) {
-        broker.resume();
-      }
-    }
-    cluster.startAll();
+    cluster.healAll();
   }
 
   // ------------------------------------------------------------------------------------------------ scenarios

@@ -68,6 +68,19 @@ final class TestCluster implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Whatever a test left behind: resumes paused brokers, then starts the stopped ones ({@link
+   * #startAll}).
+   */
+  TestCluster healAll() {
+    for (BrokerProcess broker : brokers.values()) {
+      if (broker.isPaused()) {
+        broker.resume();
+      }
+    }
+    return startAll();
+  }
+
   /** Starts broker {@code id} again on its data and waits until it is ready. */
   BrokerProcess restart(int id) {
     return brokers.get(id).start();
