@@ -1,9 +1,12 @@
 package dev.tributary.log;
 
+import dev.tributary.common.TopicPartition;
 import dev.tributary.log.record.BatchIterator;
 import dev.tributary.log.record.CorruptRecordException;
+import dev.tributary.log.record.Record;
 import dev.tributary.log.record.RecordBatch;
 import java.nio.ByteBuffer;
+import java.util.Iterator;
 
 /**
  * Checks a produce or replication request before anything is written (Kafka's
@@ -24,19 +27,41 @@ final class AppendValidator {
   /**
    * Leader append: strict framing, each batch at most {@code maxMessageBytes}, magic 2 and CRC
    * ({@link RecordBatch#validate()}), at least one record and a last offset delta of recordCount -
-   * 1 (the producer numbers records 0..n-1 within a batch).
+   * 1 (the producer numbers records 0..n-1 within a batch). For a compacted topic every record of a
+   * data batch must have a key (Kafka's LogValidator rule; this decodes, and so decompresses, the
+   * batches).
    *
    * @throws CorruptRecordException for bad framing, magic, CRC or record count
    * @throws RecordTooLargeException for a batch larger than {@code maxMessageBytes}
+   * @throws InvalidRecordException for a record without a key when {@code compacted}
    */
-  static Summary validateForLeader(ByteBuffer batches, int maxMessageBytes) {
-    return validate(batches, maxMessageBytes, true);
+  static Summary validateForLeader(
+      ByteBuffer batches, int maxMessageBytes, boolean compacted, TopicPartition tp) {
+    Summary summary = validate(batches, maxMessageBytes, true);
+    if (compacted) {
+      for (RecordBatch batch : BatchIterator.strict(batches.duplicate())) {
+        if (!batch.isControlBatch()) {
+          requireKeys(batch, tp);
+        }
+      }
+    }
+    return summary;
+  }
+
+  private static void requireKeys(RecordBatch batch, TopicPartition tp) {
+    for (Iterator<Record> records = batch.recordIterator(); records.hasNext(); ) {
+      if (records.next().key() == null) {
+        throw new InvalidRecordException(
+            "Compacted topic cannot accept message without key in topic partition " + tp);
+      }
+    }
   }
 
   /**
-   * Follower append: strict framing, magic and CRC, and offsets that are contiguous within the
-   * request (the caller checks the first against the log end offset). Size is not checked: the
-   * leader did, and the follower must store whatever the leader has.
+   * Follower append: strict framing, magic and CRC, and offsets that strictly increase within the
+   * request (the caller checks the first against the log end offset). Gaps are allowed: a compacted
+   * leader serves batches with offsets missing between them (Kafka checks only monotonicity too).
+   * Size is not checked: the leader did, and the follower must store whatever the leader has.
    */
   static Summary validateForFollower(ByteBuffer batches) {
     return validate(batches, Integer.MAX_VALUE, false);
@@ -71,9 +96,9 @@ final class AppendValidator {
       if (!leader) {
         if (batchCount == 0) {
           firstOffset = batch.baseOffset();
-        } else if (batch.baseOffset() != expectedOffset) {
+        } else if (batch.baseOffset() < expectedOffset) {
           throw new InvalidOffsetException(
-              "follower batches are not contiguous: expected base offset "
+              "follower batches are out of order: expected a base offset of at least "
                   + expectedOffset
                   + ", got "
                   + batch.baseOffset());

@@ -1,7 +1,9 @@
 package dev.tributary.log;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -14,7 +16,8 @@ import java.util.function.Function;
  * <p>Deliberate differences from Kafka, each rejected with a message rather than silently ignored:
  *
  * <ul>
- *   <li>{@code cleanup.policy} accepts only {@code delete}: log compaction is not implemented yet.
+ *   <li>{@code cleanup.policy} is a list of {@code delete} and {@code compact}, as in Kafka, but
+ *       must not be empty (Kafka 4.1 accepts an empty list as "keep forever").
  *   <li>{@code compression.type} accepts only {@code producer}: batches are stored byte for byte as
  *       they arrive; the broker never recompresses.
  *   <li>{@code segment.bytes} has a minimum of 1024 (Kafka 4 requires 1 MiB, older versions 14):
@@ -22,11 +25,14 @@ import java.util.function.Function;
  *   <li>{@code segment.index.bytes} must hold at least one time index entry (12 bytes).
  * </ul>
  *
- * <p>{@code min.insync.replicas}, {@code unclean.leader.election.enable} and {@code
- * delete.retention.ms} are validated and carried for the replication and cleaning layers. {@code
- * file.delete.delay.ms} is validated and accepted only for compatibility with Kafka configs:
- * nothing uses it. Tributary deletes a segment's files as soon as it renames them {@code .deleted},
- * because a reader that hits a deleted segment retries (see {@link PartitionLog}).
+ * <p>{@code min.insync.replicas} and {@code unclean.leader.election.enable} are validated and
+ * carried for the replication layer. {@code delete.retention.ms}, {@code
+ * min.cleanable.dirty.ratio}, {@code min.compaction.lag.ms} and {@code max.compaction.lag.ms} drive
+ * the {@link LogCleaner} (see docs/adr/0012-log-compaction.md); {@code min.compaction.lag.ms} must
+ * not exceed {@code max.compaction.lag.ms}, as in Kafka. {@code file.delete.delay.ms} is validated
+ * and accepted only for compatibility with Kafka configs: nothing uses it. Tributary deletes a
+ * segment's files as soon as it renames them {@code .deleted}, because a reader that hits a deleted
+ * segment retries (see {@link PartitionLog}).
  */
 public final class LogConfig {
   public static final String CLEANUP_POLICY = "cleanup.policy";
@@ -45,6 +51,9 @@ public final class LogConfig {
   public static final String MIN_IN_SYNC_REPLICAS = "min.insync.replicas";
   public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
   public static final String DELETE_RETENTION_MS = "delete.retention.ms";
+  public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
+  public static final String MIN_COMPACTION_LAG_MS = "min.compaction.lag.ms";
+  public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
 
   public static final int MIN_SEGMENT_BYTES = 1024;
 
@@ -68,6 +77,9 @@ public final class LogConfig {
     def(MIN_IN_SYNC_REPLICAS, "1", v -> parseInt(v, 1));
     def(UNCLEAN_LEADER_ELECTION_ENABLE, "false", LogConfig::parseBoolean);
     def(DELETE_RETENTION_MS, "86400000", v -> parseLong(v, 0));
+    def(MIN_CLEANABLE_DIRTY_RATIO, "0.5", LogConfig::parseRatio);
+    def(MIN_COMPACTION_LAG_MS, "0", v -> parseLong(v, 0));
+    def(MAX_COMPACTION_LAG_MS, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 1));
   }
 
   private static final LogConfig DEFAULTS = fromMap(Map.of());
@@ -75,8 +87,14 @@ public final class LogConfig {
   private final Map<String, String> values;
   private final Set<String> overridden;
 
-  /** Always {@code "delete"}. */
+  /** The list as configured, e.g. {@code "compact,delete"}. */
   private final String cleanupPolicy;
+
+  /** {@code cleanup.policy} contains {@code compact}: the {@link LogCleaner} compacts this log. */
+  private final boolean compact;
+
+  /** {@code cleanup.policy} contains {@code delete}: retention.ms and retention.bytes apply. */
+  private final boolean delete;
 
   /** Always {@code "producer"}. */
   private final String compressionType;
@@ -102,11 +120,17 @@ public final class LogConfig {
   private final int minInSyncReplicas;
   private final boolean uncleanLeaderElectionEnable;
   private final long deleteRetentionMs;
+  private final double minCleanableDirtyRatio;
+  private final long minCompactionLagMs;
+  private final long maxCompactionLagMs;
 
   private LogConfig(Map<String, String> values, Set<String> overridden) {
     this.values = Collections.unmodifiableMap(values);
     this.overridden = Set.copyOf(overridden);
-    this.cleanupPolicy = (String) parsed(CLEANUP_POLICY);
+    List<?> policies = (List<?>) parsed(CLEANUP_POLICY);
+    this.cleanupPolicy = values.get(CLEANUP_POLICY);
+    this.compact = policies.contains("compact");
+    this.delete = policies.contains("delete");
     this.compressionType = (String) parsed(COMPRESSION_TYPE);
     this.retentionMs = (Long) parsed(RETENTION_MS);
     this.retentionBytes = (Long) parsed(RETENTION_BYTES);
@@ -122,6 +146,21 @@ public final class LogConfig {
     this.minInSyncReplicas = (Integer) parsed(MIN_IN_SYNC_REPLICAS);
     this.uncleanLeaderElectionEnable = (Boolean) parsed(UNCLEAN_LEADER_ELECTION_ENABLE);
     this.deleteRetentionMs = (Long) parsed(DELETE_RETENTION_MS);
+    this.minCleanableDirtyRatio = (Double) parsed(MIN_CLEANABLE_DIRTY_RATIO);
+    this.minCompactionLagMs = (Long) parsed(MIN_COMPACTION_LAG_MS);
+    this.maxCompactionLagMs = (Long) parsed(MAX_COMPACTION_LAG_MS);
+    if (minCompactionLagMs > maxCompactionLagMs) {
+      throw new InvalidConfigException(
+          "conflicting topic configs: "
+              + MIN_COMPACTION_LAG_MS
+              + " ("
+              + minCompactionLagMs
+              + ") is larger than "
+              + MAX_COMPACTION_LAG_MS
+              + " ("
+              + maxCompactionLagMs
+              + ")");
+    }
   }
 
   /** Kafka's defaults for every config. */
@@ -206,8 +245,22 @@ public final class LogConfig {
     return !overridden.contains(name);
   }
 
+  /** The configured list, e.g. {@code "delete"} or {@code "compact,delete"}. */
   public String cleanupPolicy() {
     return cleanupPolicy;
+  }
+
+  /** True when {@code cleanup.policy} includes {@code compact}. */
+  public boolean compact() {
+    return compact;
+  }
+
+  /**
+   * True when {@code cleanup.policy} includes {@code delete}: time and size retention apply. A log
+   * with only {@code compact} keeps every segment regardless of retention.ms and retention.bytes.
+   */
+  public boolean delete() {
+    return delete;
   }
 
   public String compressionType() {
@@ -270,8 +323,27 @@ public final class LogConfig {
     return uncleanLeaderElectionEnable;
   }
 
+  /**
+   * How long a tombstone (a record with a null value) survives once it has been through one
+   * cleaning pass (see docs/adr/0012-log-compaction.md).
+   */
   public long deleteRetentionMs() {
     return deleteRetentionMs;
+  }
+
+  /** The cleaner picks the log only once dirty bytes / (clean + dirty) bytes reach this. */
+  public double minCleanableDirtyRatio() {
+    return minCleanableDirtyRatio;
+  }
+
+  /** A record stays uncompacted at least this long (per segment: its largest timestamp). */
+  public long minCompactionLagMs() {
+    return minCompactionLagMs;
+  }
+
+  /** A dirty record older than this forces cleaning whatever the dirty ratio. */
+  public long maxCompactionLagMs() {
+    return maxCompactionLagMs;
   }
 
   @Override
@@ -337,15 +409,33 @@ public final class LogConfig {
     throw new IllegalArgumentException("must be true or false");
   }
 
+  /**
+   * A comma-separated, non-empty list of {@code delete} and {@code compact} (Kafka's ValidList).
+   */
   private static Object parseCleanupPolicy(String value) {
-    if (value.equals("delete")) {
-      return value;
+    List<String> policies = new ArrayList<>();
+    for (String item : value.split(",", -1)) {
+      String policy = item.trim();
+      if (!policy.equals("delete") && !policy.equals("compact")) {
+        throw new IllegalArgumentException(
+            "must be a comma-separated list of 'delete' and 'compact', got '" + policy + "'");
+      }
+      policies.add(policy);
     }
-    if (value.contains("compact")) {
-      throw new IllegalArgumentException(
-          "log compaction is not implemented yet; only 'delete' is supported");
+    return List.copyOf(policies);
+  }
+
+  private static Object parseRatio(String value) {
+    double parsed;
+    try {
+      parsed = Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a number");
     }
-    throw new IllegalArgumentException("must be 'delete'");
+    if (!(parsed >= 0 && parsed <= 1)) {
+      throw new IllegalArgumentException("must be between 0 and 1");
+    }
+    return parsed;
   }
 
   private static Object parseCompressionType(String value) {

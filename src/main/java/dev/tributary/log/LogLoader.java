@@ -17,9 +17,17 @@ import java.util.TreeMap;
  *
  * <ol>
  *   <li>Deletes leftover temp files: {@code *.deleted} (a segment deletion interrupted by a crash),
- *       {@code *.cleaned} and {@code *.swap} (compaction output, which Tributary never writes;
- *       Kafka would complete a swap, we have none to complete), {@code *.tmp}, and index files
- *       whose {@code .log} is gone.
+ *       {@code *.tmp}, and {@code *.cleaned} (cleaner output not yet ready to swap in), with any
+ *       {@code *.swap} file at or above the lowest {@code .cleaned} base offset (a rename from
+ *       {@code .cleaned} to {@code .swap} that did not finish; Kafka's rule).
+ *   <li>Completes every remaining swap ({@link PartitionLog#replaceSegments} got past its commit
+ *       point, the rename of the {@code .log} to {@code .log.swap}): the segments whose base offset
+ *       lies in [swap base, max(swap base + 1, swap next offset)) are the ones it replaces and are
+ *       deleted, the swap file is renamed to its {@code .log} name, and its index files are dropped
+ *       so they are rebuilt. A replaced segment whose records were all removed lies past the swap's
+ *       next offset and may survive this; it holds only records the cleaner found superseded, so
+ *       the log reads the same, and the next pass removes them again.
+ *   <li>Deletes index files whose {@code .log} is gone.
  *   <li>Opens every {@code <20-digit offset>.log} in offset order. A missing index or time index,
  *       or one failing its sanity check, is rebuilt by recovering that segment.
  *   <li>Unclean shutdown: every segment from the one holding the recovery point on is recovered:
@@ -140,15 +148,23 @@ final class LogLoader {
   private static TreeMap<Long, Path> removeTempFilesAndListLogs(Path dir) throws IOException {
     TreeMap<Long, Path> logs = new TreeMap<>();
     List<Path> indexFiles = new ArrayList<>();
+    List<Path> swapFiles = new ArrayList<>();
+    long minCleanedBaseOffset = Long.MAX_VALUE;
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path file : files) {
         String name = file.getFileName().toString();
-        if (name.endsWith(LogSegment.DELETED_SUFFIX)
-            || name.endsWith(".cleaned")
-            || name.endsWith(".swap")
-            || name.endsWith(".tmp")) {
+        if (name.endsWith(LogSegment.DELETED_SUFFIX) || name.endsWith(".tmp")) {
           LOG.log(Level.INFO, "deleting leftover temp file {0}", file);
           Files.deleteIfExists(file);
+        } else if (name.endsWith(LogSegment.CLEANED_SUFFIX)) {
+          LOG.log(Level.INFO, "deleting unfinished cleaner output {0}", file);
+          Files.deleteIfExists(file);
+          Long base = baseOffsetOf(name);
+          if (base != null) {
+            minCleanedBaseOffset = Math.min(minCleanedBaseOffset, base);
+          }
+        } else if (name.endsWith(LogSegment.SWAP_SUFFIX)) {
+          swapFiles.add(file);
         } else if (name.endsWith(LogSegment.LOG_SUFFIX)) {
           Long offset = parseOffset(name, LogSegment.LOG_SUFFIX);
           if (offset == null) {
@@ -162,6 +178,25 @@ final class LogLoader {
         }
       }
     }
+    TreeMap<Long, Path> swapLogs = new TreeMap<>();
+    for (Path swap : swapFiles) {
+      String name = swap.getFileName().toString();
+      Long base = baseOffsetOf(name);
+      if (base == null
+          || base >= minCleanedBaseOffset
+          || !name.startsWith(LogSegment.fileName(base) + LogSegment.LOG_SUFFIX)) {
+        // An index swap file (rebuilt instead), or part of a rename that did not finish.
+        Files.deleteIfExists(swap);
+      } else {
+        swapLogs.put(base, swap);
+      }
+    }
+    for (Map.Entry<Long, Path> swap : swapLogs.entrySet()) {
+      completeSwap(dir, swap.getKey(), swap.getValue(), logs);
+    }
+    if (!swapFiles.isEmpty() || minCleanedBaseOffset != Long.MAX_VALUE) {
+      FileIo.fsyncDirectory(dir);
+    }
     for (Path index : indexFiles) {
       String name = index.getFileName().toString();
       String base = name.substring(0, name.lastIndexOf('.'));
@@ -171,6 +206,62 @@ final class LogLoader {
       }
     }
     return logs;
+  }
+
+  /**
+   * Finishes a segment swap that a crash interrupted after its commit point (see the class doc);
+   * idempotent, so a crash in here is completed by the next load.
+   */
+  private static void completeSwap(Path dir, long base, Path swapLog, TreeMap<Long, Path> logs)
+      throws IOException {
+    long end = Math.max(base + 1, nextOffsetOf(swapLog, base));
+    List<Long> replaced = new ArrayList<>(logs.subMap(base, true, end, false).keySet());
+    LOG.log(
+        Level.INFO,
+        "completing the interrupted swap of {0}: replacing segments {1}",
+        swapLog,
+        replaced);
+    deleteSegmentFilesFrom(dir, replaced);
+    deleteSegmentFilesFrom(dir, List.of(base)); // indexes of a log file already renamed away
+    replaced.forEach(logs::remove);
+    Path target = dir.resolve(LogSegment.fileName(base) + LogSegment.LOG_SUFFIX);
+    Files.move(swapLog, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    logs.put(base, target);
+  }
+
+  /**
+   * The offset after the last whole batch of a swap file (fsynced before it was renamed {@code
+   * .swap}, so its headers can be trusted), or {@code base} when it holds none.
+   */
+  private static long nextOffsetOf(Path logFile, long base) throws IOException {
+    long next = base;
+    try (java.nio.channels.FileChannel channel =
+        java.nio.channels.FileChannel.open(logFile, java.nio.file.StandardOpenOption.READ)) {
+      long size = channel.size();
+      long position = 0;
+      while (size - position >= dev.tributary.log.record.RecordBatch.HEADER_SIZE) {
+        dev.tributary.log.record.RecordBatch header =
+            new dev.tributary.log.record.RecordBatch(
+                FileIo.readFully(
+                    channel, position, dev.tributary.log.record.RecordBatch.HEADER_SIZE),
+                0);
+        if (header.sizeInBytes() < dev.tributary.log.record.RecordBatch.HEADER_SIZE
+            || position + header.sizeInBytes() > size) {
+          break;
+        }
+        next = header.nextOffset();
+        position += header.sizeInBytes();
+      }
+    }
+    return next;
+  }
+
+  /** The 20-digit base offset a segment file name starts with, or null. */
+  private static Long baseOffsetOf(String name) {
+    if (name.length() < 20 || !name.substring(0, 20).chars().allMatch(Character::isDigit)) {
+      return null;
+    }
+    return Long.parseLong(name.substring(0, 20));
   }
 
   private static Long parseOffset(String name, String suffix) {

@@ -23,13 +23,18 @@ import java.util.function.Function;
  * <ul>
  *   <li>{@code recovery-point-offset-checkpoint}, {@code log-start-offset-checkpoint}: Kafka's
  *       checkpoint text format ({@link OffsetCheckpointFile}), written atomically.
+ *   <li>{@code cleaner-offset-checkpoint}: each compacted log's first dirty offset (Kafka's file of
+ *       that name), written after every cleaning pass and with the other checkpoints; trusted only
+ *       after a clean shutdown.
  *   <li>{@code .tributary_cleanshutdown}: written last by {@link #shutdown}; if present at load,
  *       recovery is skipped. It is deleted at load, so a crash after that is detected at the next
  *       start.
  * </ul>
  *
- * <p>Starts no threads: a driver calls {@link #runPeriodicTasks} on a schedule (flush by flush.ms,
- * retention, checkpoints).
+ * <p>A driver calls {@link #runPeriodicTasks} on a schedule (flush by flush.ms, retention,
+ * checkpoints). The one thread of its own, the {@link LogCleaner}'s {@code tributary-log-cleaner},
+ * starts only in {@link #startup} and stops in {@link #shutdown}; without {@link #startup} nothing
+ * is compacted unless someone calls {@code cleaner().cleanOnce()}.
  *
  * <p>Concurrency: logs live in a concurrent map; each {@link PartitionLog} has its own lock, so
  * appends to different partitions proceed in parallel. Lock order: (LogManager has no lock) then a
@@ -41,6 +46,7 @@ public final class LogManager {
 
   public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
   public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
+  public static final String CLEANER_OFFSET_CHECKPOINT = "cleaner-offset-checkpoint";
   public static final String CLEAN_SHUTDOWN_FILE = ".tributary_cleanshutdown";
 
   private final Path dataDir;
@@ -48,6 +54,8 @@ public final class LogManager {
   private final ConcurrentHashMap<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
   private final OffsetCheckpointFile recoveryPointCheckpoint;
   private final OffsetCheckpointFile logStartOffsetCheckpoint;
+  private final OffsetCheckpointFile cleanerOffsetCheckpoint;
+  private final LogCleaner cleaner;
 
   /** Serializes checkpoint writers (the periodic task and shutdown). */
   private final Object checkpointLock = new Object();
@@ -63,6 +71,14 @@ public final class LogManager {
    *     crash midway leaves nothing a restart would load)
    */
   public LogManager(Path dataDir, Time time, Executor deletionExecutor) {
+    this(dataDir, time, deletionExecutor, LogCleaner.Config.defaults());
+  }
+
+  /**
+   * @param cleanerConfig the broker's {@code log.cleaner.*} settings for the {@link LogCleaner}
+   */
+  public LogManager(
+      Path dataDir, Time time, Executor deletionExecutor, LogCleaner.Config cleanerConfig) {
     this.dataDir = dataDir;
     this.time = time;
     this.deletionExecutor = deletionExecutor;
@@ -70,6 +86,22 @@ public final class LogManager {
         new OffsetCheckpointFile(dataDir.resolve(RECOVERY_POINT_CHECKPOINT));
     this.logStartOffsetCheckpoint =
         new OffsetCheckpointFile(dataDir.resolve(LOG_START_OFFSET_CHECKPOINT));
+    this.cleanerOffsetCheckpoint =
+        new OffsetCheckpointFile(dataDir.resolve(CLEANER_OFFSET_CHECKPOINT));
+    this.cleaner =
+        new LogCleaner(cleanerConfig, time, this::allLogs, this::checkpointCleanerOffsets);
+  }
+
+  /**
+   * Starts the log cleaner's thread, {@code tributary-log-cleaner}. Call after {@link #loadLogs}.
+   */
+  public void startup() {
+    cleaner.startup();
+  }
+
+  /** The compaction side: tools and tests may call {@link LogCleaner#cleanOnce} directly. */
+  public LogCleaner cleaner() {
+    return cleaner;
   }
 
   /**
@@ -97,11 +129,23 @@ public final class LogManager {
       boolean hadCleanShutdown = Files.exists(marker);
       Map<TopicPartition, Long> recoveryPoints = readCheckpoint(recoveryPointCheckpoint);
       Map<TopicPartition, Long> logStartOffsets = readCheckpoint(logStartOffsetCheckpoint);
+      // After a crash the checkpoint may not have seen a truncation (it is written every few
+      // seconds): records written again below it would pass for clean and never supersede older
+      // ones. Cleaning each compacted log once from its start is cheaper than that risk.
+      Map<TopicPartition, Long> firstDirtyOffsets =
+          hadCleanShutdown ? readCheckpoint(cleanerOffsetCheckpoint) : Map.of();
       try (DirectoryStream<Path> dirs = Files.newDirectoryStream(dataDir, Files::isDirectory)) {
         for (Path dir : dirs) {
           loadLog(dir, configFor, topicIdFor, recoveryPoints, logStartOffsets, hadCleanShutdown);
         }
       }
+      firstDirtyOffsets.forEach(
+          (tp, offset) -> {
+            PartitionLog log = logs.get(tp);
+            if (log != null) {
+              log.loadFirstDirtyOffset(offset);
+            }
+          });
       if (!hadCleanShutdown && !logs.isEmpty()) {
         LOG.log(
             Level.INFO,
@@ -232,6 +276,8 @@ public final class LogManager {
       return;
     }
     checkpointRecoveryPointsAndLogStartOffsets();
+    checkpointCleanerOffsets();
+    cleaner.forget(log);
     Path doomed = log.renameForDeletion();
     deletionExecutor.execute(
         () -> {
@@ -266,8 +312,31 @@ public final class LogManager {
   }
 
   /**
+   * Writes {@code cleaner-offset-checkpoint}: the first dirty offset of every compacted log (a log
+   * without an entry is cleaned from its start). A truncation lowers a log's value in memory at
+   * once; this file catches up at the next periodic pass, which is why loading ignores it after a
+   * crash.
+   */
+  public void checkpointCleanerOffsets() {
+    Map<TopicPartition, Long> firstDirtyOffsets = new HashMap<>();
+    for (PartitionLog log : logs.values()) {
+      if (log.config().compact()) {
+        firstDirtyOffsets.put(log.topicPartition(), log.firstDirtyOffset());
+      }
+    }
+    synchronized (checkpointLock) {
+      try {
+        cleanerOffsetCheckpoint.write(firstDirtyOffsets);
+      } catch (IOException e) {
+        throw new LogStorageException("failed to write the cleaner checkpoint in " + dataDir, e);
+      }
+    }
+  }
+
+  /**
    * One round of background work: flush logs whose flush.ms has passed, apply retention, write the
-   * checkpoints. A failing log is logged and skipped so the others still get their turn.
+   * checkpoints. A failing log is logged and skipped so the others still get their turn. Compaction
+   * is not done here but on the cleaner's own thread (see {@link #startup}).
    */
   public void runPeriodicTasks() {
     for (PartitionLog log : logs.values()) {
@@ -279,16 +348,20 @@ public final class LogManager {
       }
     }
     checkpointRecoveryPointsAndLogStartOffsets();
+    checkpointCleanerOffsets();
   }
 
   /**
-   * Flushes and closes every log, writes the checkpoints, then the clean shutdown marker (last).
+   * Stops the cleaner (its pass in flight deletes its output), flushes and closes every log, writes
+   * the checkpoints, then the clean shutdown marker (last).
    */
   public void shutdown() {
+    cleaner.shutdown();
     for (PartitionLog log : logs.values()) {
       log.close();
     }
     checkpointRecoveryPointsAndLogStartOffsets();
+    checkpointCleanerOffsets();
     try {
       Files.write(dataDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
       FileIo.fsyncDirectory(dataDir);

@@ -18,8 +18,10 @@ final class LogRetention {
    * the log start offset is at or past the next segment's base offset, if its largest timestamp is
    * older than now - retention.ms, or if the log would still hold at least retention.bytes without
    * it (Kafka's rule: size - segment >= retention.bytes, so the log keeps between retention.bytes
-   * and retention.bytes plus one segment). An empty active segment is never chosen; a non-empty one
-   * may be (the whole log expired), and the caller then rolls first.
+   * and retention.bytes plus one segment). Time and size apply only when {@code cleanup.policy}
+   * includes {@code delete}; a purely compacted log loses segments only below its start offset. An
+   * empty active segment is never chosen; a non-empty one may be (the whole log expired), and the
+   * caller then rolls first.
    */
   static List<LogSegment> segmentsToDelete(
       LogSegments segments, long logStartOffset, long boundOffset, LogConfig config, long nowMs)
@@ -37,9 +39,12 @@ final class LogRetention {
       }
       boolean belowStart = next != null && next.getKey() <= logStartOffset;
       boolean expired =
-          config.retentionMs() >= 0 && segment.largestTimestamp() < nowMs - config.retentionMs();
+          config.delete()
+              && config.retentionMs() >= 0
+              && segment.largestTimestamp() < nowMs - config.retentionMs();
       boolean overSize =
-          config.retentionBytes() >= 0
+          config.delete()
+              && config.retentionBytes() >= 0
               && remainingBytes - segment.size() >= config.retentionBytes();
       if (!belowStart && !expired && !overSize) {
         break;

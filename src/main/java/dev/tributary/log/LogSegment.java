@@ -31,8 +31,17 @@ final class LogSegment implements AutoCloseable {
   static final String TIME_INDEX_SUFFIX = ".timeindex";
   static final String DELETED_SUFFIX = ".deleted";
 
+  /** The cleaner's output while it is written ({@link LogCleaner}); deleted at load. */
+  static final String CLEANED_SUFFIX = ".cleaned";
+
+  /** Cleaner output ready to replace the segments it was cleaned from; completed at load. */
+  static final String SWAP_SUFFIX = ".swap";
+
   private final long baseOffset;
-  private final Path logFile;
+
+  /** Changes only by {@link #changeFileSuffixes}, under the partition lock. */
+  private volatile Path logFile;
+
   private final FileChannel channel;
   private final OffsetIndex offsetIndex;
   private final TimeIndex timeIndex;
@@ -64,18 +73,22 @@ final class LogSegment implements AutoCloseable {
    */
   private long rollingBasedTimestampMs = -1;
 
-  private LogSegment(Path dir, long baseOffset, LogConfig config) throws IOException {
+  private LogSegment(Path dir, long baseOffset, LogConfig config, String fileSuffix)
+      throws IOException {
     this.baseOffset = baseOffset;
     String name = fileName(baseOffset);
-    this.logFile = dir.resolve(name + LOG_SUFFIX);
+    this.logFile = dir.resolve(name + LOG_SUFFIX + fileSuffix);
     this.channel =
         FileChannel.open(
             logFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     this.offsetIndex =
-        new OffsetIndex(dir.resolve(name + INDEX_SUFFIX), baseOffset, config.segmentIndexBytes());
+        new OffsetIndex(
+            dir.resolve(name + INDEX_SUFFIX + fileSuffix), baseOffset, config.segmentIndexBytes());
     this.timeIndex =
         new TimeIndex(
-            dir.resolve(name + TIME_INDEX_SUFFIX), baseOffset, config.segmentIndexBytes());
+            dir.resolve(name + TIME_INDEX_SUFFIX + fileSuffix),
+            baseOffset,
+            config.segmentIndexBytes());
     this.indexIntervalBytes = config.indexIntervalBytes();
     this.size = (int) Math.min(channel.size(), Integer.MAX_VALUE);
     this.nextOffset = baseOffset;
@@ -91,7 +104,19 @@ final class LogSegment implements AutoCloseable {
     for (String suffix : new String[] {LOG_SUFFIX, INDEX_SUFFIX, TIME_INDEX_SUFFIX}) {
       Files.deleteIfExists(dir.resolve(name + suffix));
     }
-    return new LogSegment(dir, baseOffset, config);
+    return new LogSegment(dir, baseOffset, config, "");
+  }
+
+  /**
+   * A new, empty segment for the cleaner to write, its files named {@code <base>.log.cleaned} (and
+   * {@code .index.cleaned}, {@code .timeindex.cleaned}); stale ones are removed first.
+   */
+  static LogSegment createCleaned(Path dir, long baseOffset, LogConfig config) throws IOException {
+    String name = fileName(baseOffset);
+    for (String suffix : new String[] {LOG_SUFFIX, INDEX_SUFFIX, TIME_INDEX_SUFFIX}) {
+      Files.deleteIfExists(dir.resolve(name + suffix + CLEANED_SUFFIX));
+    }
+    return new LogSegment(dir, baseOffset, config, CLEANED_SUFFIX);
   }
 
   /**
@@ -99,7 +124,7 @@ final class LogSegment implements AutoCloseable {
    * #loadTailState} (trusting the file) or {@link #recover} (validating it).
    */
   static LogSegment open(Path dir, long baseOffset, LogConfig config) throws IOException {
-    return new LogSegment(dir, baseOffset, config);
+    return new LogSegment(dir, baseOffset, config, "");
   }
 
   /** {@code 00000000000000000042} for offset 42. */
@@ -146,6 +171,57 @@ final class LogSegment implements AutoCloseable {
   long largestTimestamp() throws IOException {
     long max = maxTimestampSoFar;
     return max >= 0 ? max : Files.getLastModifiedTime(logFile).toMillis();
+  }
+
+  /**
+   * The log file's modification time. The cleaner sets it when a segment first passes a cleaning
+   * (see {@link #setLastModifiedMs}); tombstones are kept for delete.retention.ms after it.
+   */
+  long lastModifiedMs() throws IOException {
+    return Files.getLastModifiedTime(logFile).toMillis();
+  }
+
+  void setLastModifiedMs(long timeMs) throws IOException {
+    Files.setLastModifiedTime(logFile, java.nio.file.attribute.FileTime.fromMillis(timeMs));
+  }
+
+  /** The max timestamp of the first batch, or -1 when empty (max.compaction.lag.ms uses it). */
+  long firstBatchMaxTimestamp() throws IOException {
+    if (size < RecordBatch.HEADER_SIZE) {
+      return -1;
+    }
+    return new RecordBatch(FileIo.readFully(channel, 0, RecordBatch.HEADER_SIZE), 0).maxTimestamp();
+  }
+
+  /**
+   * Whole batches from {@code position} (a batch start), about {@code maxBytes} of them but at
+   * least one whole batch; empty at the committed end. The cleaner reads a segment with this, one
+   * positional read per chunk.
+   */
+  ByteBuffer readChunk(int position, int maxBytes) throws IOException {
+    int maxPosition = size;
+    if (maxPosition - position < RecordBatch.HEADER_SIZE) {
+      return ByteBuffer.allocate(0);
+    }
+    int first =
+        new RecordBatch(FileIo.readFully(channel, position, RecordBatch.HEADER_SIZE), 0)
+            .sizeInBytes();
+    if (first < RecordBatch.HEADER_SIZE || first > maxPosition - position) {
+      throw new CorruptRecordException(
+          "batch at position " + position + " of " + logFile + " has a bad length");
+    }
+    ByteBuffer chunk =
+        FileIo.readFully(
+            channel, position, Math.max(first, Math.min(maxBytes, maxPosition - position)));
+    int end = 0;
+    while (chunk.limit() - end >= RecordBatch.HEADER_SIZE) {
+      int batchSize = new RecordBatch(chunk, end).sizeInBytes();
+      if (batchSize < RecordBatch.HEADER_SIZE || chunk.limit() - end < batchSize) {
+        break;
+      }
+      end += batchSize;
+    }
+    return chunk.limit(end).slice();
   }
 
   /**
@@ -453,6 +529,35 @@ final class LogSegment implements AutoCloseable {
     channel.close();
     offsetIndex.close();
     timeIndex.close();
+  }
+
+  /**
+   * Renames the three files from {@code <name><oldSuffix>} to {@code <name><newSuffix>} (the
+   * cleaner's {@code .cleaned} to {@code .swap} to final names); the indexes first, the log file
+   * last, because the log file's name is what recovery goes by. Open channels keep working.
+   */
+  void changeFileSuffixes(String oldSuffix, String newSuffix) throws IOException {
+    offsetIndex.renameTo(withSuffix(offsetIndex.file(), oldSuffix, newSuffix));
+    timeIndex.renameTo(withSuffix(timeIndex.file(), oldSuffix, newSuffix));
+    Path target = withSuffix(logFile, oldSuffix, newSuffix);
+    Files.move(logFile, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    logFile = target;
+  }
+
+  private static Path withSuffix(Path file, String oldSuffix, String newSuffix) {
+    String name = file.getFileName().toString();
+    if (!name.endsWith(oldSuffix)) {
+      throw new IllegalStateException(file + " does not end with '" + oldSuffix + "'");
+    }
+    return file.resolveSibling(name.substring(0, name.length() - oldSuffix.length()) + newSuffix);
+  }
+
+  /** Closes and deletes the files without renaming them first (abandoned cleaner output). */
+  void closeAndDeleteFiles() throws IOException {
+    channel.close();
+    Files.deleteIfExists(logFile);
+    offsetIndex.closeAndDelete();
+    timeIndex.closeAndDelete();
   }
 
   /**

@@ -70,6 +70,11 @@ final class LogSegments {
     delete(new ArrayList<>(segments.tailMap(offset, false).values()));
   }
 
+  /** Removes {@code segment} from the set (if it is still there), leaving its files alone. */
+  void remove(LogSegment segment) {
+    segments.remove(segment.baseOffset(), segment);
+  }
+
   /** Removes every segment and deletes its files. */
   void deleteAll() throws IOException {
     delete(new ArrayList<>(segments.values()));

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -52,6 +53,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       hits a segment deleted by retention (ClosedChannelException) is retried too, and then
  *       reports OffsetOutOfRange if its offset is gone.
  *   <li>{@link #offsetForTimestamp} takes the lock (ListOffsets is rare and this keeps it simple).
+ *   <li>The {@link LogCleaner} reads and rewrites inactive segments without the lock, from a {@link
+ *       #cleanerSnapshot}; it takes the lock only for {@link #replaceSegments}, which swaps the
+ *       segment map inside the readers' sequence lock (so overlapping reads retry, as for a
+ *       truncation) and gives up if a truncation or retention changed the segments meanwhile.
  * </ol>
  *
  * <p>Durability: an append is written to the file (the OS page cache) before it is acknowledged; it
@@ -61,9 +66,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * the last fsync; recovery truncates each recovered segment at its first invalid batch, so what
  * survives is always a prefix of what was appended.
  *
- * <p>Deletion (retention, truncation) renames segment files to {@code .deleted} and deletes them at
- * once; {@code file.delete.delay.ms} is accepted but not used, because readers retry instead of
- * relying on a grace period.
+ * <p>Deletion (retention, truncation, segments replaced by the cleaner) renames segment files to
+ * {@code .deleted} and deletes them at once; {@code file.delete.delay.ms} is accepted but not used,
+ * because readers retry instead of relying on a grace period.
+ *
+ * <p>Compaction ({@code cleanup.policy=compact}, docs/adr/0012-log-compaction.md) removes records
+ * from inactive segments but never changes an offset: readers find gaps between batches, and a read
+ * from an offset in a gap returns the next batch.
  */
 public final class PartitionLog implements AutoCloseable {
   private final Path dir;
@@ -112,6 +121,17 @@ public final class PartitionLog implements AutoCloseable {
    * tests).
    */
   private volatile long retentionBoundOffset = Long.MAX_VALUE;
+
+  /**
+   * The cleaner's checkpoint (Kafka's cleaner-offset-checkpoint entry): records below it have been
+   * through a cleaning pass. Invariant: <= logEndOffset outside a clean; lowered by truncation,
+   * raised only by {@link #maybeAdvanceFirstDirtyOffset}; {@link LogToClean} clamps it into
+   * [logStartOffset, logEndOffset]. Guarded by {@code lock}; volatile for checkpoint writers.
+   */
+  private volatile long firstDirtyOffset;
+
+  /** Truncations so far; a clean that saw another count gives up. Guarded by {@code lock}. */
+  private long truncationCount;
 
   private long lastFlushTimeMs;
   private boolean closed;
@@ -212,12 +232,14 @@ public final class PartitionLog implements AutoCloseable {
    *
    * @throws CorruptRecordException bad framing, magic, CRC or record count
    * @throws RecordTooLargeException a batch larger than max.message.bytes
+   * @throws InvalidRecordException a record without a key for a compacted topic
    */
   public LogAppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch) {
     LogConfig config = this.config;
     ByteBuffer records = batches.duplicate();
     AppendValidator.Summary summary =
-        AppendValidator.validateForLeader(records, config.maxMessageBytes());
+        AppendValidator.validateForLeader(
+            records, config.maxMessageBytes(), config.compact(), topicPartition);
     return inOpenLog(
         "append to",
         () -> {
@@ -242,10 +264,12 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
-   * Appends batches fetched from the leader, keeping their offsets, epochs and timestamps.
+   * Appends batches fetched from the leader, keeping their offsets, epochs and timestamps. The
+   * first batch may start past the log end offset, and batches may leave gaps between them: a
+   * compacted leader has removed records there (Kafka accepts the same).
    *
-   * @throws InvalidOffsetException if the first batch does not start at the log end offset or the
-   *     batches are not contiguous
+   * @throws InvalidOffsetException if the first batch starts below the log end offset or the
+   *     batches' offsets do not increase
    * @throws CorruptRecordException bad framing, magic or CRC
    */
   public LogAppendInfo appendAsFollower(ByteBuffer batches) {
@@ -254,7 +278,7 @@ public final class PartitionLog implements AutoCloseable {
     return inOpenLog(
         "append to",
         () -> {
-          if (summary.firstOffset() != logEndOffset) {
+          if (summary.firstOffset() < logEndOffset) {
             throw new InvalidOffsetException(
                 "follower append to "
                     + topicPartition
@@ -436,6 +460,8 @@ public final class PartitionLog implements AutoCloseable {
                 active.truncateTo(offset);
                 updateLogEndOffset(active.nextOffset());
               });
+          truncationCount++;
+          firstDirtyOffset = Math.min(firstDirtyOffset, logEndOffset);
           if (logEndOffset < logStartOffset) {
             truncateFullyLocked(offset); // the batch holding logStartOffset straddled offset
           } else {
@@ -464,6 +490,8 @@ public final class PartitionLog implements AutoCloseable {
           updateLogEndOffset(offset);
           updateLogStartOffset(offset); // raises the recovery point to offset too
         });
+    truncationCount++;
+    firstDirtyOffset = offset;
     epochs.clear();
   }
 
@@ -529,6 +557,127 @@ public final class PartitionLog implements AutoCloseable {
           maybeIncrementLogStartOffsetLocked(segments.higherEntry(last.baseOffset()).getKey());
           segments.delete(deletable);
           return deletable.size();
+        });
+  }
+
+  /** What the cleaner needs from the log, read together under the lock. */
+  record CleanerSnapshot(
+      List<LogSegment> segments,
+      long logStartOffset,
+      long logEndOffset,
+      long boundOffset,
+      long firstDirtyOffset,
+      long truncationCount,
+      LogConfig config) {}
+
+  /** A test's view of the steps of a segment swap, to simulate a crash after any of them. */
+  interface SwapObserver {
+    SwapObserver NONE = step -> {};
+
+    void afterStep(String step);
+  }
+
+  /**
+   * The segments (the last is the active one), offsets and config, consistent with each other; the
+   * cleaner reads the segments' files afterwards without the lock. Null when closed.
+   */
+  CleanerSnapshot cleanerSnapshot() {
+    return inLock(
+        "cleaning of",
+        () ->
+            closed
+                ? null
+                : new CleanerSnapshot(
+                    List.copyOf(segments.values()),
+                    logStartOffset,
+                    logEndOffset,
+                    retentionBoundOffset,
+                    firstDirtyOffset,
+                    truncationCount,
+                    config));
+  }
+
+  /**
+   * Replaces {@code old} (consecutive segments, the active one never among them) with {@code
+   * cleaned}, written by the cleaner to {@code .cleaned} files and fsynced; false, changing
+   * nothing, if the log was closed or truncated since {@code truncationCount}, or retention deleted
+   * one of {@code old}. Under the lock, in crash-safe order (Kafka's replaceSegments; {@link
+   * LogLoader} completes or discards each intermediate state):
+   *
+   * <ol>
+   *   <li>rename {@code cleaned}'s files to {@code .swap} and fsync the directory: from here a
+   *       restart completes the swap;
+   *   <li>swap the segments in the map inside the readers' sequence lock, so a read that overlapped
+   *       it retries instead of mixing old and new segments;
+   *   <li>delete {@code old}'s files (renamed {@code .deleted} first; readers still holding one
+   *       retry), fsync the directory;
+   *   <li>rename {@code cleaned}'s files to their final names, fsync the directory.
+   * </ol>
+   */
+  boolean replaceSegments(
+      List<LogSegment> old, LogSegment cleaned, long truncationCount, SwapObserver observer) {
+    return inLock(
+        "segment swap of",
+        () -> {
+          if (closed || truncationCount != this.truncationCount) {
+            return false;
+          }
+          for (LogSegment segment : old) {
+            Map.Entry<Long, LogSegment> current = segments.floorEntry(segment.baseOffset());
+            if (current == null || current.getValue() != segment || segment == segments.active()) {
+              return false;
+            }
+          }
+          cleaned.changeFileSuffixes(LogSegment.CLEANED_SUFFIX, LogSegment.SWAP_SUFFIX);
+          FileIo.fsyncDirectory(dir);
+          observer.afterStep("renamed to .swap");
+          truncations.truncate(
+              "segment swap of " + topicPartition,
+              () -> {
+                segments.add(cleaned); // replaces old.get(0): same base offset
+                for (LogSegment segment : old.subList(1, old.size())) {
+                  segments.remove(segment);
+                }
+              });
+          for (LogSegment segment : old) {
+            segment.deleteFiles();
+            observer.afterStep("deleted " + segment.baseOffset());
+          }
+          FileIo.fsyncDirectory(dir);
+          cleaned.changeFileSuffixes(LogSegment.SWAP_SUFFIX, "");
+          FileIo.fsyncDirectory(dir);
+          observer.afterStep("swapped");
+          return true;
+        });
+  }
+
+  /**
+   * Raises the cleaner checkpoint to {@code offset} after a cleaning pass that started at {@code
+   * truncationCount}; false if a truncation happened since (the next pass starts lower).
+   */
+  boolean maybeAdvanceFirstDirtyOffset(long offset, long truncationCount) {
+    return inLock(
+        "cleaner checkpoint of",
+        () -> {
+          if (truncationCount != this.truncationCount || offset <= firstDirtyOffset) {
+            return false;
+          }
+          firstDirtyOffset = Math.min(offset, logEndOffset);
+          return true;
+        });
+  }
+
+  /** The cleaner checkpoint (see the field). */
+  long firstDirtyOffset() {
+    return firstDirtyOffset;
+  }
+
+  /** Sets the cleaner checkpoint read from cleaner-offset-checkpoint at load. */
+  void loadFirstDirtyOffset(long offset) {
+    inLock(
+        "cleaner checkpoint of",
+        () -> {
+          firstDirtyOffset = Math.min(offset, logEndOffset);
         });
   }
 
@@ -602,7 +751,7 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /** The epoch cache as epoch → start offset, oldest first. */
-  public java.util.Map<Integer, Long> epochEntries() {
+  public Map<Integer, Long> epochEntries() {
     return inLock("epoch lookup in", () -> epochs.entries());
   }
 

@@ -5,8 +5,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The sequence lock that lets {@link LogReader} read without the log's lock while truncation
- * rewrites bytes under it (concurrency note 3 in {@link PartitionLog}). A reader notes {@link
- * #sequence()} before it reads and retries if the number was odd or has changed since.
+ * rewrites bytes under it (concurrency note 3 in {@link PartitionLog}), or the cleaner swaps
+ * segments in the segment map (note 5). A reader notes {@link #sequence()} before it reads and
+ * retries if the number was odd or has changed since.
  */
 final class TruncationSequence {
   /** A step that may fail with an IOException. */

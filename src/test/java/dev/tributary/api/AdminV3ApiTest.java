@@ -245,7 +245,7 @@ class AdminV3ApiTest extends ApiTestSupport {
             JSON,
             "{\"topic_name\":\""
                 + topic
-                + "\",\"configs\":[{\"name\":\"cleanup.policy\",\"value\":\"compact\"}]}"),
+                + "\",\"configs\":[{\"name\":\"cleanup.policy\",\"value\":\"compress\"}]}"),
         422,
         42202,
         "cleanup.policy");

@@ -29,7 +29,10 @@ class MetadataV2ApiTest extends ApiTestSupport {
           "message.timestamp.type",
           "min.insync.replicas",
           "unclean.leader.election.enable",
-          "delete.retention.ms");
+          "delete.retention.ms",
+          "min.cleanable.dirty.ratio",
+          "min.compaction.lag.ms",
+          "max.compaction.lag.ms");
 
   private static final String ONE_REPLICA_ON_BROKER_1 =
       "[{\"broker\":1,\"leader\":true,\"in_sync\":true}]";

@@ -25,8 +25,13 @@ class LogConfigTest {
     assertThat(config.uncleanLeaderElectionEnable()).isFalse();
     assertThat(config.deleteRetentionMs()).isEqualTo(86_400_000L);
     assertThat(config.cleanupPolicy()).isEqualTo("delete");
+    assertThat(config.delete()).isTrue();
+    assertThat(config.compact()).isFalse();
+    assertThat(config.minCleanableDirtyRatio()).isEqualTo(0.5);
+    assertThat(config.minCompactionLagMs()).isZero();
+    assertThat(config.maxCompactionLagMs()).isEqualTo(Long.MAX_VALUE);
     assertThat(config.compressionType()).isEqualTo("producer");
-    assertThat(config.toMap().keySet()).isEqualTo(LogConfig.names()).hasSize(16);
+    assertThat(config.toMap().keySet()).isEqualTo(LogConfig.names()).hasSize(19);
   }
 
   @Test
@@ -82,12 +87,58 @@ class LogConfigTest {
   }
 
   @Test
-  void compactionAndBrokerSideCompressionAreRejectedWithAReason() {
-    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("cleanup.policy", "compact")))
+  void cleanupPolicyIsAListOfCompactAndDelete() {
+    LogConfig compact = LogConfig.fromMap(Map.of("cleanup.policy", "compact"));
+    assertThat(compact.compact()).isTrue();
+    assertThat(compact.delete()).isFalse();
+    LogConfig both = LogConfig.fromMap(Map.of("cleanup.policy", " delete, compact "));
+    assertThat(both.compact()).isTrue();
+    assertThat(both.delete()).isTrue();
+    assertThat(both.cleanupPolicy()).isEqualTo("delete, compact");
+    assertThat(LogConfig.fromMap(Map.of("cleanup.policy", "compact,delete")).delete()).isTrue();
+    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("cleanup.policy", "compress")))
         .isInstanceOf(InvalidConfigException.class)
-        .hasMessageContaining("compaction is not implemented yet");
-    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("cleanup.policy", "compact,delete")))
-        .hasMessageContaining("compaction is not implemented yet");
+        .hasMessageContaining("cleanup.policy")
+        .hasMessageContaining("'delete' and 'compact'");
+    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("cleanup.policy", "")))
+        .hasMessageContaining("cleanup.policy");
+    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("cleanup.policy", "compact,")))
+        .hasMessageContaining("cleanup.policy");
+  }
+
+  @Test
+  void compactionConfigsAreValidatedAsKafkaDoes() {
+    LogConfig config =
+        LogConfig.fromMap(
+            Map.of(
+                "min.cleanable.dirty.ratio", "0.1",
+                "min.compaction.lag.ms", "1000",
+                "max.compaction.lag.ms", "5000",
+                "delete.retention.ms", "0"));
+    assertThat(config.minCleanableDirtyRatio()).isEqualTo(0.1);
+    assertThat(config.minCompactionLagMs()).isEqualTo(1000);
+    assertThat(config.maxCompactionLagMs()).isEqualTo(5000);
+    assertThat(config.deleteRetentionMs()).isZero();
+    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("min.cleanable.dirty.ratio", "1.5")))
+        .hasMessageContaining("min.cleanable.dirty.ratio")
+        .hasMessageContaining("between 0 and 1");
+    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("min.cleanable.dirty.ratio", "half")))
+        .hasMessageContaining("not a number");
+    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("min.compaction.lag.ms", "-1")))
+        .hasMessageContaining("at least 0");
+    assertThatThrownBy(() -> LogConfig.fromMap(Map.of("max.compaction.lag.ms", "0")))
+        .hasMessageContaining("at least 1");
+    assertThatThrownBy(
+            () ->
+                LogConfig.fromMap(
+                    Map.of("min.compaction.lag.ms", "10", "max.compaction.lag.ms", "5")))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageContaining(
+            "min.compaction.lag.ms (10) is larger than max.compaction.lag.ms (5)");
+  }
+
+  @Test
+  void brokerSideCompressionIsRejectedWithAReason() {
     assertThatThrownBy(() -> LogConfig.fromMap(Map.of("compression.type", "gzip")))
         .isInstanceOf(InvalidConfigException.class)
         .hasMessageContaining("compression.type")

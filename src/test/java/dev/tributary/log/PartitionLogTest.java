@@ -307,27 +307,32 @@ class PartitionLogTest {
   }
 
   @Test
-  void followerAppendKeepsOffsetsAndRequiresContiguity() {
+  void followerAppendKeepsOffsetsAndAcceptsGapsButNotGoingBack() {
     open(Map.of());
     ByteBuffer first = TestBatches.batch(0, new long[] {T0, T0}, 5, (byte) 1);
     ByteBuffer second = TestBatches.batch(2, new long[] {T0}, 5, (byte) 2);
-    ByteBuffer gap = TestBatches.batch(5, new long[] {T0}, 5, (byte) 3);
+    ByteBuffer overlap = TestBatches.batch(2, new long[] {T0}, 5, (byte) 3);
 
     LogAppendInfo info = log.appendAsFollower(TestBatches.concat(first, second));
     assertThat(info.firstOffset()).isZero();
     assertThat(info.lastOffset()).isEqualTo(2);
     assertThat(log.logEndOffset()).isEqualTo(3);
 
-    assertThatThrownBy(() -> log.appendAsFollower(gap))
+    assertThatThrownBy(() -> log.appendAsFollower(overlap))
         .isInstanceOf(InvalidOffsetException.class)
         .hasMessageContaining("log end offset is 3");
-    ByteBuffer third = TestBatches.batch(3, new long[] {T0}, 5, (byte) 3);
-    assertThatThrownBy(() -> log.appendAsFollower(TestBatches.concat(third, gap)))
+    ByteBuffer fifth = TestBatches.batch(5, new long[] {T0}, 5, (byte) 3);
+    ByteBuffer fourth = TestBatches.batch(4, new long[] {T0}, 5, (byte) 3);
+    assertThatThrownBy(() -> log.appendAsFollower(TestBatches.concat(fifth, fourth)))
         .isInstanceOf(InvalidOffsetException.class)
-        .hasMessageContaining("not contiguous");
+        .hasMessageContaining("out of order");
     assertThat(log.logEndOffset()).isEqualTo(3);
-    assertThat(log.appendAsFollower(third).lastOffset()).isEqualTo(3);
-    assertThat(readAll(0)).extracting(RecordBatch::baseOffset).containsExactly(0L, 2L, 3L);
+    // A compacted leader serves batches with gaps before and between them.
+    ByteBuffer ninth = TestBatches.batch(9, new long[] {T0}, 5, (byte) 4);
+    assertThat(log.appendAsFollower(TestBatches.concat(fifth, ninth)).lastOffset()).isEqualTo(9);
+    assertThat(log.logEndOffset()).isEqualTo(10);
+    assertThat(readAll(0)).extracting(RecordBatch::baseOffset).containsExactly(0L, 2L, 5L, 9L);
+    assertThat(log.read(3, 1 << 20, Long.MAX_VALUE, true).firstOffset()).isEqualTo(5);
   }
 
   @Test
