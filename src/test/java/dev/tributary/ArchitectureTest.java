@@ -19,6 +19,7 @@ class ArchitectureTest {
     "dev.tributary.replication..",
     "dev.tributary.metadata..",
     "dev.tributary.group..",
+    "dev.tributary.consumer..",
     "dev.tributary.server.."
   };
   private static JavaClasses classes;

@@ -20,7 +20,14 @@ import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownLeaderEpochException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.consumer.CommitFailedException;
+import dev.tributary.consumer.ConsumerAlreadyExistsException;
+import dev.tributary.consumer.ConsumerInstanceNotFoundException;
+import dev.tributary.consumer.CoordinatorNotAvailableException;
+import dev.tributary.consumer.IllegalConsumerStateException;
+import dev.tributary.consumer.NoOffsetForPartitionException;
 import dev.tributary.log.InvalidConfigException;
+import dev.tributary.log.InvalidRecordException;
 import dev.tributary.log.LogStorageException;
 import dev.tributary.log.OffsetOutOfRangeException;
 import dev.tributary.log.RecordTooLargeException;
@@ -79,6 +86,8 @@ class ApiExceptionHandler {
       return respond(HttpStatus.CONFLICT, InternalApi.TOPIC_EXISTS, message);
     } else if (error instanceof InvalidTopicException) {
       return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42201, message);
+    } else if (error instanceof InvalidRecordException) {
+      return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42205, message);
     } else if (error instanceof InvalidConfigException) {
       return respond(HttpStatus.UNPROCESSABLE_CONTENT, 42202, message);
     } else if (error instanceof InvalidPartitionsException) {
@@ -145,6 +154,18 @@ class ApiExceptionHandler {
       return respond(HttpStatus.SERVICE_UNAVAILABLE, 50301, message);
     } else if (error instanceof TimeoutException) {
       return respond(HttpStatus.GATEWAY_TIMEOUT, 50401, message);
+    } else if (error instanceof ConsumerInstanceNotFoundException) {
+      return respond(HttpStatus.NOT_FOUND, 40403, message);
+    } else if (error instanceof ConsumerAlreadyExistsException) {
+      return respond(HttpStatus.CONFLICT, 40902, message);
+    } else if (error instanceof IllegalConsumerStateException) {
+      return respond(HttpStatus.CONFLICT, 40903, message);
+    } else if (error instanceof CommitFailedException) {
+      return respond(HttpStatus.CONFLICT, 40910, message);
+    } else if (error instanceof NoOffsetForPartitionException) {
+      return respond(HttpStatus.CONFLICT, 40911, message);
+    } else if (error instanceof CoordinatorNotAvailableException) {
+      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50310, message);
     } else if (error instanceof ApiException) {
       return respond(HttpStatus.BAD_REQUEST, 40000, message);
     } else if (error instanceof HttpMediaTypeNotSupportedException e) {

@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
@@ -32,50 +33,74 @@ final class RecordJsonWriter {
 
   Rendered render(
       String topic, int partition, ByteBuffer batches, long fromOffset, EmbeddedFormat format) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, batches.remaining() * 2));
+    return renderAll(
+        List.of(new Slice(topic, partition, batches, fromOffset, Long.MAX_VALUE)), format);
+  }
+
+  /** Records of one partition to render: those in {@code [fromOffset, untilOffset)}. */
+  record Slice(
+      String topic, int partition, ByteBuffer batches, long fromOffset, long untilOffset) {}
+
+  /** One JSON array of the records of several partitions, in the order given. */
+  Rendered renderAll(List<Slice> slices, EmbeddedFormat format) {
+    int size = 256;
+    for (Slice slice : slices) {
+      size += slice.batches().remaining() * 2;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(size);
     int count = 0;
     try (JsonGenerator gen = json.createGenerator(out)) {
       gen.writeStartArray();
-      for (RecordBatch batch : BatchIterator.lenient(batches.duplicate())) {
-        if (batch.isControlBatch()) {
-          continue;
-        }
-        for (Record record : batch.records()) {
-          if (record.offset() < fromOffset) {
-            continue;
-          }
-          gen.writeStartObject();
-          gen.writeStringProperty("topic", topic);
-          gen.writeNumberProperty("partition", partition);
-          gen.writeNumberProperty("offset", record.offset());
-          gen.writeNumberProperty("timestamp", record.timestamp());
-          gen.writeName("key");
-          writeBytes(gen, record.key(), format, record.offset());
-          gen.writeName("value");
-          writeBytes(gen, record.value(), format, record.offset());
-          gen.writeName("headers");
-          gen.writeStartArray();
-          for (Header header : record.headers()) {
-            gen.writeStartObject();
-            gen.writeStringProperty("name", header.key());
-            gen.writeName("value");
-            if (header.value() == null) {
-              gen.writeNull();
-            } else if (format == EmbeddedFormat.BINARY) {
-              gen.writeString(Base64.getEncoder().encodeToString(header.value()));
-            } else {
-              gen.writeString(new String(header.value(), StandardCharsets.UTF_8));
-            }
-            gen.writeEndObject();
-          }
-          gen.writeEndArray();
-          gen.writeEndObject();
-          count++;
-        }
+      for (Slice slice : slices) {
+        count += writeRecords(gen, slice, format);
       }
       gen.writeEndArray();
     }
     return new Rendered(out.toByteArray(), count);
+  }
+
+  private int writeRecords(JsonGenerator gen, Slice slice, EmbeddedFormat format) {
+    String topic = slice.topic();
+    int partition = slice.partition();
+    int count = 0;
+    for (RecordBatch batch : BatchIterator.lenient(slice.batches().duplicate())) {
+      if (batch.isControlBatch()) {
+        continue;
+      }
+      for (Record record : batch.records()) {
+        if (record.offset() < slice.fromOffset() || record.offset() >= slice.untilOffset()) {
+          continue;
+        }
+        gen.writeStartObject();
+        gen.writeStringProperty("topic", topic);
+        gen.writeNumberProperty("partition", partition);
+        gen.writeNumberProperty("offset", record.offset());
+        gen.writeNumberProperty("timestamp", record.timestamp());
+        gen.writeName("key");
+        writeBytes(gen, record.key(), format, record.offset());
+        gen.writeName("value");
+        writeBytes(gen, record.value(), format, record.offset());
+        gen.writeName("headers");
+        gen.writeStartArray();
+        for (Header header : record.headers()) {
+          gen.writeStartObject();
+          gen.writeStringProperty("name", header.key());
+          gen.writeName("value");
+          if (header.value() == null) {
+            gen.writeNull();
+          } else if (format == EmbeddedFormat.BINARY) {
+            gen.writeString(Base64.getEncoder().encodeToString(header.value()));
+          } else {
+            gen.writeString(new String(header.value(), StandardCharsets.UTF_8));
+          }
+          gen.writeEndObject();
+        }
+        gen.writeEndArray();
+        gen.writeEndObject();
+        count++;
+      }
+    }
+    return count;
   }
 
   private void writeBytes(JsonGenerator gen, ByteBuffer bytes, EmbeddedFormat format, long offset) {

@@ -1,6 +1,7 @@
 package dev.tributary.config;
 
 import dev.tributary.server.BrokerServer;
+import dev.tributary.server.GroupServices;
 import java.net.BindException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,7 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
   private final ExecutorScheduler scheduler;
   private final ApplicationEventPublisher events;
   private final PartitionMetrics metrics;
+  private final GroupServices groups;
   private volatile boolean running;
 
   /**
@@ -49,8 +51,10 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
       BrokerServer broker,
       ExecutorScheduler scheduler,
       ApplicationEventPublisher events,
-      PartitionMetrics metrics) {
+      PartitionMetrics metrics,
+      GroupServices groups) {
     this.broker = broker;
+    this.groups = groups;
     this.metrics = metrics;
     this.scheduler = scheduler;
     this.events = events;
@@ -159,6 +163,7 @@ class BrokerLifecycle implements SmartLifecycle, ApplicationListener<WebServerIn
       }
     }
     broker.close();
+    groups.close();
   }
 
   private static String stackOf(Thread thread) {

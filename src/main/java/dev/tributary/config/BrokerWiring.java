@@ -1,14 +1,18 @@
 package dev.tributary.config;
 
 import dev.tributary.common.Time;
+import dev.tributary.group.GroupCoordinatorConfig;
 import dev.tributary.replication.LeaderEndpoint;
 import dev.tributary.replication.ReplicationConfig;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ControllerChannel;
+import dev.tributary.server.GroupServices;
+import dev.tributary.server.GroupTransport;
 import dev.tributary.server.PartitionForwarder;
 import dev.tributary.server.ProduceHandler;
 import dev.tributary.transport.http.HttpControllerChannel;
+import dev.tributary.transport.http.HttpGroupTransport;
 import dev.tributary.transport.http.HttpLeaderEndpoint;
 import dev.tributary.transport.http.HttpPartitionForwarder;
 import java.net.http.HttpClient;
@@ -134,6 +138,42 @@ class BrokerWiring {
         config.brokerId(),
         Duration.ofMillis(config.requestTimeoutMs() + 5_000),
         () -> broker.replicaManager().metadataOffset());
+  }
+
+  /** Closed by {@link BrokerLifecycle} around the broker's own shutdown. */
+  @Bean(destroyMethod = "")
+  GroupServices groupServices(
+      BrokerServer broker,
+      TributaryProperties properties,
+      ExecutorScheduler scheduler,
+      ExecutorService tributaryDelayedCompletions,
+      HttpClient tributaryHttpClient,
+      JsonMapper json,
+      BrokerConfig config) {
+    TributaryProperties.Group group = properties.group();
+    GroupCoordinatorConfig coordinatorConfig =
+        new GroupCoordinatorConfig(
+            group.offsetsTopicNumPartitions(),
+            group.minSessionTimeoutMs(),
+            group.maxSessionTimeoutMs(),
+            group.initialRebalanceDelayMs(),
+            GroupCoordinatorConfig.defaults().offsetMetadataMaxBytes(),
+            group.offsetsRetentionMinutes() * 60_000,
+            GroupCoordinatorConfig.defaults().offsetsRetentionCheckIntervalMs());
+    GroupTransport transport =
+        new HttpGroupTransport(
+            tributaryHttpClient,
+            json,
+            config.clusterSecret() == null ? "" : config.clusterSecret(),
+            Duration.ofSeconds(5));
+    return new GroupServices(
+        broker,
+        coordinatorConfig,
+        transport,
+        Time.SYSTEM,
+        scheduler,
+        new SecureRandom(),
+        tributaryDelayedCompletions);
   }
 
   @Bean

@@ -34,7 +34,8 @@ public record TributaryProperties(
     @DefaultValue("true") boolean autoLeaderRebalanceEnable,
     @DefaultValue("300000") long leaderImbalanceCheckIntervalMs,
     @DefaultValue("1") int minInsyncReplicas,
-    @DefaultValue Controller controller) {
+    @DefaultValue Controller controller,
+    @DefaultValue Group group) {
 
   /**
    * {@code tributary.controller.*}: the voters of the metadata quorum, and the brokers that only
@@ -42,4 +43,17 @@ public record TributaryProperties(
    */
   public record Controller(
       @DefaultValue("") String quorumVoters, @DefaultValue("") String quorumListeners) {}
+
+  /**
+   * {@code tributary.group.*}: the group coordinator's settings, Kafka's {@code
+   * offsets.topic.num.partitions}, {@code group.min.session.timeout.ms}, {@code
+   * group.max.session.timeout.ms}, {@code group.initial.rebalance.delay.ms}, {@code
+   * offsets.retention.minutes}.
+   */
+  public record Group(
+      @DefaultValue("10") int offsetsTopicNumPartitions,
+      @DefaultValue("6000") int minSessionTimeoutMs,
+      @DefaultValue("1800000") int maxSessionTimeoutMs,
+      @DefaultValue("3000") int initialRebalanceDelayMs,
+      @DefaultValue("10080") long offsetsRetentionMinutes) {}
 }

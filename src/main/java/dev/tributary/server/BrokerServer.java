@@ -106,6 +106,9 @@ public final class BrokerServer implements AutoCloseable {
   private volatile boolean ready;
   private volatile boolean shuttingDown;
 
+  /** Set once {@link #beginShutdown} has stopped heartbeats and handed leadership over. */
+  private boolean handedOver;
+
   /**
    * The controller epoch (Raft term) this broker last took controller duties for; -1 while not the
    * controller.
@@ -122,6 +125,13 @@ public final class BrokerServer implements AutoCloseable {
           });
 
   private final Object heartbeatSignal = new Object();
+
+  /**
+   * Told of every metadata image after the replica manager has applied it (the group coordinator
+   * follows its partitions' leaderships this way).
+   */
+  private final java.util.List<java.util.function.Consumer<MetadataImage>> metadataListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /**
    * @param quorumFactory opens this broker's metadata quorum (Raft peer or local log) for the given
@@ -189,6 +199,7 @@ public final class BrokerServer implements AutoCloseable {
                 .filter(topic -> topic.partitions().containsKey(tp.partition()))
                 .map(topic -> LogConfig.fromMap(topic.configs())),
         tp -> image.topic(tp.topic()).map(topic -> topic.topicId().toString()));
+    logManager.startup(); // the log cleaner: compaction of cleanup.policy=compact topics
     ReplicaFetcherManager fetchers =
         new ReplicaFetcherManager(
             config.brokerId(),
@@ -208,6 +219,8 @@ public final class BrokerServer implements AutoCloseable {
             this::sendAlterPartition,
             fetchers);
     quorum.subscribe(replicaManager::onMetadataUpdate);
+    quorum.subscribe(
+        next -> metadataListeners.forEach(listener -> listener.accept(next))); // after replicas
     replicaManager.startIsrExpiration();
     lifecycle
         .readyToServe(); // only now may the controller unfence this broker and give it leadership
@@ -318,6 +331,15 @@ public final class BrokerServer implements AutoCloseable {
         });
   }
 
+  /**
+   * Registers {@code listener} for every metadata image applied after startup, called on the
+   * metadata thread once the replica manager has applied the image. Register before {@link
+   * #startup}.
+   */
+  public void addMetadataListener(java.util.function.Consumer<MetadataImage> listener) {
+    metadataListeners.add(listener);
+  }
+
   public boolean isReady() {
     return ready && !shuttingDown;
   }
@@ -331,6 +353,14 @@ public final class BrokerServer implements AutoCloseable {
                   + config.brokerId()
                   + " is still starting (joining the cluster, recovering its logs); retry shortly");
     }
+  }
+
+  /**
+   * The replica manager once startup has created it (before the broker is ready), else null: for
+   * components that follow the metadata image from startup on.
+   */
+  public ReplicaManager replicaManagerOrNull() {
+    return replicaManager;
   }
 
   public ReplicaManager replicaManager() {
@@ -629,18 +659,20 @@ public final class BrokerServer implements AutoCloseable {
   }
 
   /**
-   * First step of a graceful shutdown, before the web server drains: waiting long polls answer now
-   * with what they have, so draining does not wait out their timeouts.
+   * First step of a graceful shutdown, before the web server drains: stop heartbeating, hand every
+   * leadership and ISR membership to the other brokers (controlled shutdown), then answer waiting
+   * long polls with what they have. Handing over first, while this broker still serves replica
+   * fetches, is what keeps a partition online: an {@code acks=all} produce in flight here waits for
+   * followers, and followers cannot fetch from a web server that is draining, so a leader that
+   * drained first would shrink its ISR to itself after {@code replica.lag.time.max.ms} and then
+   * leave the partition without a leader (Kafka, too, moves leadership before it stops its
+   * network). Idempotent; {@link #close} does it if nobody did.
    */
-  public void beginShutdown() {
-    if (ready) {
-      replicaManager.releaseFetchWaiters();
+  public synchronized void beginShutdown() {
+    if (handedOver) {
+      return;
     }
-  }
-
-  /** Graceful shutdown: flushes and checkpoints so the next start can skip recovery. */
-  @Override
-  public void close() {
+    handedOver = true;
     shuttingDown = true;
     Thread heartbeat = heartbeatThread;
     if (heartbeat != null) {
@@ -654,7 +686,14 @@ public final class BrokerServer implements AutoCloseable {
     }
     if (replicaManager != null) {
       controlledShutdown();
+      replicaManager.releaseFetchWaiters();
     }
+  }
+
+  /** Graceful shutdown: flushes and checkpoints so the next start can skip recovery. */
+  @Override
+  public void close() {
+    beginShutdown();
     controllerRequests.shutdownNow();
     if (replicaManager != null) {
       replicaManager.shutdown();

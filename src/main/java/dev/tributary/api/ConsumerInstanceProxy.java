@@ -1,0 +1,203 @@
+package dev.tributary.api;
+
+import dev.tributary.common.errors.RemoteApiException;
+import dev.tributary.consumer.ConsumerInstanceNotFoundException;
+import dev.tributary.metadata.BrokerImage;
+import dev.tributary.server.BrokerServer;
+import dev.tributary.server.GroupServices;
+import dev.tributary.transport.http.Forwarding;
+import dev.tributary.transport.http.InternalApi;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Sends a call for a consumer instance that lives on another broker to that broker and relays the
+ * answer (status, content type, body, plus {@code X-Tributary-Served-By}): a client that lost track
+ * of {@code base_uri} (or a load balancer in front of the cluster) still reaches its instance. The
+ * owner is found by asking the other live brokers, then remembered. One hop only: a forwarded call
+ * for an instance that is not here is 404 40403.
+ */
+@Component
+class ConsumerInstanceProxy {
+  static final String WHERE = "/internal/v1/consumer/instances/{group}/{instance}";
+
+  private final BrokerServer broker;
+  private final HttpClient http;
+  private final Map<String, Integer> owners = new ConcurrentHashMap<>();
+
+  ConsumerInstanceProxy(BrokerServer broker, HttpClient tributaryHttpClient) {
+    this.broker = broker;
+    this.http = tributaryHttpClient;
+  }
+
+  CompletableFuture<ResponseEntity<?>> forward(
+      HttpServletRequest request, String group, String instance, byte[] body) {
+    ConsumerInstanceNotFoundException notHere =
+        new ConsumerInstanceNotFoundException(
+            "Consumer instance '"
+                + instance
+                + "' not found in group '"
+                + group
+                + "' (on any broker)");
+    if (request.getHeader(Forwarding.FORWARDED_HEADER) != null) {
+      throw new ConsumerInstanceNotFoundException(
+          "Consumer instance '"
+              + instance
+              + "' not found in group '"
+              + group
+              + "' on broker "
+              + broker.config().brokerId());
+    }
+    String key = group + "\u0000" + instance;
+    Integer cached = owners.get(key);
+    CompletableFuture<Integer> owner =
+        cached != null ? CompletableFuture.completedFuture(cached) : locate(group, instance);
+    return owner.thenCompose(
+        brokerId -> {
+          if (brokerId == null) {
+            throw notHere;
+          }
+          owners.put(key, brokerId);
+          return send(request, brokerId, body)
+              .thenApply(
+                  answer -> {
+                    if (answer.getStatusCode().value() == 404) {
+                      owners.remove(key, brokerId); // deleted or expired there
+                    }
+                    return answer;
+                  });
+        });
+  }
+
+  /** Asks every other live broker whether it holds the instance; the first yes wins. */
+  private CompletableFuture<Integer> locate(String group, String instance) {
+    List<CompletableFuture<Integer>> asks = new ArrayList<>();
+    for (BrokerImage b : broker.metadata().brokers().values()) {
+      if (b.brokerId() == broker.config().brokerId() || b.fenced()) {
+        continue;
+      }
+      HttpRequest ask =
+          HttpRequest.newBuilder(
+                  URI.create(
+                      "http://"
+                          + b.host()
+                          + ":"
+                          + b.port()
+                          + "/internal/v1/consumer/instances/"
+                          + encode(group)
+                          + "/"
+                          + encode(instance)))
+              .timeout(Duration.ofSeconds(2))
+              .header(InternalApi.SECRET_HEADER, secret())
+              .GET()
+              .build();
+      asks.add(
+          http.sendAsync(ask, HttpResponse.BodyHandlers.discarding())
+              .handle((r, e) -> e == null && r.statusCode() == 200 ? b.brokerId() : null));
+    }
+    return CompletableFuture.allOf(asks.toArray(CompletableFuture[]::new))
+        .thenApply(
+            ignored ->
+                asks.stream()
+                    .map(CompletableFuture::join)
+                    .filter(id -> id != null)
+                    .findFirst()
+                    .orElse(null));
+  }
+
+  private CompletableFuture<ResponseEntity<?>> send(
+      HttpServletRequest request, int brokerId, byte[] body) {
+    BrokerImage target = broker.metadata().brokers().get(brokerId);
+    if (target == null) {
+      throw new ConsumerInstanceNotFoundException(
+          "Broker " + brokerId + " held the instance but is no longer registered");
+    }
+    String query = request.getQueryString() == null ? "" : "?" + request.getQueryString();
+    HttpRequest.Builder out =
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://"
+                        + target.host()
+                        + ":"
+                        + target.port()
+                        + request.getRequestURI()
+                        + query))
+            .timeout(Duration.ofSeconds(90))
+            .header(Forwarding.FORWARDED_HEADER, Integer.toString(broker.config().brokerId()))
+            .method(
+                request.getMethod(),
+                body == null || body.length == 0
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
+    for (String header : List.of(HttpHeaders.ACCEPT, HttpHeaders.CONTENT_TYPE)) {
+      String value = request.getHeader(header);
+      if (value != null) {
+        out.header(header, value);
+      }
+    }
+    return http.sendAsync(out.build(), HttpResponse.BodyHandlers.ofByteArray())
+        .exceptionally(
+            failure -> {
+              throw new RemoteApiException(
+                  503,
+                  50306,
+                  "Broker "
+                      + brokerId
+                      + " holds this consumer instance but did not answer; retry shortly");
+            })
+        .thenApply(
+            response -> {
+              ResponseEntity.BodyBuilder relayed =
+                  ResponseEntity.status(response.statusCode())
+                      .header("X-Tributary-Served-By", Integer.toString(brokerId));
+              for (String header :
+                  List.of(HttpHeaders.CONTENT_TYPE, ConsumersV2Controller.GENERATION_HEADER)) {
+                response.headers().firstValue(header).ifPresent(v -> relayed.header(header, v));
+              }
+              return relayed.body(response.body());
+            });
+  }
+
+  private String secret() {
+    String secret = broker.config().clusterSecret();
+    return secret == null ? "" : secret;
+  }
+
+  private static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  /** The other brokers' question: does this broker hold the instance? */
+  @RestController
+  static class Where {
+    private final GroupServices groups;
+
+    Where(GroupServices groups) {
+      this.groups = groups;
+    }
+
+    @GetMapping(WHERE)
+    ResponseEntity<Void> where(@PathVariable String group, @PathVariable String instance) {
+      return groups.consumers().has(group, instance)
+          ? ResponseEntity.ok().build()
+          : ResponseEntity.notFound().build();
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package dev.tributary.group;
+
+import dev.tributary.common.Scheduler;
+import dev.tributary.common.TopicPartition;
+import dev.tributary.group.CoordinatorApi.Protocol;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * One group on its coordinator: state, generation, members and committed offsets. Guarded by the
+ * coordinator's lock; every state change goes through {@link #transitionTo}, which checks {@link
+ * GroupState}'s table.
+ *
+ * <p>Invariants: {@code members.isEmpty()} iff state is Empty or Dead (outside a rebalance in
+ * progress); {@code leaderId} is a member while the group is CompletingRebalance or Stable; {@code
+ * generationId} only grows, by one per completed join.
+ */
+final class ConsumerGroup {
+  final String groupId;
+  private GroupState state = GroupState.EMPTY;
+  int generationId;
+  String protocolType;
+  String protocolName;
+  String leaderId;
+  long stateTimestampMs;
+  final Map<String, MemberMetadata> members = new LinkedHashMap<>();
+  final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+
+  /** The pending join completion of the rebalance in progress. */
+  Scheduler.Cancellable joinTimer;
+
+  /** A member joined for the first time during this rebalance (extends the initial delay). */
+  boolean newMemberAdded;
+
+  /** What is left of the rebalance timeout after the initial delays so far. */
+  long initialDelayRemainingMs;
+
+  boolean initialDelayPending;
+  String rebalanceReason = "";
+  long rebalanceStartMs;
+
+  ConsumerGroup(String groupId, long nowMs) {
+    this.groupId = groupId;
+    this.stateTimestampMs = nowMs;
+  }
+
+  GroupState state() {
+    return state;
+  }
+
+  boolean is(GroupState s) {
+    return state == s;
+  }
+
+  void transitionTo(GroupState next, long nowMs) {
+    if (!next.validPrevious().contains(state)) {
+      throw new IllegalStateException(
+          "group " + groupId + " cannot go from " + state.kafkaName + " to " + next.kafkaName);
+    }
+    state = next;
+    stateTimestampMs = nowMs;
+  }
+
+  boolean allMembersJoined() {
+    return members.values().stream().allMatch(m -> m.awaitingJoin != null);
+  }
+
+  int rebalanceTimeoutMs() {
+    return members.values().stream().mapToInt(m -> m.rebalanceTimeoutMs).max().orElse(0);
+  }
+
+  /**
+   * A new member's protocols are acceptable if its type is the group's and it shares at least one
+   * assignor with every current member.
+   */
+  boolean supports(String type, List<Protocol> protocols) {
+    if (members.isEmpty()) {
+      return type != null && !type.isEmpty() && !protocols.isEmpty();
+    }
+    if (!type.equals(protocolType)) {
+      return false;
+    }
+    Set<String> shared = candidateProtocols();
+    return protocols.stream().anyMatch(p -> shared.contains(p.name()));
+  }
+
+  /** The assignors every member supports. */
+  Set<String> candidateProtocols() {
+    Set<String> shared = null;
+    for (MemberMetadata m : members.values()) {
+      Set<String> names = new java.util.HashSet<>();
+      m.protocols.forEach(p -> names.add(p.name()));
+      if (shared == null) {
+        shared = names;
+      } else {
+        shared.retainAll(names);
+      }
+    }
+    return shared == null ? Set.of() : shared;
+  }
+
+  /**
+   * Kafka's vote: each member votes for the first assignor in its list that all members support;
+   * the most votes wins, ties going to the name first in sort order (so every coordinator picks the
+   * same).
+   */
+  String selectProtocol() {
+    Set<String> candidates = candidateProtocols();
+    Map<String, Integer> votes = new TreeMap<>();
+    for (MemberMetadata m : members.values()) {
+      for (Protocol p : m.protocols) {
+        if (candidates.contains(p.name())) {
+          votes.merge(p.name(), 1, Integer::sum);
+          break;
+        }
+      }
+    }
+    return votes.entrySet().stream()
+        .max(
+            Map.Entry.<String, Integer>comparingByValue()
+                .thenComparing(e -> e.getKey(), java.util.Comparator.reverseOrder()))
+        .map(Map.Entry::getKey)
+        .orElseThrow();
+  }
+
+  /** The metadata record this group's current generation is stored as. */
+  GroupRecords.StoredGroup toStored() {
+    List<GroupRecords.StoredMember> stored = new ArrayList<>();
+    for (MemberMetadata m : members.values()) {
+      stored.add(
+          new GroupRecords.StoredMember(
+              m.memberId,
+              m.clientId,
+              m.clientHost,
+              m.rebalanceTimeoutMs,
+              m.sessionTimeoutMs,
+              protocolName == null ? new byte[0] : m.metadata(protocolName),
+              m.assignment));
+    }
+    return new GroupRecords.StoredGroup(
+        protocolType == null ? ConsumerProtocol.PROTOCOL_TYPE : protocolType,
+        generationId,
+        protocolName,
+        leaderId,
+        stateTimestampMs,
+        stored);
+  }
+}

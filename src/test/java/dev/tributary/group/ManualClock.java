@@ -1,0 +1,68 @@
+package dev.tributary.group;
+
+import dev.tributary.common.Scheduler;
+import dev.tributary.common.Time;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A clock and scheduler that move only when a test says so; due tasks run on the test's thread, in
+ * due order (ties in scheduling order). A copy of replication's ManualScheduler, public so that the
+ * consumer tests can share it.
+ */
+public final class ManualClock implements Scheduler, Time {
+  private record Task(long dueMs, long seq, Runnable action, boolean[] cancelled) {}
+
+  private final List<Task> tasks = new ArrayList<>();
+  private long nowMs = 1_700_000_000_000L;
+  private long seq;
+
+  @Override
+  public synchronized Cancellable schedule(long delayMs, Runnable task) {
+    boolean[] cancelled = {false};
+    tasks.add(new Task(nowMs + delayMs, seq++, task, cancelled));
+    return () -> cancelled[0] = true;
+  }
+
+  /** Advances the clock, running every task that falls due, in due order. */
+  public void advance(long ms) {
+    long target;
+    synchronized (this) {
+      target = nowMs + ms;
+    }
+    while (true) {
+      Task next;
+      synchronized (this) {
+        next =
+            tasks.stream()
+                .filter(t -> t.dueMs <= target)
+                .min(Comparator.comparingLong(Task::dueMs).thenComparingLong(Task::seq))
+                .orElse(null);
+        if (next == null) {
+          nowMs = target;
+          return;
+        }
+        tasks.remove(next);
+        nowMs = Math.max(nowMs, next.dueMs);
+      }
+      if (!next.cancelled[0]) {
+        next.action.run();
+      }
+    }
+  }
+
+  public synchronized int pendingTasks() {
+    return (int) tasks.stream().filter(t -> !t.cancelled[0]).count();
+  }
+
+  @Override
+  public synchronized long milliseconds() {
+    return nowMs;
+  }
+
+  @Override
+  public synchronized long nanoseconds() {
+    return nowMs * 1_000_000;
+  }
+}
