@@ -8,6 +8,7 @@ import { createForms } from './forms.js';
 import { createBrokersView } from './render-brokers.js';
 import { createPartitionsView } from './render-partitions.js';
 import { createEventsView } from './render-events.js';
+import { createGroupsView } from './render-groups.js';
 import { createThroughputView } from './render-throughput.js';
 import { applyTerms, renderGlossary } from './glossary.js';
 import { setText, setData } from './dom.js';
@@ -37,6 +38,7 @@ const views = [
     container: $('partitions'), filterInput: $('topic-filter'), problemsCheckbox: $('only-problems'),
     summary: $('partition-summary'), empty: $('empty'), noMatch: $('no-match'), onDeleteTopic: forms.deleteTopic,
   }),
+  createGroupsView($('groups'), $('groups-empty')),
   createEventsView($('events'), $('events-empty')),
   createThroughputView($('throughput'), $('throughput-empty')),
   { render: renderHeader },

@@ -5,6 +5,7 @@ import { el, setText } from './dom.js';
 import { createLoad } from './load.js';
 import { decodeBase64Utf8, formatTime } from './format.js';
 import { DEFAULT_PAUSE_SECONDS } from './render-brokers.js';
+import { compareTopicNames } from './state.js';
 
 const FAULT_LABELS = { crash: 'crash', shutdown: 'shut down', start: 'start', 'pause-fetching': 'pause fetching of' };
 
@@ -27,7 +28,7 @@ export function createForms(api, dom) {
       () => `deleted topic ${name}`),
     /** Keeps the topic pickers and the replication-factor cap in step with the cluster. */
     update(state) {
-      const names = [...state.topics.keys()].sort();
+      const names = [...state.topics.keys()].sort(compareTopicNames);
       for (const form of [dom.produce, dom.load, dom.browse]) fillTopics(fields(form).topic, names);
       capReplication(dom.createTopic, state.brokers.size);
     },

@@ -44,6 +44,26 @@ export const GLOSSARY = {
   offline: ['offline', 'No leader: no in-sync replica is alive. Neither writes nor reads work until one returns.'],
   unreachable: ['unreachable', 'The leader did not answer the broker serving this page in time, so its offsets are '
     + 'unknown right now.'],
+  consumer_group: ['consumer group', 'Consumers that share the work of reading topics under one group id: each '
+    + 'partition is read by exactly one member at a time, and the group remembers how far it got (its committed '
+    + 'offsets) so a restarted or new member continues there.'],
+  generation: ['generation', 'A numbered version of a group\'s membership and assignment. Every completed '
+    + 'rebalance starts the next generation; requests from an older generation are refused, so two members never '
+    + 'both think they own a partition.'],
+  rebalance: ['rebalance', 'The group stops, every member rejoins, and the leader member hands out the partitions '
+    + 'again (with the assignor, e.g. range). It starts when a member joins, leaves, times out or changes what it '
+    + 'subscribes to. States: PreparingRebalance (waiting for joins), CompletingRebalance (waiting for the '
+    + 'assignment), then Stable; Empty when no member is left.'],
+  coordinator: ['group coordinator', 'The broker that runs a group: it handles joins, heartbeats and offset '
+    + 'commits. It is the leader of the group\'s partition of the internal topic __consumer_offsets, where the '
+    + 'group\'s state and offsets are stored; when that leader moves, the new leader loads the group.'],
+  consumer_lag: ['lag (consumer lag)', 'Records a group has not processed yet in a partition: the high watermark '
+    + 'minus its committed offset (minus the log start offset when it has committed nothing). Growing lag: the '
+    + 'consumers fall behind the producers.'],
+  committed_offset: ['committed offset', 'The offset a group stored as "read up to here" for a partition: the next '
+    + 'record it will read after a restart or a rebalance.'],
+  internal_topic: ['internal topic', 'A topic the cluster uses for itself; its name starts with "__". '
+    + '__consumer_offsets holds the consumer groups and their committed offsets.'],
   below_min_isr: ['below min.insync.replicas', 'Fewer in-sync replicas than the topic\'s min.insync.replicas: '
     + 'acks=all writes are refused until a follower catches up.'],
 };

@@ -1,9 +1,15 @@
-// The timeline, #events: the cluster's metadata events newest first, li[data-type="..."]. A snapshot redraws the
-// list; a delta only prepends its new events and trims the oldest, so the list never costs more than its news.
+// The timeline, #events: the controller's cluster events and the group coordinators' events, interleaved by time,
+// newest first. li[data-kind="cluster"|"group"][data-type="..."]; group events are marked (a "group" tag and a
+// coloured edge). A snapshot redraws the list; a delta inserts only its new entries at their place by time (group
+// events come from several coordinators' answers, so one can be older than the newest shown) and trims the oldest,
+// so the list never costs more than its news.
 import { el } from './dom.js';
 import { definition } from './glossary.js';
-import { MAX_EVENTS } from './state.js';
+import { MAX_EVENTS, timeline } from './state.js';
 import { formatTime } from './format.js';
+
+/** Both kinds of events are kept up to MAX_EVENTS each. */
+const MAX_ITEMS = 2 * MAX_EVENTS;
 
 /** Per type: a glyph, a short label and the kind that colours it (the label carries the meaning). */
 const TYPES = {
@@ -18,7 +24,15 @@ const TYPES = {
   leader_changed: ['★', 'leader changed', 'controller'],
   isr_shrink: ['▼', 'ISR shrink', 'warn'],
   isr_expand: ['▲', 'ISR expand', 'ok'],
-  group_rebalance: ['↻', 'group rebalance', 'muted'],
+};
+
+/** The group coordinators' event types. */
+const GROUP_TYPES = {
+  rebalance_started: ['↻', 'rebalance started', 'warn'],
+  rebalance_completed: ['✔', 'generation complete', 'ok'],
+  member_removed: ['−', 'member removed', 'warn'],
+  group_empty: ['∅', 'group empty', 'muted'],
+  coordinator_loaded: ['⇣', 'coordinator loaded', 'controller'],
 };
 
 const TYPE_HOVER = {
@@ -27,32 +41,69 @@ const TYPE_HOVER = {
   isr_expand: definition('isr'),
   leader_changed: definition('leader_epoch'),
   controller_elected: definition('controller'),
+  rebalance_started: definition('rebalance'),
+  rebalance_completed: definition('generation'),
+  member_removed: definition('rebalance'),
+  coordinator_loaded: definition('coordinator'),
 };
 
 export function createEventsView(list, emptyNote) {
   function render(state, changes) {
     if (changes.full) {
-      list.replaceChildren(...state.events.slice().reverse().map(eventItem));
-    } else if (changes.events.length > 0) {
-      list.prepend(...changes.events.slice().reverse().map(eventItem));
-      while (list.children.length > MAX_EVENTS) list.lastElementChild.remove();
+      list.replaceChildren(...timeline(state.events, state.groupEvents).slice(0, MAX_ITEMS).map(item));
+    } else if (changes.events.length > 0 || changes.groupEvents.length > 0) {
+      for (const entry of timeline(changes.events, changes.groupEvents).reverse()) insert(item(entry), entry.t);
+      while (list.children.length > MAX_ITEMS) list.lastElementChild.remove();
     }
     emptyNote.hidden = list.children.length > 0;
+  }
+
+  /** Above the first entry that is not newer: usually the very top, so this costs one comparison. */
+  function insert(node, t) {
+    let before = list.firstElementChild;
+    while (before && Number(before.dataset.ts) > t) before = before.nextElementSibling;
+    list.insertBefore(node, before);
   }
   return { render };
 }
 
+function item({ kind, event }) {
+  return kind === 'group' ? groupEventItem(event) : eventItem(event);
+}
+
 function eventItem(e) {
   const [glyph, label, kind] = TYPES[e.type] || ['•', e.type.replaceAll('_', ' '), 'muted'];
-  return el('li', { data: { type: e.type, offset: e.offset } },
-    el('time', { dateTime: new Date(e.timestamp_ms).toISOString(), title: new Date(e.timestamp_ms).toString() },
-      formatTime(e.timestamp_ms)),
+  return el('li', { data: { kind: 'cluster', type: e.type, offset: e.offset, ts: e.timestamp_ms } },
+    time(e.timestamp_ms),
     el('div', { class: 'ebody' },
-      el('span', { class: 'etype ' + kind, title: TYPE_HOVER[e.type] },
-        el('span', { attrs: { 'aria-hidden': 'true' } }, glyph), ' ' + label),
+      typeLabel(glyph, label, kind, TYPE_HOVER[e.type]),
       ' ',
       el('span', { class: 'etext' }, where(e), e.text),
       e.reason ? el('span', { class: 'ereason' }, e.reason) : null));
+}
+
+function groupEventItem(e) {
+  const [glyph, label, kind] = GROUP_TYPES[e.type] || ['•', e.type.replaceAll('_', ' '), 'muted'];
+  return el('li', { class: 'group-event', data: { kind: 'group', type: e.type, group: e.group_id,
+    ts: e.timestamp_ms }, title: `Recorded by the group coordinator on broker ${e.coordinator}` },
+  time(e.timestamp_ms),
+  el('div', { class: 'ebody' },
+    el('span', { class: 'etag', title: definition('consumer_group') }, 'group'),
+    ' ',
+    typeLabel(glyph, label, kind, TYPE_HOVER[e.type]),
+    ' ',
+    el('span', { class: 'etext' }, e.text), // the coordinator's text names the group
+    el('span', { class: 'ereason' }, `coordinator: broker ${e.coordinator}`
+      + (e.generation_id >= 0 ? ` · generation ${e.generation_id}` : ''))));
+}
+
+function time(ms) {
+  return el('time', { dateTime: new Date(ms).toISOString(), title: new Date(ms).toString() }, formatTime(ms));
+}
+
+function typeLabel(glyph, label, kind, hover) {
+  return el('span', { class: 'etype ' + kind, title: hover },
+    el('span', { attrs: { 'aria-hidden': 'true' } }, glyph), ' ' + label);
 }
 
 /** "orders-0: " / "orders: " / "" — events about a partition or topic name it before their text. */

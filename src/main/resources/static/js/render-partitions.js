@@ -1,13 +1,14 @@
 // The partitions panel: one collapsible group per topic (#partitions .topic[data-topic="t"]) with a summary, a
 // table of at most PAGE_SIZE rows (tr[data-partition="t-p"]) and prev/next paging. Above it, a topic-name filter
-// and "only under-replicated / offline".
+// and "only under-replicated / offline". Internal topics (__consumer_offsets) come last, muted, collapsed until
+// opened, and cannot be deleted from here.
 //
 // Why it stays fast at 1,000 partitions: only the rows of the current page of an expanded group are in the DOM; a
 // delta updates just the rows whose partition changed, through setters that skip unchanged values; a group's rows
 // are re-listed only when its visible set changes (paging, filter, partitions added or removed).
 import { el, setText, setData, setAttr, setClass, setHidden, setClassName, badge } from './dom.js';
 import { term, definition } from './glossary.js';
-import { partitionsByTopic, topicSummary, partitionHealth, isProblem, isBelowMinIsr } from './state.js';
+import { partitionsByTopic, topicSummary, partitionHealth, isProblem, isBelowMinIsr, isInternalTopic } from './state.js';
 import { formatBytes, idList } from './format.js';
 import { createReplicas, updateReplicas } from './render-replicas.js';
 
@@ -82,8 +83,11 @@ export function createPartitionsView(dom) {
       underReplicated: el('span', { data: { summary: 'under-replicated' }, title: definition('under_replicated') }),
       offline: el('span', { data: { summary: 'offline' }, title: definition('offline') }),
     };
-    const del = el('button', { type: 'button', class: 'danger small', data: { action: 'delete-topic', topic } },
-      'Delete topic');
+    const internal = isInternalTopic(topic);
+    if (internal) view.collapsed.add(topic); // 10 partitions of bookkeeping: out of the way until asked for
+    const del = internal
+      ? el('span', { class: 'badge muted', title: definition('internal_topic') }, 'internal')
+      : el('button', { type: 'button', class: 'danger small', data: { action: 'delete-topic', topic } }, 'Delete topic');
     const tbody = el('tbody');
     const pager = {
       prev: el('button', { type: 'button', class: 'small', data: { page: 'prev' } }, '‹ prev'),
@@ -93,7 +97,7 @@ export function createPartitionsView(dom) {
     const pagerRoot = el('div', { class: 'pager', hidden: true }, pager.prev, pager.text, pager.next);
     const body = el('div', { class: 'topic-body' },
       el('div', { class: 'table-wrap' }, el('table', { class: 'partitions' }, tableHead(), tbody)), pagerRoot);
-    const root = el('section', { class: 'topic', data: { topic, expanded: 'true' } },
+    const root = el('section', { class: internal ? 'topic internal' : 'topic', data: { topic, expanded: 'true' } },
       el('div', { class: 'topic-head' }, toggle,
         el('span', { class: 'topic-summary' }, summary.partitions, summary.config, summary.underReplicated,
           summary.offline),
@@ -107,7 +111,7 @@ export function createPartitionsView(dom) {
     });
     pager.prev.addEventListener('click', () => { view.pages.set(topic, (view.pages.get(topic) || 0) - 1); redraw(); });
     pager.next.addEventListener('click', () => { view.pages.set(topic, (view.pages.get(topic) || 0) + 1); redraw(); });
-    armDelete(del, () => dom.onDeleteTopic(topic));
+    if (!internal) armDelete(del, () => dom.onDeleteTopic(topic));
     groups.set(topic, group);
     return group;
   }

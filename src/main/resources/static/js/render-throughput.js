@@ -1,7 +1,7 @@
 // Throughput, #throughput: per topic a hand-drawn SVG sparkline of records in / out per second over the last
 // minute ([data-topic="t"]), with the current rates as text. The history is kept (bounded) by state.js.
 import { el, svg, setText, setAttr } from './dom.js';
-import { THROUGHPUT_WINDOW_MS } from './state.js';
+import { THROUGHPUT_WINDOW_MS, compareTopicNames } from './state.js';
 import { formatRate } from './format.js';
 
 const WIDTH = 220;
@@ -14,7 +14,7 @@ export function createThroughputView(container, emptyNote) {
 
   function render(state, changes) {
     if (!changes.full && !changes.topics && !changes.throughput) return;
-    const names = [...state.topics.keys()].sort();
+    const names = [...state.topics.keys()].sort(compareTopicNames);
     for (const [name, card] of cards) if (!state.topics.has(name)) { card.root.remove(); cards.delete(name); }
     for (const name of names) {
       if (!cards.has(name)) cards.set(name, buildCard(name));

@@ -4,7 +4,7 @@
 // mutated: applyMessage returns a new state that shares every unchanged row with the old one, plus a `changes`
 // record that tells the renderers what to touch (their DOM work stays proportional to what changed).
 //
-// Message contract (docs: /tmp/dashboard-contract.md on the server side): a snapshot first, then deltas and
+// Message contract (docs/dashboard-protocol.md): a snapshot first, then deltas and
 // heartbeats whose `seq` increases by exactly 1. A gap, or a delta before any snapshot, means this state can no
 // longer be trusted: applyMessage says needsResync and the connection fetches a fresh snapshot.
 
@@ -28,13 +28,17 @@ export function emptyState() {
     topics: new Map(),       // name -> TOPIC
     events: [],              // oldest first, at most MAX_EVENTS
     eventKeys: new Set(),    // eventKey() of every event in `events`, for dedupe
+    groups: new Map(),       // group_id -> GROUP
+    groupEvents: [],         // the coordinators' group events, oldest first, at most MAX_EVENTS
+    groupEventKeys: new Set(), // groupEventKey() of every entry in `groupEvents`
     throughput: new Map(),   // topic -> [{t, in, out}] oldest first, within THROUGHPUT_WINDOW_MS
   };
 }
 
 // A change record says what a message changed, so renderers touch only that: `full` (a snapshot: redraw all),
 // `header`, `brokers` (ids changed or removed), `partitions` (keys changed or removed), `topics` (the list was
-// replaced), `events` (the newly appended ones, oldest first), `throughput` (a sparkline point was added).
+// replaced), `events` (the newly appended ones, oldest first), `groups` (ids changed or removed), `groupEvents`
+// (the newly appended group events, oldest first), `throughput` (a sparkline point was added).
 
 /** The union of two change records, for renderers that draw several messages at once. */
 export function mergeChanges(a, b) {
@@ -45,6 +49,8 @@ export function mergeChanges(a, b) {
     partitions: new Set([...a.partitions, ...b.partitions]),
     topics: a.topics || b.topics,
     events: b.full ? b.events : a.events.concat(b.events),
+    groups: new Set([...a.groups, ...b.groups]),
+    groupEvents: b.full ? b.groupEvents : a.groupEvents.concat(b.groupEvents),
     throughput: a.throughput || b.throughput,
   };
 }
@@ -52,7 +58,7 @@ export function mergeChanges(a, b) {
 /** A change record that says "nothing changed", to start merging from. */
 export function noChanges() {
   return { full: false, header: false, brokers: new Set(), partitions: new Set(), topics: false, events: [],
-    throughput: false };
+    groups: new Set(), groupEvents: [], throughput: false };
 }
 
 /**
@@ -75,7 +81,8 @@ function applySnapshot(state, message) {
   const s = message.state || {};
   const header = pickHeader(s);
   const topics = byKey(s.topics || [], t => t.name);
-  const { events, eventKeys } = appendEvents([], new Set(), s.events || []);
+  const { events, eventKeys } = appendEvents([], new Set(), s.events || [], eventKey);
+  const group = appendEvents([], new Set(), s.group_events || [], groupEventKey);
   // The throughput history outlives the connection: a reconnect to another broker continues the same sparklines.
   const next = {
     seq: message.seq,
@@ -85,9 +92,13 @@ function applySnapshot(state, message) {
     topics,
     events,
     eventKeys,
+    groups: byKey(s.groups || [], g => g.group_id),
+    groupEvents: group.events,
+    groupEventKeys: group.eventKeys,
     throughput: sampleThroughput(state.throughput, topics, header.server_time_ms),
   };
-  const changes = { ...noChanges(), full: true, header: true, topics: true, events, throughput: true };
+  const changes = { ...noChanges(), full: true, header: true, topics: true, events, groupEvents: group.events,
+    throughput: true };
   return { state: next, needsResync: false, changes };
 }
 
@@ -107,14 +118,19 @@ function applyDelta(state, message) {
     changes.topics = true;
   }
 
-  const appended = appendEvents(state.events, state.eventKeys, message.events || []);
+  const groups = replaceRows(state.groups, message.groups, message.removed_groups, g => g.group_id,
+    changes.groups);
+
+  const appended = appendEvents(state.events, state.eventKeys, message.events || [], eventKey);
   changes.events = appended.added;
+  const group = appendEvents(state.groupEvents, state.groupEventKeys, message.group_events || [], groupEventKey);
+  changes.groupEvents = group.added;
 
   const throughput = sampleThroughput(state.throughput, topics, header.server_time_ms);
   changes.throughput = throughput !== state.throughput;
 
   const next = { ...state, seq: message.seq, header, brokers, partitions, topics, events: appended.events,
-    eventKeys: appended.eventKeys, throughput };
+    eventKeys: appended.eventKeys, groups, groupEvents: group.events, groupEventKeys: group.eventKeys, throughput };
   return { state: next, needsResync: false, changes };
 }
 
@@ -158,12 +174,23 @@ export function eventKey(e) {
   return [e.offset, e.type, e.topic ?? '', e.partition ?? -1, e.broker_id ?? -1].join('|');
 }
 
-/** Appends the events not seen yet, keeps the newest MAX_EVENTS. Returns the new arrays and what was added. */
-function appendEvents(events, eventKeys, incoming) {
+/**
+ * Group events have no metadata offset; all their fields together identify one (the same event may come again
+ * when a coordinator's answers went missing for a moment).
+ */
+export function groupEventKey(e) {
+  return [e.timestamp_ms, e.coordinator ?? -1, e.group_id ?? '', e.generation_id ?? -1, e.type, e.text].join('|');
+}
+
+/**
+ * Appends the events not seen yet (by keyOf), keeps the newest MAX_EVENTS. Returns the new arrays and what was
+ * added. Group events from several coordinators may arrive out of time order; the timeline sorts them for display.
+ */
+function appendEvents(events, eventKeys, incoming, keyOf) {
   const added = [];
   const keys = new Set(eventKeys);
   for (const e of incoming) {
-    const key = eventKey(e);
+    const key = keyOf(e);
     if (keys.has(key)) continue;
     keys.add(key);
     added.push(e);
@@ -174,7 +201,7 @@ function appendEvents(events, eventKeys, incoming) {
     all = all.slice(all.length - MAX_EVENTS);
     // Forget dropped keys too, so the set stays as bounded as the list.
     keys.clear();
-    for (const e of all) keys.add(eventKey(e));
+    for (const e of all) keys.add(keyOf(e));
   }
   // Only the newest MAX_EVENTS of a huge batch survive the trim.
   return { events: all, eventKeys: keys, added: added.slice(-MAX_EVENTS) };
@@ -251,7 +278,20 @@ export function partitionsByTopic(state) {
     groups.get(p.topic).push(p);
   }
   for (const list of groups.values()) list.sort((a, b) => a.partition - b.partition);
-  return new Map([...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Map([...groups].sort(([a], [b]) => compareTopicNames(a, b)));
+}
+
+/** Internal topics (Kafka's convention: the name starts with "__", like __consumer_offsets). */
+export function isInternalTopic(name) {
+  return typeof name === 'string' && name.startsWith('__');
+}
+
+/** Topic names by name, internal topics after the user's (so __consumer_offsets never pushes them down). */
+export function compareTopicNames(a, b) {
+  const ia = isInternalTopic(a);
+  const ib = isInternalTopic(b);
+  if (ia !== ib) return ia ? 1 : -1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The per-topic counts shown in a topic group's header. */
@@ -323,6 +363,53 @@ export function replicaBars(p) {
 
 function clamp(x, lo, hi) {
   return Math.min(hi, Math.max(lo, x));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Consumer groups
+
+/** The groups sorted by id. */
+export function sortedGroups(state) {
+  return [...state.groups.values()].sort((a, b) => (a.group_id < b.group_id ? -1 : a.group_id > b.group_id ? 1 : 0));
+}
+
+/**
+ * What a group's header shows: member and partition counts, and the total lag (null when some partition's lag is
+ * unknown, because its leader is not answering).
+ */
+export function groupSummary(g) {
+  const partitions = g.partitions || [];
+  let lag = 0;
+  for (const p of partitions) {
+    if (p.lag === null || p.lag === undefined) { lag = null; break; }
+    lag += p.lag;
+  }
+  return { members: (g.members || []).length, partitions: partitions.length, lag };
+}
+
+/** How a group state reads: a badge kind, and whether the group is between generations. */
+export function groupStateKind(state) {
+  switch (state) {
+    case 'Stable': return 'ok';
+    case 'PreparingRebalance':
+    case 'CompletingRebalance': return 'warn';
+    case 'Dead': return 'bad';
+    default: return 'muted'; // Empty, or a state this page does not know yet
+  }
+}
+
+/**
+ * The timeline: the controller's events and the coordinators' group events interleaved by time, NEWEST first,
+ * each as {kind: 'cluster'|'group', event, t}. Equal times keep cluster events below group events of the same
+ * moment (a group reacts to the metadata, not the other way round).
+ */
+export function timeline(events, groupEvents) {
+  const all = [
+    ...events.map((event, i) => ({ kind: 'cluster', event, t: event.timestamp_ms, i })),
+    ...groupEvents.map((event, i) => ({ kind: 'group', event, t: event.timestamp_ms, i: i + events.length })),
+  ];
+  all.sort((a, b) => b.t - a.t || b.i - a.i);
+  return all.map(({ kind, event, t }) => ({ kind, event, t }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -31,10 +31,21 @@ const topic = (name, over = {}) => ({ name, partitions: 2, replication_factor: 3
 const event = (offset, type = 'leader_changed', over = {}) => ({ offset, timestamp_ms: 1_000_000 + offset, type,
   topic: 'orders', partition: 0, broker_id: -1, text: `event ${offset}`, reason: null, ...over });
 
+const groupPartition = (key, over = {}) => ({ key, topic: key.split('-')[0], partition: Number(key.split('-')[1]),
+  member_id: 'c1-m', committed_offset: 7, high_watermark: 10, lag: 3, ...over });
+const group = (id, over = {}) => ({ group_id: id, state: 'Stable', state_since_ms: 999_000, generation_id: 1,
+  protocol_type: 'consumer', protocol: 'range', leader_id: 'c1-m', coordinator: 1, coordinator_partition: 4,
+  members: [{ member_id: 'c1-m', client_id: 'c1', host: 'broker-1', partitions: ['orders-0', 'orders-1'] }],
+  partitions: [groupPartition('orders-0'), groupPartition('orders-1', { committed_offset: null, lag: 10 })], ...over });
+const groupEvent = (t, over = {}) => ({ timestamp_ms: t, type: 'rebalance_started', group_id: 'g', generation_id: 1,
+  coordinator: 1, text: `group event at ${t}`, ...over });
+
 const snapshot = (over = {}, seq = 1) => ({ type: 'snapshot', seq, state: { ...header(), brokers: [broker(1), broker(2), broker(3)],
-  partitions: [partition('orders', 0), partition('orders', 1)], topics: [topic('orders')], events: [event(1), event(2)], ...over } });
+  partitions: [partition('orders', 0), partition('orders', 1)], topics: [topic('orders')], events: [event(1), event(2)],
+  groups: [group('g')], group_events: [groupEvent(1_000_001)], ...over } });
 const delta = (seq, over = {}) => ({ type: 'delta', seq, header: header({ server_time_ms: 1_000_000 + seq * 250 }),
-  brokers: [], removed_brokers: [], partitions: [], removed_partitions: [], topics: null, events: [], ...over });
+  brokers: [], removed_brokers: [], partitions: [], removed_partitions: [], topics: null, events: [],
+  groups: [], removed_groups: [], group_events: [], ...over });
 
 function start(over) {
   return S.applyMessage(S.emptyState(), snapshot(over)).state;
@@ -301,6 +312,101 @@ test('mergeChanges unions what several messages changed', () => {
   const m = S.mergeChanges(a.changes, b.changes);
   eq([...m.partitions].sort(), ['orders-0', 'orders-1'], 'partitions');
   eq(m.events.map(e => e.offset), [3, 4], 'events');
+});
+
+// ----- consumer groups -----
+test('a snapshot fills the groups by id and the group events', () => {
+  const r = S.applyMessage(S.emptyState(), snapshot({ groups: [group('b'), group('a')] }));
+  eq([...r.state.groups.keys()], ['b', 'a'], 'groups by id');
+  eq(S.sortedGroups(r.state).map(g => g.group_id), ['a', 'b'], 'sorted for display');
+  eq(r.state.groupEvents.length, 1, 'group events');
+  eq(r.changes.groupEvents.length, 1, 'group events to draw');
+});
+
+test('a snapshot from a broker that predates groups has none', () => {
+  const s = S.applyMessage(S.emptyState(), { type: 'snapshot', seq: 1, state: { ...header(), brokers: [],
+    partitions: [], topics: [], events: [] } }).state;
+  eq(s.groups.size, 0, 'groups');
+  eq(s.groupEvents, [], 'group events');
+});
+
+test('a delta replaces changed group rows by id, keeps the others shared, and removes removed ones', () => {
+  const s = start({ groups: [group('g'), group('h'), group('old')] });
+  const rebalancing = group('g', { state: 'PreparingRebalance', generation_id: 1 });
+  const r = S.applyMessage(s, delta(2, { groups: [rebalancing], removed_groups: ['old'] }));
+  eq(r.state.groups.get('g').state, 'PreparingRebalance', 'replaced');
+  assert(r.state.groups.get('h') === s.groups.get('h'), 'unchanged row is shared');
+  eq([...r.state.groups.keys()].sort(), ['g', 'h'], 'removed');
+  eq([...r.changes.groups].sort(), ['g', 'old'], 'changed ids');
+  eq(s.groups.get('g').state, 'Stable', 'old state not mutated');
+  eq(r.changes.partitions.size, 0, 'no partition changes');
+});
+
+test('a delta without group changes keeps the same groups map', () => {
+  const s = start();
+  const r = S.applyMessage(s, delta(2, { partitions: [partition('orders', 0, { leader: 2 })] }));
+  assert(r.state.groups === s.groups, 'groups shared');
+  eq(r.changes.groups.size, 0, 'no group changes');
+});
+
+test('a heartbeat keeps the groups and their events', () => {
+  const s = start();
+  const r = S.applyMessage(s, { type: 'heartbeat', seq: 2, server_time_ms: 1_001_000 });
+  assert(r.state.groups === s.groups, 'groups');
+  assert(r.state.groupEvents === s.groupEvents, 'group events');
+});
+
+test('group events are appended and the ones already seen (a coordinator answering again) are dropped', () => {
+  const s = start();
+  const r = S.applyMessage(s, delta(2, { group_events: [groupEvent(1_000_001), groupEvent(900_000, { coordinator: 2 }),
+    groupEvent(1_000_010, { type: 'rebalance_completed', generation_id: 2 })] }));
+  eq(r.state.groupEvents.map(e => e.timestamp_ms), [1_000_001, 900_000, 1_000_010], 'kept in arrival order');
+  eq(r.changes.groupEvents.map(e => e.timestamp_ms), [900_000, 1_000_010], 'new ones');
+  eq(r.changes.events, [], 'no cluster events');
+});
+
+test('the group event list keeps only the newest MAX_EVENTS', () => {
+  const many = Array.from({ length: S.MAX_EVENTS + 5 }, (_, i) => groupEvent(2_000_000 + i));
+  const r = S.applyMessage(start(), delta(2, { group_events: many }));
+  eq(r.state.groupEvents.length, S.MAX_EVENTS, 'length');
+  eq(r.state.groupEventKeys.size, S.MAX_EVENTS, 'keys bounded');
+});
+
+test('mergeChanges unions changed groups and concatenates group events', () => {
+  const s = start({ groups: [group('g'), group('h')] });
+  const a = S.applyMessage(s, delta(2, { groups: [group('g', { generation_id: 2 })], group_events: [groupEvent(5)] }));
+  const b = S.applyMessage(a.state, delta(3, { groups: [group('h', { generation_id: 2 })], group_events: [groupEvent(6)] }));
+  const m = S.mergeChanges(a.changes, b.changes);
+  eq([...m.groups].sort(), ['g', 'h'], 'groups');
+  eq(m.groupEvents.map(e => e.timestamp_ms), [5, 6], 'group events');
+});
+
+test('the timeline interleaves cluster and group events by time, newest first, marked by kind', () => {
+  const events = [event(1, 'topic_created', { timestamp_ms: 100 }), event(2, 'leader_changed', { timestamp_ms: 300 })];
+  const groupEvents = [groupEvent(400), groupEvent(200), groupEvent(300, { type: 'rebalance_completed' })];
+  const t = S.timeline(events, groupEvents);
+  eq(t.map(e => [e.kind, e.t]), [['group', 400], ['group', 300], ['cluster', 300], ['group', 200], ['cluster', 100]],
+    'order');
+});
+
+test('groupSummary totals the lag, unknown if any partition lag is unknown', () => {
+  eq(S.groupSummary(group('g')), { members: 1, partitions: 2, lag: 13 }, 'known');
+  const unknown = group('g', { partitions: [groupPartition('orders-0'), groupPartition('orders-1', { lag: null, high_watermark: null })] });
+  eq(S.groupSummary(unknown).lag, null, 'unknown');
+  eq(S.groupSummary(group('e', { members: [], partitions: [] })), { members: 0, partitions: 0, lag: 0 }, 'empty group');
+});
+
+test('group states map to badge kinds by their Kafka names', () => {
+  eq(['Stable', 'PreparingRebalance', 'CompletingRebalance', 'Empty', 'Dead'].map(S.groupStateKind),
+    ['ok', 'warn', 'warn', 'muted', 'bad'], 'kinds');
+});
+
+test('internal topics (__consumer_offsets) sort after the user\'s topics', () => {
+  const s = start({ topics: [topic('orders'), topic('__consumer_offsets'), topic('Alpha')],
+    partitions: [partition('orders', 0), partition('__consumer_offsets', 0), partition('Alpha', 0)] });
+  eq([...S.partitionsByTopic(s).keys()], ['Alpha', 'orders', '__consumer_offsets'], 'order');
+  eq(S.isInternalTopic('__consumer_offsets'), true, 'internal');
+  eq(S.isInternalTopic('orders_x'), false, 'user topic');
 });
 
 // ----- format -----

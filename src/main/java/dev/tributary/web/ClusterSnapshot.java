@@ -17,6 +17,9 @@ import java.util.Locale;
  *     its {@code header})
  * @param events the cluster timeline, oldest first (the last {@link
  *     dev.tributary.metadata.ClusterEvents#MAX_RETAINED})
+ * @param groups the consumer groups, by id, one copy each ({@link ClusterGroups#merge})
+ * @param groupEvents the coordinators' group events, oldest first (the last {@link
+ *     ClusterGroups#MAX_GROUP_EVENTS}); the page interleaves them with {@code events} by time
  */
 record ClusterSnapshot(
     @JsonProperty("scope") String scope,
@@ -24,7 +27,9 @@ record ClusterSnapshot(
     @JsonProperty("brokers") List<BrokerRow> brokers,
     @JsonProperty("partitions") List<PartitionRow> partitions,
     @JsonProperty("topics") List<TopicRow> topics,
-    @JsonProperty("events") List<EventRow> events) {
+    @JsonProperty("events") List<EventRow> events,
+    @JsonProperty("groups") List<GroupRow> groups,
+    @JsonProperty("group_events") List<GroupEventRow> groupEvents) {
 
   static final String SCOPE = "cluster";
 
@@ -33,6 +38,8 @@ record ClusterSnapshot(
     partitions = List.copyOf(partitions);
     topics = List.copyOf(topics);
     events = List.copyOf(events);
+    groups = List.copyOf(groups);
+    groupEvents = List.copyOf(groupEvents);
   }
 
   /**
@@ -165,6 +172,83 @@ record ClusterSnapshot(
           e.reason());
     }
   }
+
+  /**
+   * One consumer group, as the broker that coordinates it holds it. No clock in it but {@code
+   * stateSinceMs}, which moves only with {@code state}: an idle group is an unchanged row.
+   *
+   * @param state Kafka's name: {@code Empty}, {@code PreparingRebalance}, {@code
+   *     CompletingRebalance}, {@code Stable} or {@code Dead}
+   * @param protocol the assignor the group selected ("" while none is)
+   * @param leaderId the member that computes the assignment, null when none
+   * @param coordinator the broker whose copy this is: the leader of {@code
+   *     __consumer_offsets-<coordinatorPartition>} when it answered
+   * @param members sorted by member id
+   * @param partitions every partition assigned to a member or with a committed offset, sorted by
+   *     topic then partition
+   */
+  record GroupRow(
+      @JsonProperty("group_id") String groupId,
+      @JsonProperty("state") String state,
+      @JsonProperty("state_since_ms") long stateSinceMs,
+      @JsonProperty("generation_id") int generationId,
+      @JsonProperty("protocol_type") String protocolType,
+      @JsonProperty("protocol") String protocol,
+      @JsonProperty("leader_id") String leaderId,
+      @JsonProperty("coordinator") int coordinator,
+      @JsonProperty("coordinator_partition") int coordinatorPartition,
+      @JsonProperty("members") List<GroupMemberRow> members,
+      @JsonProperty("partitions") List<GroupPartitionRow> partitions) {}
+
+  /**
+   * One member of a group.
+   *
+   * @param clientId the client's id: a REST consumer's instance name
+   * @param host where the client lives: {@code broker-N} for a REST consumer of broker N
+   * @param partitions its assigned partitions as {@code topic-partition} keys, sorted
+   */
+  record GroupMemberRow(
+      @JsonProperty("member_id") String memberId,
+      @JsonProperty("client_id") String clientId,
+      @JsonProperty("host") String host,
+      @JsonProperty("partitions") List<String> partitions) {}
+
+  /**
+   * One partition a group reads or has read.
+   *
+   * @param key {@code topic-partition}, as in the partitions list
+   * @param memberId the member it is assigned to, null when none is
+   * @param committedOffset the next offset the group will read, null when it committed none
+   * @param lag records the group has yet to read: the high watermark minus the committed offset
+   *     (the log start offset when nothing is committed), at least 0; null while the partition's
+   *     high watermark is unknown (offline, leader not answering)
+   */
+  record GroupPartitionRow(
+      @JsonProperty("key") String key,
+      @JsonProperty("topic") String topic,
+      @JsonProperty("partition") int partition,
+      @JsonProperty("member_id") String memberId,
+      @JsonProperty("committed_offset") Long committedOffset,
+      @JsonProperty("high_watermark") Long highWatermark,
+      @JsonProperty("lag") Long lag) {}
+
+  /**
+   * One coordinator's group event (a rebalance started and why, a generation completed and who got
+   * what, a member removed and why, a group emptied, a coordinator loaded a partition).
+   *
+   * @param type {@code rebalance_started}, {@code rebalance_completed}, {@code member_removed},
+   *     {@code group_empty} or {@code coordinator_loaded}
+   * @param groupId "" for {@code coordinator_loaded}
+   * @param generationId -1 when not about a generation
+   * @param coordinator the broker whose coordinator recorded it (its clock is {@code timestampMs})
+   */
+  record GroupEventRow(
+      @JsonProperty("timestamp_ms") long timestampMs,
+      @JsonProperty("type") String type,
+      @JsonProperty("group_id") String groupId,
+      @JsonProperty("generation_id") int generationId,
+      @JsonProperty("coordinator") int coordinator,
+      @JsonProperty("text") String text) {}
 
   /** Where a partition's offsets stand; the JSON carries the lower-case name. */
   enum PartitionState {

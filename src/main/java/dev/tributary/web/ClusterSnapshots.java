@@ -17,6 +17,8 @@ import java.util.TreeSet;
  * LocalSnapshot}s of the partition leaders. Pure: no I/O, no clock, so it is tested with hand-made
  * images and answers.
  *
+ * <p>Consumer groups and their events come from the coordinators' answers ({@link ClusterGroups}).
+ *
  * <p>Placement and leadership (leader, epoch, replicas, ISR) always come from the image; offsets
  * only from the leader's own answer, and only if that answer says it leads the partition, because a
  * follower's high watermark lags the leader's and would show a learner the wrong committed point.
@@ -112,7 +114,9 @@ final class ClusterSnapshots {
         brokers,
         partitions,
         topics,
-        image.events().stream().map(ClusterSnapshot.EventRow::of).toList());
+        image.events().stream().map(ClusterSnapshot.EventRow::of).toList(),
+        ClusterGroups.merge(image, answers, partitions),
+        ClusterGroups.events(answers));
   }
 
   /** The partitions a local snapshot says its broker leads. */

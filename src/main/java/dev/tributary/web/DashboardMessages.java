@@ -38,9 +38,10 @@ final class DashboardMessages {
   }
 
   /**
-   * What changed between two snapshots: full rows of changed or new brokers and partitions (keyed
-   * by broker id and {@code topic-partition}), the keys of removed ones, the whole topic list if
-   * any topic changed (else null), and the events not in the older snapshot.
+   * What changed between two snapshots: full rows of changed or new brokers, partitions and groups
+   * (keyed by broker id, {@code topic-partition} and group id), the keys of removed ones, the whole
+   * topic list if any topic changed (else null), and the events and group events not in the older
+   * snapshot.
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   record Delta(
@@ -52,7 +53,10 @@ final class DashboardMessages {
       @JsonProperty("partitions") List<ClusterSnapshot.PartitionRow> partitions,
       @JsonProperty("removed_partitions") List<String> removedPartitions,
       @JsonProperty("topics") List<ClusterSnapshot.TopicRow> topics,
-      @JsonProperty("events") List<ClusterSnapshot.EventRow> events) {
+      @JsonProperty("events") List<ClusterSnapshot.EventRow> events,
+      @JsonProperty("groups") List<ClusterSnapshot.GroupRow> groups,
+      @JsonProperty("removed_groups") List<String> removedGroups,
+      @JsonProperty("group_events") List<ClusterSnapshot.GroupEventRow> groupEvents) {
 
     Delta withSeq(long nextSeq) {
       return new Delta(
@@ -64,7 +68,10 @@ final class DashboardMessages {
           partitions,
           removedPartitions,
           topics,
-          events);
+          events,
+          groups,
+          removedGroups,
+          groupEvents);
     }
   }
 
@@ -97,13 +104,28 @@ final class DashboardMessages {
         before.topics().equals(after.topics()) ? null : after.topics();
     List<ClusterSnapshot.EventRow> events = newEvents(before.events(), after.events());
 
+    Map<String, ClusterSnapshot.GroupRow> oldGroups = new HashMap<>();
+    before.groups().forEach(g -> oldGroups.put(g.groupId(), g));
+    List<ClusterSnapshot.GroupRow> groups = new ArrayList<>();
+    for (ClusterSnapshot.GroupRow g : after.groups()) {
+      if (!g.equals(oldGroups.remove(g.groupId()))) {
+        groups.add(g);
+      }
+    }
+    List<String> removedGroups = oldGroups.keySet().stream().sorted().toList();
+    List<ClusterSnapshot.GroupEventRow> groupEvents =
+        newGroupEvents(before.groupEvents(), after.groupEvents());
+
     if (headerBefore.sameAs(headerAfter)
         && brokers.isEmpty()
         && removedBrokers.isEmpty()
         && partitions.isEmpty()
         && removedPartitions.isEmpty()
         && topics == null
-        && events.isEmpty()) {
+        && events.isEmpty()
+        && groups.isEmpty()
+        && removedGroups.isEmpty()
+        && groupEvents.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(
@@ -116,7 +138,10 @@ final class DashboardMessages {
             partitions,
             removedPartitions,
             topics,
-            events));
+            events,
+            groups,
+            removedGroups,
+            groupEvents));
   }
 
   /**
@@ -135,6 +160,21 @@ final class DashboardMessages {
       }
     }
     Set<ClusterSnapshot.EventRow> seen = before.stream().collect(Collectors.toSet());
+    return after.stream().filter(e -> !seen.contains(e)).toList();
+  }
+
+  /**
+   * The group events of {@code after} that {@code before} lacks, in {@code after}'s order. Unlike
+   * the metadata timeline these are merged from several coordinators' answers, so a late answer can
+   * add events older than ones already sent: compared as sets, not by position. (An answer that
+   * went missing and came back resends its events; the page drops what it already has.)
+   */
+  private static List<ClusterSnapshot.GroupEventRow> newGroupEvents(
+      List<ClusterSnapshot.GroupEventRow> before, List<ClusterSnapshot.GroupEventRow> after) {
+    if (before.equals(after)) {
+      return List.of();
+    }
+    Set<ClusterSnapshot.GroupEventRow> seen = Set.copyOf(before);
     return after.stream().filter(e -> !seen.contains(e)).toList();
   }
 }

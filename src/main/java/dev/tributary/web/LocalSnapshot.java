@@ -20,6 +20,9 @@ import java.util.TreeMap;
  *     fault), 0 if not
  * @param fetchedRecords records this broker has served to consumers since it started, by topic (a
  *     counter: the live view turns successive values into rates)
+ * @param groups the consumer groups this broker's coordinator holds (those whose {@code
+ *     __consumer_offsets} partition it leads and has loaded), sorted by id; see {@link LocalGroups}
+ * @param groupEvents its coordinator's recent group events, oldest first
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 record LocalSnapshot(
@@ -27,18 +30,41 @@ record LocalSnapshot(
     @JsonProperty("broker_id") int brokerId,
     @JsonProperty("partitions") List<LocalPartition> partitions,
     @JsonProperty("fetch_paused_until_ms") long fetchPausedUntilMs,
-    @JsonProperty("fetched_records") Map<String, Long> fetchedRecords) {
+    @JsonProperty("fetched_records") Map<String, Long> fetchedRecords,
+    @JsonProperty("groups") List<LocalGroup> groups,
+    @JsonProperty("group_events") List<LocalGroupEvent> groupEvents) {
 
   static final String SCOPE = "local";
 
   LocalSnapshot {
     partitions = partitions == null ? List.of() : List.copyOf(partitions);
     fetchedRecords = fetchedRecords == null ? Map.of() : Map.copyOf(fetchedRecords);
+    groups = groups == null ? List.of() : List.copyOf(groups);
+    groupEvents = groupEvents == null ? List.of() : List.copyOf(groupEvents);
   }
 
-  /** Partitions only: no fetch pause, no counters (as from a broker that predates those fields). */
+  /**
+   * Partitions only: no fetch pause, no counters, no groups (as from a broker that predates those
+   * fields).
+   */
   LocalSnapshot(String scope, int brokerId, List<LocalPartition> partitions) {
     this(scope, brokerId, partitions, 0, Map.of());
+  }
+
+  /** No groups (as from a broker that predates them, or whose coordinator has not started). */
+  LocalSnapshot(
+      String scope,
+      int brokerId,
+      List<LocalPartition> partitions,
+      long fetchPausedUntilMs,
+      Map<String, Long> fetchedRecords) {
+    this(scope, brokerId, partitions, fetchPausedUntilMs, fetchedRecords, List.of(), List.of());
+  }
+
+  /** The same answer with these groups and group events (tests, and {@link LocalSnapshots}). */
+  LocalSnapshot withGroups(List<LocalGroup> newGroups, List<LocalGroupEvent> newGroupEvents) {
+    return new LocalSnapshot(
+        scope, brokerId, partitions, fetchPausedUntilMs, fetchedRecords, newGroups, newGroupEvents);
   }
 
   /**
@@ -165,4 +191,81 @@ record LocalSnapshot(
       @JsonProperty("lag") long lag,
       @JsonProperty("last_fetch_ms") Long lastFetchMs,
       @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs) {}
+
+  /**
+   * One consumer group as its coordinator holds it. Only what changes with the group's state: no
+   * heartbeat or commit clocks, so an idle group gives the same bytes every time.
+   *
+   * @param state Kafka's name of the state ({@link dev.tributary.group.GroupState#kafkaName})
+   * @param protocol the selected assignor ("" while none is)
+   * @param leaderId the member that computes the assignment, null when none
+   * @param coordinatorPartition the {@code __consumer_offsets} partition that holds the group
+   * @param stateSinceMs the coordinator's clock when the group entered {@code state}: changes only
+   *     with the state
+   * @param members sorted by member id
+   * @param offsets the committed offsets, sorted by topic then partition
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record LocalGroup(
+      @JsonProperty("group_id") String groupId,
+      @JsonProperty("state") String state,
+      @JsonProperty("protocol_type") String protocolType,
+      @JsonProperty("protocol") String protocol,
+      @JsonProperty("generation_id") int generationId,
+      @JsonProperty("leader_id") String leaderId,
+      @JsonProperty("coordinator_partition") int coordinatorPartition,
+      @JsonProperty("state_since_ms") long stateSinceMs,
+      @JsonProperty("members") List<LocalMember> members,
+      @JsonProperty("offsets") List<LocalOffset> offsets) {
+    LocalGroup {
+      members = members == null ? List.of() : List.copyOf(members);
+      offsets = offsets == null ? List.of() : List.copyOf(offsets);
+    }
+  }
+
+  /**
+   * One member of a group.
+   *
+   * @param clientId the client's id (a REST consumer's instance name)
+   * @param clientHost where the client lives ("broker-N" for a REST consumer of broker N)
+   * @param assignment its partitions in the current generation (empty until the leader's sync)
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record LocalMember(
+      @JsonProperty("member_id") String memberId,
+      @JsonProperty("client_id") String clientId,
+      @JsonProperty("client_host") String clientHost,
+      @JsonProperty("assignment") List<LocalTopicPartition> assignment) {
+    LocalMember {
+      assignment = assignment == null ? List.of() : List.copyOf(assignment);
+    }
+  }
+
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record LocalTopicPartition(
+      @JsonProperty("topic") String topic, @JsonProperty("partition") int partition) {}
+
+  /** A committed offset: the next offset the group will read from the partition. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record LocalOffset(
+      @JsonProperty("topic") String topic,
+      @JsonProperty("partition") int partition,
+      @JsonProperty("offset") long offset) {}
+
+  /**
+   * One of the coordinator's group events ({@link dev.tributary.group.GroupEvent}).
+   *
+   * @param type the event type in lower case: {@code rebalance_started}, {@code
+   *     rebalance_completed}, {@code member_removed}, {@code group_empty}, {@code
+   *     coordinator_loaded}
+   * @param groupId "" for {@code coordinator_loaded}, which is about a partition, not a group
+   * @param generationId -1 when not about a generation
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record LocalGroupEvent(
+      @JsonProperty("time_ms") long timeMs,
+      @JsonProperty("group_id") String groupId,
+      @JsonProperty("generation_id") int generationId,
+      @JsonProperty("type") String type,
+      @JsonProperty("text") String text) {}
 }

@@ -1,6 +1,8 @@
 package dev.tributary.web;
 
+import dev.tributary.group.GroupCoordinator;
 import dev.tributary.server.BrokerServer;
+import dev.tributary.server.GroupServices;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
@@ -8,8 +10,8 @@ import java.util.TreeMap;
 import org.springframework.stereotype.Component;
 
 /**
- * Builds this broker's {@link LocalSnapshot}: its hosted partitions, fetch pause and served-records
- * counters.
+ * Builds this broker's {@link LocalSnapshot}: its hosted partitions, fetch pause, served-records
+ * counters, and the consumer groups its coordinator holds with their recent events.
  */
 @Component
 class LocalSnapshots {
@@ -21,10 +23,12 @@ class LocalSnapshots {
 
   private final BrokerServer broker;
   private final MeterRegistry registry;
+  private final GroupServices groupServices;
 
-  LocalSnapshots(BrokerServer broker, MeterRegistry registry) {
+  LocalSnapshots(BrokerServer broker, MeterRegistry registry, GroupServices groupServices) {
     this.broker = broker;
     this.registry = registry;
+    this.groupServices = groupServices;
   }
 
   /**
@@ -41,12 +45,20 @@ class LocalSnapshots {
       }
     }
     var replicas = broker.replicaManager();
-    return LocalSnapshot.of(
-        broker.config().brokerId(),
-        replicas.partitions(),
-        System.currentTimeMillis(),
-        replicas.fetchers().pausedUntilMs(),
-        fetched,
-        leadersOnly);
+    LocalSnapshot snapshot =
+        LocalSnapshot.of(
+            broker.config().brokerId(),
+            replicas.partitions(),
+            System.currentTimeMillis(),
+            replicas.fetchers().pausedUntilMs(),
+            fetched,
+            leadersOnly);
+    GroupCoordinator coordinator = groupServices.localCoordinator(); // null before startup
+    if (coordinator == null) {
+      return snapshot;
+    }
+    return snapshot.withGroups(
+        LocalGroups.groups(coordinator.loadedGroups()),
+        LocalGroups.events(coordinator.recentEvents()));
   }
 }

@@ -178,7 +178,9 @@ class ClusterSnapshotsTest {
             "brokers",
             "partitions",
             "topics",
-            "events");
+            "events",
+            "groups",
+            "group_events");
     assertThat(tree.get("scope").asString()).isEqualTo("cluster");
     JsonNode broker2 = tree.get("brokers").get(1);
     assertThat(fieldNames(broker2))

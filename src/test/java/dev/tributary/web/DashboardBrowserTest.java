@@ -23,9 +23,10 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The dashboard in a real headless Chromium against one in-process broker: the unit tests of its
  * pure JavaScript (snapshot and delta merging, reconnect targets, throughput history) pass in the
- * browser, and the live page shows a partition and follows its high watermark over the WebSocket.
- * The multi-broker story (failover, ISR changes, the page reconnecting) is {@code
- * e2e.DashboardLiveIT}.
+ * browser, the live page shows a partition and follows its high watermark over the WebSocket, and a
+ * consumer group made through the REST consumer API shows with its member, committed offset and
+ * lag, its coordinator's events on the timeline. The multi-broker story (failover, ISR changes, the
+ * page reconnecting) is {@code e2e.DashboardLiveIT}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class DashboardBrowserTest {
@@ -38,6 +39,8 @@ class DashboardBrowserTest {
   static void dataDir(DynamicPropertyRegistry registry) throws IOException {
     Path dir = Files.createTempDirectory("tributary-dashboard-test");
     registry.add("tributary.data-dir", dir::toString);
+    // The first join would otherwise wait group.initial.rebalance.delay.ms (3 s) for more members.
+    registry.add("tributary.group.initial-rebalance-delay-ms", () -> "0");
   }
 
   @BeforeAll
@@ -94,6 +97,57 @@ class DashboardBrowserTest {
     browser.screenshot("dashboard-single-broker");
   }
 
+  @Test
+  void theLivePageShowsAConsumerGroupItsMemberAndItsCommittedOffsetAndLag() throws Exception {
+    await().atMost(Duration.ofSeconds(60)).until(() -> status("/actuator/health/readiness") == 200);
+    produce("grouped", "{\"records\":[{\"value\":1},{\"value\":2},{\"value\":3}]}");
+    String base = "/consumers/readers/instances/c1";
+    control(
+        "/consumers/readers",
+        "{\"name\":\"c1\",\"format\":\"json\",\"auto.offset.reset\":\"earliest\"}");
+    control(base + "/subscription", "{\"topics\":[\"grouped\"]}");
+    await() // the first poll joins the group; records come once it has its assignment
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> records(base).contains("\"offset\":2"));
+    control(base + "/offsets", "");
+
+    browser.driver().get("http://127.0.0.1:" + port + "/");
+    String group = "#groups section.group[data-group='readers']";
+    String partition = group + " tr[data-group-partition='grouped-0']";
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> "3".equals(browser.attribute(partition, "data-committed")));
+    assertThat(browser.attribute(partition, "data-lag")).isEqualTo("0");
+    assertThat(browser.attribute(group, "data-state")).isEqualTo("Stable");
+    assertThat(browser.attribute(group, "data-coordinator")).isEqualTo("1");
+    assertThat(browser.text(group + " [data-field='state']")).isEqualTo("Stable");
+    String member = group + " tr[data-client-id='c1']";
+    assertThat(browser.attribute(member, "data-host")).isEqualTo("broker-1");
+    assertThat(browser.attribute(member, "data-partitions")).isEqualTo("grouped-0");
+    assertThat(browser.attribute(member, "data-member")).isNotBlank();
+    assertThat(browser.texts("#events li[data-kind='group']"))
+        .anySatisfy(e -> assertThat(e).contains("readers").contains("generation"));
+    assertThat(
+            browser.attribute(
+                "#partitions .topic[data-topic='__consumer_offsets']", "data-expanded"))
+        .as("the internal topic starts collapsed")
+        .isEqualTo("false");
+    assertThat(
+            browser.script(
+                "const names = [...document.querySelectorAll('#partitions .topic')]"
+                    + ".map(t => t.dataset.topic); return names[names.length - 1];"))
+        .as("and comes after the user's topics")
+        .isEqualTo("__consumer_offsets");
+
+    produce("grouped", "{\"records\":[{\"value\":4},{\"value\":5}]}");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> "2".equals(browser.attribute(partition, "data-lag")));
+    assertThat(browser.attribute(partition, "data-committed")).isEqualTo("3");
+    browser.script("document.getElementById('groups-panel').scrollIntoView()");
+    browser.screenshot("dashboard-consumer-group");
+  }
+
   private int status(String path) throws IOException, InterruptedException {
     return http.send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
@@ -102,9 +156,39 @@ class DashboardBrowserTest {
   }
 
   private void produce(String body) throws IOException, InterruptedException {
+    produce("browser", body);
+  }
+
+  /** A REST consumer control call (create, subscribe, commit); any 2xx will do. */
+  private void control(String path, String body) throws IOException, InterruptedException {
     HttpResponse<String> response =
         http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/topics/browser"))
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Content-Type", "application/vnd.kafka.v2+json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(path + ": " + response.body()).isBetween(200, 299);
+  }
+
+  /** One poll of the consumer's records (a long poll of up to 5 s), as JSON text. */
+  private String records(String instancePath) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + instancePath + "/records?timeout=5000"))
+                .header("Accept", "application/vnd.kafka.json.v2+json")
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return response.body();
+  }
+
+  private void produce(String topic, String body) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/topics/" + topic))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build(),

@@ -44,7 +44,9 @@ final class DashboardFixtures {
         brokers,
         partitions,
         List.of(new ClusterSnapshot.TopicRow("orders", partitions.size(), 3, 2, 0, 0)),
-        events);
+        events,
+        List.of(),
+        List.of());
   }
 
   /** Three brokers, orders-0..n-1 led by 1 with full ISR at high watermark {@code hw}. */
@@ -59,5 +61,43 @@ final class DashboardFixtures {
         List.of(broker(1, "alive"), broker(2, "alive"), broker(3, "alive")),
         rows,
         List.of(event(5, "first")));
+  }
+
+  /** Group {@code id} with one member (REST instance c1 on broker 1) reading orders-0. */
+  static ClusterSnapshot.GroupRow group(String id, String state, int generation, long committed) {
+    return new ClusterSnapshot.GroupRow(
+        id,
+        state,
+        5_000,
+        generation,
+        "consumer",
+        "range",
+        "c1-m",
+        1,
+        0,
+        List.of(new ClusterSnapshot.GroupMemberRow("c1-m", "c1", "broker-1", List.of("orders-0"))),
+        List.of(
+            new ClusterSnapshot.GroupPartitionRow(
+                "orders-0", "orders", 0, "c1-m", committed, 10L, 10 - committed)));
+  }
+
+  static ClusterSnapshot.GroupEventRow groupEvent(long timestampMs, String text) {
+    return new ClusterSnapshot.GroupEventRow(timestampMs, "rebalance_started", "g", 1, 1, text);
+  }
+
+  /** {@code snapshot} with these groups and group events instead of its own. */
+  static ClusterSnapshot withGroups(
+      ClusterSnapshot snapshot,
+      List<ClusterSnapshot.GroupRow> groups,
+      List<ClusterSnapshot.GroupEventRow> groupEvents) {
+    return new ClusterSnapshot(
+        snapshot.scope(),
+        snapshot.header(),
+        snapshot.brokers(),
+        snapshot.partitions(),
+        snapshot.topics(),
+        snapshot.events(),
+        groups,
+        groupEvents);
   }
 }

@@ -98,7 +98,10 @@ class DashboardMessagesTest {
             "partitions",
             "removed_partitions",
             "topics",
-            "events");
+            "events",
+            "groups",
+            "removed_groups",
+            "group_events");
     assertThat(delta.get("type").asString()).isEqualTo("delta");
     assertThat(delta.get("seq").asLong()).isEqualTo(4);
     assertThat(delta.get("topics").isNull()).isTrue();

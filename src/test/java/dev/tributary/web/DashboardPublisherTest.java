@@ -1,6 +1,9 @@
 package dev.tributary.web;
 
+import static dev.tributary.web.DashboardFixtures.group;
+import static dev.tributary.web.DashboardFixtures.groupEvent;
 import static dev.tributary.web.DashboardFixtures.healthy;
+import static dev.tributary.web.DashboardFixtures.withGroups;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.Time;
@@ -96,6 +99,37 @@ class DashboardPublisherTest {
 
     assertThat(page.types()).containsExactly("snapshot", "heartbeat", "heartbeat");
     assertThat(page.seqs()).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void anIdleGroupSendsNothingAndARebalanceSendsItsRowAndEventOnce() {
+    RecordingSubscriber page = subscribe();
+    List<ClusterSnapshot.GroupEventRow> history = List.of(groupEvent(10, "gen 1"));
+    current = withGroups(healthy(3, 10, 0), List.of(group("g", "Stable", 1, 10)), history);
+    step(0);
+    for (long t = 100; t <= 2_000; t += 100) {
+      current = withGroups(healthy(3, 10, t), List.of(group("g", "Stable", 1, 10)), history);
+      step(t);
+    }
+    assertThat(page.types()).containsExactly("snapshot", "heartbeat", "heartbeat");
+
+    current =
+        withGroups(
+            healthy(3, 10, 2_100),
+            List.of(group("g", "PreparingRebalance", 1, 10)),
+            List.of(groupEvent(10, "gen 1"), groupEvent(2_050, "c2 joined")));
+    for (long t = 2_100; t <= 2_600; t += 100) {
+      step(t);
+    }
+
+    assertThat(page.types()).containsExactly("snapshot", "heartbeat", "heartbeat", "delta");
+    JsonNode delta = page.message(3);
+    assertThat(delta.get("partitions")).isEmpty();
+    assertThat(delta.get("groups")).hasSize(1);
+    assertThat(delta.get("groups").get(0).get("state").asString()).isEqualTo("PreparingRebalance");
+    assertThat(delta.get("removed_groups")).isEmpty();
+    assertThat(delta.get("group_events")).hasSize(1);
+    assertThat(delta.get("group_events").get(0).get("text").asString()).isEqualTo("c2 joined");
   }
 
   @Test
