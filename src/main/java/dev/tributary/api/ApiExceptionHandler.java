@@ -26,6 +26,7 @@ import dev.tributary.consumer.ConsumerInstanceNotFoundException;
 import dev.tributary.consumer.CoordinatorNotAvailableException;
 import dev.tributary.consumer.IllegalConsumerStateException;
 import dev.tributary.consumer.NoOffsetForPartitionException;
+import dev.tributary.consumer.UndeliverableRecordException;
 import dev.tributary.log.InvalidConfigException;
 import dev.tributary.log.InvalidRecordException;
 import dev.tributary.log.LogStorageException;
@@ -164,6 +165,8 @@ class ApiExceptionHandler {
       return respond(HttpStatus.CONFLICT, 40910, message);
     } else if (error instanceof NoOffsetForPartitionException) {
       return respond(HttpStatus.CONFLICT, 40911, message);
+    } else if (error instanceof UndeliverableRecordException) {
+      return respond(HttpStatus.NOT_ACCEPTABLE, 40601, message);
     } else if (error instanceof CoordinatorNotAvailableException) {
       return respond(HttpStatus.SERVICE_UNAVAILABLE, 50310, message);
     } else if (error instanceof ApiException) {

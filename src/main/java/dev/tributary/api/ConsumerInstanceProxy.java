@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -40,7 +39,16 @@ class ConsumerInstanceProxy {
 
   private final BrokerServer broker;
   private final HttpClient http;
-  private final Map<String, Integer> owners = new ConcurrentHashMap<>();
+
+  /** Where instances were last found; bounded (least recently found evicted first). */
+  private final Map<String, Integer> owners =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+              return size() > 10_000;
+            }
+          });
 
   ConsumerInstanceProxy(BrokerServer broker, HttpClient tributaryHttpClient) {
     this.broker = broker;
@@ -67,23 +75,39 @@ class ConsumerInstanceProxy {
     }
     String key = group + "\u0000" + instance;
     Integer cached = owners.get(key);
-    CompletableFuture<Integer> owner =
-        cached != null ? CompletableFuture.completedFuture(cached) : locate(group, instance);
-    return owner.thenCompose(
-        brokerId -> {
-          if (brokerId == null) {
-            throw notHere;
-          }
-          owners.put(key, brokerId);
-          return send(request, brokerId, body)
-              .thenApply(
-                  answer -> {
-                    if (answer.getStatusCode().value() == 404) {
-                      owners.remove(key, brokerId); // deleted or expired there
-                    }
-                    return answer;
-                  });
-        });
+    if (cached != null) {
+      // A remembered owner that is gone (its broker died, and the instance with it) is forgotten,
+      // and the instance looked for again: the client gets 404 and knows to create it anew.
+      return send(request, cached, body)
+          .handle(
+              (answer, failure) -> {
+                if (failure == null && answer.getStatusCode().value() != 404) {
+                  return CompletableFuture.<ResponseEntity<?>>completedFuture(answer);
+                }
+                owners.remove(key, cached);
+                return locateAndSend(request, group, instance, body, key, notHere);
+              })
+          .thenCompose(f -> f);
+    }
+    return locateAndSend(request, group, instance, body, key, notHere);
+  }
+
+  private CompletableFuture<ResponseEntity<?>> locateAndSend(
+      HttpServletRequest request,
+      String group,
+      String instance,
+      byte[] body,
+      String key,
+      ConsumerInstanceNotFoundException notHere) {
+    return locate(group, instance)
+        .thenCompose(
+            brokerId -> {
+              if (brokerId == null) {
+                throw notHere;
+              }
+              owners.put(key, brokerId);
+              return send(request, brokerId, body);
+            });
   }
 
   /** Asks every other live broker whether it holds the instance; the first yes wins. */

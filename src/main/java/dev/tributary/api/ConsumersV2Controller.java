@@ -131,10 +131,10 @@ class ConsumersV2Controller {
               text(config, "auto.offset.reset", defaults.autoOffsetReset()),
               bool(config, "auto.commit.enable", defaults.autoCommitEnable()),
               number(config, "auto.commit.interval.ms", defaults.autoCommitIntervalMs()),
-              (int) number(config, "fetch.min.bytes", defaults.fetchMinBytes()),
+              intNumber(config, "fetch.min.bytes", defaults.fetchMinBytes()),
               number(config, "consumer.request.timeout.ms", defaults.requestTimeoutMs()),
-              (int) number(config, "session.timeout.ms", defaults.sessionTimeoutMs()),
-              (int) number(config, "heartbeat.interval.ms", defaults.heartbeatIntervalMs()),
+              intNumber(config, "session.timeout.ms", defaults.sessionTimeoutMs()),
+              intNumber(config, "heartbeat.interval.ms", defaults.heartbeatIntervalMs()),
               strategy,
               number(config, "consumer.instance.timeout.ms", defaults.instanceTimeoutMs()));
     } catch (IllegalArgumentException e) {
@@ -353,8 +353,10 @@ class ConsumersV2Controller {
             timeout == null ? consumer.settings().requestTimeoutMs() : timeout,
             RecordsController.MAX_TIMEOUT_MS);
     long budget = maxBytes == null ? 64L * 1024 * 1024 : maxBytes;
+    ConsumerInstance.Deliverable deliverable =
+        format == EmbeddedFormat.JSON ? writer::rendersAsJson : record -> true;
     return consumer
-        .records(waitMs, budget)
+        .records(waitMs, budget, deliverable)
         .thenApply(
             delivery -> {
               List<PartitionRecords> read = delivery.partitions();
@@ -389,11 +391,24 @@ class ConsumersV2Controller {
     if (consumer == null) {
       return proxy.forward(request, group, instance, body);
     }
+    // No body, {} or {"offsets":[]} commits everything returned so far; anything else must be a
+    // well-formed list (a malformed one is refused, never read as "everything").
     JsonNode node = body == null || body.length == 0 ? null : parse(body);
-    Map<TopicPartition, Long> offsets =
-        node == null || !node.has("offsets") || node.get("offsets").isEmpty()
-            ? null
-            : offsets(node, true);
+    Map<TopicPartition, Long> offsets = null;
+    if (node != null) {
+      for (String field : node.propertyNames()) {
+        if (!field.equals("offsets")) {
+          throw RestException.badRequest(
+              "Unknown field \""
+                  + field
+                  + "\"; the body is {\"offsets\":[{\"topic\",\"partition\",\"offset\"}]}");
+        }
+      }
+      if (node.has("offsets")
+          && !(node.get("offsets").isArray() && node.get("offsets").isEmpty())) {
+        offsets = offsets(node, true);
+      }
+    }
     return consumer.commit(offsets).thenApply(v -> ResponseEntity.ok().build());
   }
 
@@ -480,7 +495,10 @@ class ConsumersV2Controller {
   }
 
   private static TopicPartition partitionOf(JsonNode p) {
-    if (!p.isObject() || !p.path("topic").isString() || !p.path("partition").isIntegralNumber()) {
+    if (!p.isObject()
+        || !p.path("topic").isString()
+        || !p.path("partition").isIntegralNumber()
+        || !p.path("partition").canConvertToInt()) {
       throw RestException.badRequest(
           "Each partition needs a string \"topic\" and an integer \"partition\"");
     }
@@ -504,8 +522,12 @@ class ConsumersV2Controller {
     Map<TopicPartition, Long> out = new LinkedHashMap<>();
     for (JsonNode o : array) {
       TopicPartition tp = partitionOf(o);
-      if (!o.path("offset").isIntegralNumber() || o.get("offset").asLong() < 0) {
-        throw RestException.badRequest("Each offset needs an integer \"offset\" >= 0");
+      if (!o.path("offset").isIntegralNumber()
+          || !o.get("offset").canConvertToLong()
+          || o.get("offset").asLong() < 0
+          || o.get("offset").asLong() == Long.MAX_VALUE) {
+        throw RestException.badRequest(
+            "Each offset needs an integer \"offset\" from 0 to " + (Long.MAX_VALUE - 1));
       }
       out.put(tp, o.get("offset").asLong() + (lastProcessed ? 1 : 0));
     }
@@ -543,6 +565,14 @@ class ConsumersV2Controller {
       throw invalidConfig(key + " must be true or false, got '" + v + "'");
     }
     return Boolean.parseBoolean(v);
+  }
+
+  private static int intNumber(JsonNode config, String key, int fallback) {
+    long v = number(config, key, fallback);
+    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+      throw invalidConfig(key + " must fit in 32 bits, got " + v);
+    }
+    return (int) v;
   }
 
   private static long number(JsonNode config, String key, long fallback) {

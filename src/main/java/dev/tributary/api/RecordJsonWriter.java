@@ -128,6 +128,23 @@ final class RecordJsonWriter {
   }
 
   /**
+   * True when the record can be shown in the JSON format: its key and value are each absent or one
+   * well-formed JSON value.
+   */
+  boolean rendersAsJson(dev.tributary.log.record.Record record) {
+    return isJsonOrNull(record.key()) && isJsonOrNull(record.value());
+  }
+
+  private boolean isJsonOrNull(ByteBuffer bytes) {
+    if (bytes == null) {
+      return true;
+    }
+    byte[] array = new byte[bytes.remaining()];
+    bytes.duplicate().get(array);
+    return isSingleJsonValue(array);
+  }
+
+  /**
    * True when {@code bytes} hold exactly one well-formed JSON value (checked by streaming, without
    * a tree).
    */

@@ -79,6 +79,12 @@ public final class ConsumerInstance {
   /** Bumped on every change of the assignment; reads that straddle a change deliver nothing. */
   private long assignmentEpoch;
 
+  /**
+   * Long polls still waiting, at most one per partition (see {@link #fetchOnce}). Invariant: each
+   * entry's future is not done (a done one removes itself).
+   */
+  private final Map<TopicPartition, PendingFetch> pendingFetches = new HashMap<>();
+
   /** What was last committed per partition, to skip auto-commits that change nothing. */
   private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
 
@@ -201,11 +207,13 @@ public final class ConsumerInstance {
   /** Leaves the group and forgets subscription, assignment and positions. */
   public void unsubscribe() {
     GroupMembership leaving;
+    CompletableFuture<Void> committed = CompletableFuture.completedFuture(null);
     synchronized (this) {
       touch();
       leaving = membership;
       if (leaving != null && settings.autoCommitEnable()) {
-        commitConsumed(leaving.memberId(), leaving.generationId(), leaving.ownedPartitions());
+        committed =
+            commitConsumed(leaving.memberId(), leaving.generationId(), leaving.ownedPartitions());
       }
       membership = null;
       mode = Mode.NONE;
@@ -215,7 +223,8 @@ public final class ConsumerInstance {
       clearPositions();
     }
     if (leaving != null) {
-      leaving.leaveNow("the consumer unsubscribed");
+      // Leave only once the commit is in: a LeaveGroup that overtook it would make it fail.
+      committed.thenCompose(ignored -> leaving.leaveNow("the consumer unsubscribed"));
     }
   }
 
@@ -310,6 +319,25 @@ public final class ConsumerInstance {
    * of keys and values, but always at least one record if there is one.
    */
   public CompletableFuture<Delivery> records(long timeoutMs, long maxBytes) {
+    return records(timeoutMs, maxBytes, record -> true);
+  }
+
+  /**
+   * Which records the caller can deliver (the JSON format cannot render bytes that are not JSON).
+   * Delivery stops before the first record refused: positions never pass a record the client did
+   * not get.
+   */
+  public interface Deliverable {
+    boolean accepts(Record record);
+  }
+
+  /**
+   * As {@link #records(long, long)}, delivering only up to the first record {@code deliverable}
+   * refuses in each partition; if that is the very first record of the answer, fails with {@link
+   * UndeliverableRecordException} and moves nothing.
+   */
+  public CompletableFuture<Delivery> records(
+      long timeoutMs, long maxBytes, Deliverable deliverable) {
     CompletableFuture<Void> ready;
     long deadlineMs;
     GroupMembership polling = null;
@@ -332,22 +360,25 @@ public final class ConsumerInstance {
           throw new IllegalConsumerStateException(
               "The consumer cannot join group " + groupId + ": " + describe(fatal));
         }
-        ready =
-            membership.isStable()
-                ? CompletableFuture.completedFuture(null)
-                : withDeadline(membership.awaitStable(), deadlineMs);
+        if (membership.isStable()) {
+          ready = CompletableFuture.completedFuture(null);
+        } else {
+          GroupMembership waitingOn = membership;
+          CompletableFuture<Void> stable = waitingOn.awaitStable();
+          ready = withDeadline(stable, deadlineMs, () -> waitingOn.forgetWaiter(stable));
+        }
       } else {
         ready = CompletableFuture.completedFuture(null);
       }
     }
     if (polling == null) {
-      return ready.thenCompose(ignored -> readAssigned(deadlineMs, maxBytes));
+      return ready.thenCompose(ignored -> readAssigned(deadlineMs, maxBytes, deliverable));
     }
     GroupMembership member = polling;
     member.onPollStarted();
     try {
       return ready
-          .thenCompose(ignored -> readAssigned(deadlineMs, maxBytes))
+          .thenCompose(ignored -> readAssigned(deadlineMs, maxBytes, deliverable))
           .whenComplete((records, failure) -> member.onPollFinished());
     } catch (RuntimeException e) {
       member.onPollFinished();
@@ -372,7 +403,8 @@ public final class ConsumerInstance {
    */
   public record Delivery(int generationId, List<PartitionRecords> partitions) {}
 
-  private CompletableFuture<Delivery> readAssigned(long deadlineMs, long maxBytes) {
+  private CompletableFuture<Delivery> readAssigned(
+      long deadlineMs, long maxBytes, Deliverable deliverable) {
     List<TopicPartition> partitions;
     long epoch;
     synchronized (this) {
@@ -382,12 +414,13 @@ public final class ConsumerInstance {
     if (partitions.isEmpty()) {
       return CompletableFuture.completedFuture(new Delivery(-1, List.of()));
     }
-    return initializePositions(partitions, epoch)
-        .thenCompose(ignored -> fetchAll(partitions, epoch, deadlineMs, maxBytes));
+    return initializePositions(partitions, epoch, deadlineMs)
+        .thenCompose(ignored -> fetchAll(partitions, epoch, deadlineMs, maxBytes, deliverable));
   }
 
   /** Committed offsets for partitions without a position, then resets for those still without. */
-  private CompletableFuture<Void> initializePositions(List<TopicPartition> partitions, long epoch) {
+  private CompletableFuture<Void> initializePositions(
+      List<TopicPartition> partitions, long epoch, long deadlineMs) {
     List<TopicPartition> unknown = new ArrayList<>();
     synchronized (this) {
       for (TopicPartition tp : partitions) {
@@ -401,15 +434,32 @@ public final class ConsumerInstance {
             ? CompletableFuture.completedFuture(null)
             : coordinator
                 .fetchOffsets(groupId, unknown)
+                .thenCompose(
+                    result -> {
+                      if (result.error() == GroupError.NONE) {
+                        return CompletableFuture.completedFuture(result);
+                      }
+                      // The coordinator is moving, loading, or its topic is being created: ask
+                      // again shortly while the call has time; after that the call answers with
+                      // what the other partitions have, and these get positions on a later call.
+                      if (deadlineMs - time.milliseconds() <= GroupMembership.RETRY_BACKOFF_MS) {
+                        return CompletableFuture.completedFuture(result);
+                      }
+                      CompletableFuture<Void> later = new CompletableFuture<>();
+                      scheduler.schedule(
+                          GroupMembership.RETRY_BACKOFF_MS, () -> later.complete(null));
+                      return later.thenCompose(
+                          ignored ->
+                              initializePositions(partitions, epoch, deadlineMs)
+                                  .thenApply(
+                                      done ->
+                                          new CoordinatorApi.OffsetFetchResult(
+                                              GroupError.COORDINATOR_NOT_AVAILABLE, Map.of())));
+                    })
                 .thenAccept(
                     result -> {
                       if (result.error() != GroupError.NONE) {
-                        throw new CoordinatorNotAvailableException(
-                            "Could not read the committed offsets of group "
-                                + groupId
-                                + ": "
-                                + result.error()
-                                + "; retry");
+                        return; // handled (or given up on) above
                       }
                       synchronized (this) {
                         if (assignmentEpoch != epoch) {
@@ -480,7 +530,11 @@ public final class ConsumerInstance {
    * fetch.min.bytes} again with a long poll, until min bytes or the deadline.
    */
   private CompletableFuture<Delivery> fetchAll(
-      List<TopicPartition> partitions, long epoch, long deadlineMs, long maxBytes) {
+      List<TopicPartition> partitions,
+      long epoch,
+      long deadlineMs,
+      long maxBytes,
+      Deliverable deliverable) {
     Map<TopicPartition, Long> starts = new LinkedHashMap<>();
     synchronized (this) {
       for (TopicPartition tp : partitions) {
@@ -502,7 +556,7 @@ public final class ConsumerInstance {
               }
               return round(starts, epoch, waitMs);
             })
-        .thenApply(read -> deliver(read, epoch, maxBytes));
+        .thenApply(read -> deliver(read, epoch, maxBytes, deliverable));
   }
 
   private boolean enough(List<PartitionRecords> read) {
@@ -529,8 +583,7 @@ public final class ConsumerInstance {
     }
     starts.forEach(
         (tp, offset) ->
-            reader
-                .fetch(tp, offset, MAX_PARTITION_FETCH_BYTES, waitMs)
+            fetchOnce(tp, offset, waitMs)
                 .whenComplete(
                     (fetched, failure) -> {
                       if (failure != null) {
@@ -546,6 +599,42 @@ public final class ConsumerInstance {
                     }));
     return answer;
   }
+
+  /**
+   * A read of {@code tp} at {@code offset}, sharing the long poll a previous records call left
+   * waiting there: at most one outstanding read per partition, however often the client polls and
+   * however early each call returns. Without waiting ({@code waitMs = 0}) a partition with a long
+   * poll outstanding has nothing now, or that poll would have answered.
+   */
+  private CompletableFuture<PartitionReader.Fetched> fetchOnce(
+      TopicPartition tp, long offset, long waitMs) {
+    synchronized (this) {
+      PendingFetch pending = pendingFetches.get(tp);
+      if (pending != null && pending.offset() == offset && !pending.future().isDone()) {
+        return waitMs <= 0
+            ? CompletableFuture.completedFuture(
+                new PartitionReader.Fetched(java.nio.ByteBuffer.allocate(0), -1, -1))
+            : pending.future();
+      }
+      if (waitMs <= 0) {
+        return reader.fetch(tp, offset, MAX_PARTITION_FETCH_BYTES, 0);
+      }
+      CompletableFuture<PartitionReader.Fetched> future =
+          reader.fetch(tp, offset, MAX_PARTITION_FETCH_BYTES, waitMs);
+      PendingFetch started = new PendingFetch(offset, future);
+      pendingFetches.put(tp, started);
+      future.whenComplete(
+          (v, e) -> {
+            synchronized (this) {
+              pendingFetches.remove(tp, started);
+            }
+          });
+      return future;
+    }
+  }
+
+  /** A long poll of one partition that is still waiting. */
+  private record PendingFetch(long offset, CompletableFuture<PartitionReader.Fetched> future) {}
 
   /**
    * The partitions' answers of one fetch round, gathered until all answered or min bytes are in.
@@ -607,7 +696,9 @@ public final class ConsumerInstance {
    * Trims what was read to {@code maxBytes} of keys and values and advances the positions over it;
    * drops all of it if the assignment changed meanwhile or another read moved a position first.
    */
-  private Delivery deliver(List<PartitionRecords> read, long epoch, long maxBytes) {
+  private Delivery deliver(
+      List<PartitionRecords> read, long epoch, long maxBytes, Deliverable deliverable) {
+    String refused = null;
     synchronized (this) {
       int generation = mode == Mode.SUBSCRIBED ? membership.generationId() : -1;
       if (assignmentEpoch != epoch || closed) {
@@ -633,6 +724,12 @@ public final class ConsumerInstance {
             if (record.offset() < p.fromOffset()) {
               continue;
             }
+            if (!deliverable.accepts(record)) {
+              if (refused == null) {
+                refused = tp + " at offset " + record.offset();
+              }
+              break outer; // this partition stops here; the others go on
+            }
             long size =
                 (record.key() == null ? 0 : record.key().remaining())
                     + (record.value() == null ? 0 : record.value().remaining());
@@ -655,14 +752,30 @@ public final class ConsumerInstance {
           break;
         }
       }
+      if (out.isEmpty() && refused != null) {
+        throw new UndeliverableRecordException(
+            "The record of "
+                + refused
+                + " cannot be delivered in this instance's format "
+                + settings.format()
+                + " (it is not JSON); its position stays there. Read it with an instance in the"
+                + " binary format, or skip it with POST .../positions");
+      }
       return new Delivery(generation, out);
     }
   }
 
-  private <T> CompletableFuture<Void> withDeadline(CompletableFuture<T> future, long deadlineMs) {
+  private <T> CompletableFuture<Void> withDeadline(
+      CompletableFuture<T> future, long deadlineMs, Runnable onTimeout) {
     CompletableFuture<Void> out = new CompletableFuture<>();
     long waitMs = Math.max(0, deadlineMs - time.milliseconds());
-    Scheduler.Cancellable timer = scheduler.schedule(waitMs, () -> out.complete(null));
+    Scheduler.Cancellable timer =
+        scheduler.schedule(
+            waitMs,
+            () -> {
+              onTimeout.run();
+              out.complete(null);
+            });
     future.whenComplete(
         (v, e) -> {
           timer.cancel();
@@ -706,6 +819,13 @@ public final class ConsumerInstance {
           }
         }
       } else {
+        offsets.forEach(
+            (tp, offset) -> {
+              if (offset < 0) {
+                throw new dev.tributary.common.errors.InvalidRequestException(
+                    "A committed offset is >= 0, got " + offset + " for " + tp);
+              }
+            });
         toCommit = offsets;
       }
     }

@@ -336,6 +336,7 @@ public final class GroupMembership {
 
   private void onJoinAnswer(JoinResult result, Throwable failure) {
     SyncRequest sync = null;
+    List<CompletableFuture<Void>> released = List.of();
     synchronized (this) {
       if (failure != null || result.error() != GroupError.NONE) {
         GroupError error = failure != null ? GroupError.COORDINATOR_NOT_AVAILABLE : result.error();
@@ -343,11 +344,12 @@ public final class GroupMembership {
         phase = Phase.UNJOINED;
         switch (error) {
           case UNKNOWN_MEMBER_ID -> memberId = "";
+          case MEMBER_ID_REQUIRED -> memberId = result.memberId(); // join again with it, at once
           case REBALANCE_IN_PROGRESS -> {}
           case INVALID_SESSION_TIMEOUT, INCONSISTENT_GROUP_PROTOCOL, INVALID_GROUP_ID -> {
             fatalError = error;
             logger.warn("Consumer {} cannot join group {}: {}", clientId, groupId, error);
-            failWaiters();
+            released = drainWaiters();
           }
           default -> retryAfterMs = time.milliseconds() + RETRY_BACKOFF_MS;
         }
@@ -370,6 +372,7 @@ public final class GroupMembership {
         sync = new SyncRequest(groupId, memberId, generationId, assignments);
       }
     }
+    released.forEach(w -> w.complete(null));
     if (sync != null) {
       long sentMs = time.milliseconds();
       coordinator
@@ -502,13 +505,17 @@ public final class GroupMembership {
     phase = Phase.UNJOINED;
     memberId = "";
     generationId = -1;
-    failWaiters();
+    List<CompletableFuture<Void>> waiters = drainWaiters();
     if (member.isEmpty()) {
-      left.complete(null);
-      return null;
+      return () -> {
+        waiters.forEach(w -> w.complete(null));
+        left.complete(null);
+      };
     }
     inFlight = true;
     return () -> {
+      waiters.forEach(
+          w -> w.complete(null)); // never under this lock: they continue into the consumer
       CompletableFuture<Void> revokedDone =
           revoked.isEmpty()
               ? CompletableFuture.completedFuture(null)
@@ -568,10 +575,19 @@ public final class GroupMembership {
     }
   }
 
-  private void failWaiters() {
+  /**
+   * Takes the callers waiting for a stable assignment; the caller completes them once it has let go
+   * of this lock (a waiter's continuation takes the consumer's lock: see the lock order).
+   */
+  private List<CompletableFuture<Void>> drainWaiters() {
     List<CompletableFuture<Void>> waiters = List.copyOf(stableWaiters);
     stableWaiters.clear();
-    waiters.forEach(w -> w.complete(null));
+    return waiters;
+  }
+
+  /** A records call gave up waiting: forget its waiter, so waiters cannot pile up. */
+  public synchronized void forgetWaiter(CompletableFuture<Void> waiter) {
+    stableWaiters.remove(waiter);
   }
 
   private static CompletableFuture<Void> safely(

@@ -31,6 +31,18 @@ final class ConsumerGroup {
   final Map<String, MemberMetadata> members = new LinkedHashMap<>();
   final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
 
+  /**
+   * Member ids handed out with MEMBER_ID_REQUIRED and not yet joined with (KIP-394), each with the
+   * timer that forgets it after its session timeout.
+   */
+  final Map<String, Scheduler.Cancellable> pendingMembers = new HashMap<>();
+
+  /** Offset commits written but not yet committed; offsets are not expired while any is. */
+  int pendingOffsetCommits;
+
+  /** Bumped whenever {@link #offsets} changes, so an expiry can tell that it raced a commit. */
+  long offsetsVersion;
+
   /** The pending join completion of the rebalance in progress. */
   Scheduler.Cancellable joinTimer;
 
@@ -130,6 +142,14 @@ final class ConsumerGroup {
 
   /** The metadata record this group's current generation is stored as. */
   GroupRecords.StoredGroup toStored() {
+    return toStored(Map.of());
+  }
+
+  /**
+   * The metadata record of this generation with {@code assignments} (by member id) in place of the
+   * members' current ones where given.
+   */
+  GroupRecords.StoredGroup toStored(Map<String, byte[]> assignments) {
     List<GroupRecords.StoredMember> stored = new ArrayList<>();
     for (MemberMetadata m : members.values()) {
       stored.add(
@@ -140,7 +160,7 @@ final class ConsumerGroup {
               m.rebalanceTimeoutMs,
               m.sessionTimeoutMs,
               protocolName == null ? new byte[0] : m.metadata(protocolName),
-              m.assignment));
+              assignments.getOrDefault(m.memberId, m.assignment)));
     }
     return new GroupRecords.StoredGroup(
         protocolType == null ? ConsumerProtocol.PROTOCOL_TYPE : protocolType,

@@ -362,11 +362,29 @@ public final class GroupCoordinator implements CoordinatorApi {
         return done(JoinResult.failed(GroupError.INCONSISTENT_GROUP_PROTOCOL, memberId));
       }
       if (memberId.isEmpty()) {
+        // KIP-394: hand out the id first and add the member only when it joins with it, so a join
+        // whose answer was lost (a timed-out HTTP call) cannot leave a member behind that nobody
+        // will ever sync or heartbeat for.
         String newId =
             r.clientId() + "-" + new java.util.UUID(random.nextLong(), random.nextLong());
+        ConsumerGroup target = group;
+        group.pendingMembers.put(
+            newId,
+            scheduler.schedule(
+                r.sessionTimeoutMs(),
+                () -> {
+                  synchronized (this) {
+                    target.pendingMembers.remove(newId);
+                  }
+                }));
+        return done(JoinResult.failed(GroupError.MEMBER_ID_REQUIRED, newId));
+      }
+      Scheduler.Cancellable pending = group.pendingMembers.remove(memberId);
+      if (pending != null) {
+        pending.cancel();
         MemberMetadata m =
             new MemberMetadata(
-                newId,
+                memberId,
                 r.clientId(),
                 r.clientHost(),
                 r.sessionTimeoutMs(),
@@ -375,11 +393,11 @@ public final class GroupCoordinator implements CoordinatorApi {
         if (group.members.isEmpty()) {
           group.protocolType = r.protocolType();
         }
-        group.members.put(newId, m);
+        group.members.put(memberId, m);
         m.awaitingJoin = answer;
         group.newMemberAdded = true;
         maybePrepareRebalance(
-            group, "member " + newId + " joined" + reasonSuffix(r.reason()), nowMs);
+            group, "member " + memberId + " joined" + reasonSuffix(r.reason()), nowMs);
         maybeCompleteJoin(group);
         return answer;
       }
@@ -654,14 +672,15 @@ public final class GroupCoordinator implements CoordinatorApi {
           m.awaitingSync = answer;
           heartbeatReceived(group, m, nowMs);
           if (m.memberId.equals(group.leaderId)) {
-            Map<String, byte[]> assignments = r.assignments() == null ? Map.of() : r.assignments();
+            Map<String, byte[]> assignments = new HashMap<>();
             for (MemberMetadata each : group.members.values()) {
-              each.assignment =
-                  assignments.getOrDefault(each.memberId, MemberMetadata.NO_ASSIGNMENT);
+              byte[] given = r.assignments() == null ? null : r.assignments().get(each.memberId);
+              assignments.put(each.memberId, given == null ? MemberMetadata.NO_ASSIGNMENT : given);
             }
             int generation = group.generationId;
-            storeGroup(group, generation)
-                .thenAccept(error -> onAssignmentStored(group, generation, error));
+            // Memory takes the assignment only once the record holding it is committed.
+            storeGroup(group, generation, assignments)
+                .thenAccept(error -> onAssignmentStored(group, generation, assignments, error));
           }
           return answer;
         }
@@ -672,7 +691,8 @@ public final class GroupCoordinator implements CoordinatorApi {
     }
   }
 
-  private void onAssignmentStored(ConsumerGroup group, int generation, GroupError error) {
+  private void onAssignmentStored(
+      ConsumerGroup group, int generation, Map<String, byte[]> assignments, GroupError error) {
     synchronized (this) {
       if (!group.is(GroupState.COMPLETING_REBALANCE) || group.generationId != generation) {
         return; // the group moved on meanwhile; its members were told then
@@ -687,6 +707,9 @@ public final class GroupCoordinator implements CoordinatorApi {
         }
         prepareRebalance(group, "its assignment could not be stored (" + error + ")", nowMs);
         return;
+      }
+      for (MemberMetadata m : group.members.values()) {
+        m.assignment = assignments.getOrDefault(m.memberId, MemberMetadata.NO_ASSIGNMENT);
       }
       group.transitionTo(GroupState.STABLE, nowMs);
       StringBuilder who = new StringBuilder();
@@ -914,8 +937,22 @@ public final class GroupCoordinator implements CoordinatorApi {
                       nowMs, GroupRecords.offsetKey(groupId, tp), GroupRecords.offsetValue(o))));
       ConsumerGroup target = group;
       Map<TopicPartition, OffsetAndMetadata> copy = Map.copyOf(offsets);
-      return appendAndThen(shard, records, () -> target.offsets.putAll(copy));
+      target.pendingOffsetCommits++;
+      CompletableFuture<GroupError> answer =
+          appendAndThen(
+              shard,
+              records,
+              () -> {
+                target.offsets.putAll(copy);
+                target.offsetsVersion++;
+              });
+      answer.whenComplete((error, failure) -> onCommitDone(target));
+      return answer;
     }
+  }
+
+  private synchronized void onCommitDone(ConsumerGroup group) {
+    group.pendingOffsetCommits--;
   }
 
   @Override
@@ -1066,9 +1103,12 @@ public final class GroupCoordinator implements CoordinatorApi {
           for (OffsetAndMetadata o : group.offsets.values()) {
             lastActiveMs = Math.max(lastActiveMs, o.commitTimestampMs());
           }
-          if (!group.is(GroupState.EMPTY) || nowMs - lastActiveMs < config.offsetsRetentionMs()) {
+          if (!group.is(GroupState.EMPTY)
+              || group.pendingOffsetCommits > 0 // a commit in flight would race the tombstones
+              || nowMs - lastActiveMs < config.offsetsRetentionMs()) {
             continue;
           }
+          Map<TopicPartition, OffsetAndMetadata> expiring = Map.copyOf(group.offsets);
           List<SimpleRecord> tombstones = new ArrayList<>();
           for (TopicPartition tp : group.offsets.keySet()) {
             tombstones.add(
@@ -1079,7 +1119,13 @@ public final class GroupCoordinator implements CoordinatorApi {
               shard,
               tombstones,
               () -> {
-                if (group.is(GroupState.EMPTY) && shard.groups.get(group.groupId) == group) {
+                // Only what the tombstones covered goes: a commit that landed after them (its
+                // record is after theirs in the log, too) stays.
+                expiring.forEach((tp, o) -> group.offsets.remove(tp, o));
+                if (group.is(GroupState.EMPTY)
+                    && group.offsets.isEmpty()
+                    && group.pendingOffsetCommits == 0
+                    && shard.groups.get(group.groupId) == group) {
                   shard.groups.remove(group.groupId);
                   group.transitionTo(GroupState.DEAD, time.milliseconds());
                   logger.info(
@@ -1097,11 +1143,17 @@ public final class GroupCoordinator implements CoordinatorApi {
 
   /** Stores the group's current generation; completes with NONE once committed, else the error. */
   private CompletableFuture<GroupError> storeGroup(ConsumerGroup group, int generation) {
+    return storeGroup(group, generation, Map.of());
+  }
+
+  /** As {@link #storeGroup(ConsumerGroup, int)}, with the members' new assignments. */
+  private CompletableFuture<GroupError> storeGroup(
+      ConsumerGroup group, int generation, Map<String, byte[]> assignments) {
     Shard shard = shardFor(group.groupId);
     if (shard == null || shard.loading) {
       return CompletableFuture.completedFuture(GroupError.NOT_COORDINATOR);
     }
-    byte[] value = GroupRecords.groupValue(group.toStored());
+    byte[] value = GroupRecords.groupValue(group.toStored(assignments));
     SimpleRecord record =
         new SimpleRecord(time.milliseconds(), GroupRecords.groupKey(group.groupId), value);
     return appendAndThen(shard, List.of(record), () -> {});

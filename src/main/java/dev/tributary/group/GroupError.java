@@ -23,6 +23,11 @@ public enum GroupError {
   INCONSISTENT_GROUP_PROTOCOL(23, false),
   /** The session timeout is outside the broker's allowed range. */
   INVALID_SESSION_TIMEOUT(26, false),
+  /**
+   * A join without a member id: here is one, join again with it (KIP-394). Not an error for the
+   * member; it retries at once.
+   */
+  MEMBER_ID_REQUIRED(79, true),
   /** The group id is empty or not a valid name. */
   INVALID_GROUP_ID(24, false),
   /** No such group on its coordinator. */

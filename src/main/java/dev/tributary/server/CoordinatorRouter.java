@@ -93,8 +93,20 @@ final class CoordinatorRouter implements CoordinatorApi {
     if (!creating.compareAndSet(false, true)) {
       return;
     }
-    int brokers = Math.max(1, image.brokers().size());
-    int replicationFactor = Math.min(3, brokers);
+    // Kafka's offsets.topic.replication.factor (3), capped at the cluster's size (its quorum
+    // members, not whoever happens to be registered yet), and only once that many brokers are up,
+    // so the topic never gets fewer replicas than the cluster could give it.
+    int replicationFactor = Math.min(3, clusterSize());
+    long alive = image.brokers().values().stream().filter(b -> !b.fenced()).count();
+    if (alive < replicationFactor) {
+      creating.set(false);
+      logger.info(
+          "Not creating {} yet: {} of the {} brokers it needs are up; groups wait for them",
+          GroupCoordinatorConfig.OFFSETS_TOPIC,
+          alive,
+          replicationFactor);
+      return;
+    }
     Map<String, String> configs = new LinkedHashMap<>();
     configs.put(LogConfig.CLEANUP_POLICY, "compact");
     configs.put(LogConfig.MIN_IN_SYNC_REPLICAS, String.valueOf(Math.min(2, replicationFactor)));
@@ -121,6 +133,22 @@ final class CoordinatorRouter implements CoordinatorApi {
             creating.set(false);
           }
         });
+  }
+
+  /** The brokers of the cluster: every member of the metadata quorum (1 for a single broker). */
+  private int clusterSize() {
+    BrokerConfig config = broker.config();
+    if (!config.clustered()) {
+      return 1;
+    }
+    return entries(config.quorumVoters()) + entries(config.quorumListeners());
+  }
+
+  private static int entries(String list) {
+    if (list == null || list.isBlank()) {
+      return 0;
+    }
+    return (int) java.util.Arrays.stream(list.split(",")).filter(e -> !e.isBlank()).count();
   }
 
   private <T> CompletableFuture<T> call(

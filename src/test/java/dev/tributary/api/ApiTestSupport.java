@@ -43,6 +43,7 @@ import tools.jackson.databind.json.JsonMapper;
     properties = {
       "tributary.log-periodic-task-interval-ms=200",
       "tributary.request-timeout-ms=10000",
+      "tributary.group.initial-rebalance-delay-ms=0",
       "logging.level.dev.tributary=WARN"
     })
 abstract class ApiTestSupport {
@@ -151,6 +152,11 @@ abstract class ApiTestSupport {
   /** POST with a Content-Type, or with none when {@code contentType} is null. */
   Response post(String path, String contentType, String body) {
     return send(withBody(request(path), "POST", contentType, body));
+  }
+
+  /** Any method with a body (REST Proxy's GET .../offsets takes one). */
+  Response sendWithBody(String method, String path, String contentType, String body) {
+    return send(withBody(request(path), method, contentType, body));
   }
 
   Response put(String path, String body) {

@@ -157,6 +157,26 @@ class ConsumerInstanceTest {
     assertEquals(List.of(), h.now(straddling).partitions());
   }
 
+  @Test
+  void deliveryStopsBeforeARecordTheCallerCannotRenderAndThePositionStaysOnIt() {
+    reader.append(P0, 5, 10);
+    ConsumerInstance c = instance("earliest");
+    c.assign(List.of(P0));
+    ConsumerInstance.Deliverable belowThree = record -> record.offset() < 3;
+    PartitionRecords first = single(h.now(c.records(1_000, 1_000_000, belowThree)).partitions());
+    assertEquals(0, first.fromOffset());
+    assertEquals(3, first.untilOffset(), "offsets 0-2 delivered, 3 refused: nothing past it");
+
+    CompletableFuture<ConsumerInstance.Delivery> stuck = c.records(1_000, 1_000_000, belowThree);
+    h.advance(1_000);
+    h.drain();
+    Throwable failure = assertThrows(java.util.concurrent.ExecutionException.class, stuck::get);
+    assertTrue(failure.getCause() instanceof UndeliverableRecordException, failure.toString());
+
+    c.seek(Map.of(P0, 4L));
+    assertEquals(4, single(records(c, 1_000_000)).fromOffset(), "seeking past it moves on");
+  }
+
   private List<PartitionRecords> records(ConsumerInstance c, long maxBytes) {
     return h.now(c.records(1_000, maxBytes)).partitions();
   }

@@ -133,7 +133,7 @@ public final class CoordinatorHarness {
   public CompletableFuture<JoinResult> join(
       String memberId, String clientId, int sessionMs, int rebalanceMs, String... assignors) {
     String[] names = assignors.length == 0 ? new String[] {"range"} : assignors;
-    return coordinator.joinGroup(
+    JoinRequest request =
         new JoinRequest(
             GROUP,
             memberId,
@@ -143,6 +143,39 @@ public final class CoordinatorHarness {
             rebalanceMs,
             ConsumerProtocol.PROTOCOL_TYPE,
             protocols(names),
+            "");
+    // A new member is first told its id (MEMBER_ID_REQUIRED, KIP-394) and joins again with it.
+    return coordinator
+        .joinGroup(request)
+        .thenCompose(
+            first ->
+                first.error() == GroupError.MEMBER_ID_REQUIRED
+                    ? coordinator.joinGroup(
+                        new JoinRequest(
+                            GROUP,
+                            first.memberId(),
+                            clientId,
+                            "/127.0.0.1",
+                            sessionMs,
+                            rebalanceMs,
+                            ConsumerProtocol.PROTOCOL_TYPE,
+                            protocols(names),
+                            ""))
+                    : CompletableFuture.completedFuture(first));
+  }
+
+  /** One join exactly as sent, without following MEMBER_ID_REQUIRED. */
+  public CompletableFuture<JoinResult> rawJoin(String memberId, String clientId) {
+    return coordinator.joinGroup(
+        new JoinRequest(
+            GROUP,
+            memberId,
+            clientId,
+            "/127.0.0.1",
+            SESSION_MS,
+            REBALANCE_MS,
+            ConsumerProtocol.PROTOCOL_TYPE,
+            protocols("range"),
             ""));
   }
 

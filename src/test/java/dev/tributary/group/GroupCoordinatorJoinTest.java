@@ -23,6 +23,31 @@ class GroupCoordinatorJoinTest {
   private final CoordinatorHarness h = CoordinatorHarness.direct(3_000).lead();
 
   @Test
+  void aJoinWithoutAMemberIdIsToldItsIdAndAddsNobodyUntilItJoinsWithIt() {
+    JoinResult told = h.now(h.rawJoin("", "a"));
+    assertEquals(GroupError.MEMBER_ID_REQUIRED, told.error());
+    assertTrue(told.memberId().startsWith("a-"));
+    assertTrue(h.describe().members().isEmpty(), "a lost answer leaves no member behind");
+
+    CompletableFuture<JoinResult> joined = h.rawJoin(told.memberId(), "a");
+    h.advance(3_000);
+    assertEquals(GroupError.NONE, h.now(joined).error());
+    assertEquals(told.memberId(), h.now(joined).memberId());
+    assertEquals(1, h.describe().members().size());
+  }
+
+  @Test
+  void aMemberIdNeverHandedOutOrForgottenAfterTheSessionTimeoutIsUnknown() {
+    assertEquals(GroupError.UNKNOWN_MEMBER_ID, h.now(h.rawJoin("a-made-up", "a")).error());
+    JoinResult told = h.now(h.rawJoin("", "a"));
+    h.advance(CoordinatorHarness.SESSION_MS);
+    assertEquals(
+        GroupError.UNKNOWN_MEMBER_ID,
+        h.now(h.rawJoin(told.memberId(), "a")).error(),
+        "an id handed out but not joined with within the session timeout is forgotten");
+  }
+
+  @Test
   void aFirstJoinAloneCompletesExactlyAtTheInitialRebalanceDelay() {
     CompletableFuture<JoinResult> a = h.join("", "a");
     h.advance(2_999);
