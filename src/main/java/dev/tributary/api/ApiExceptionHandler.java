@@ -45,6 +45,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
@@ -176,6 +177,12 @@ class ApiExceptionHandler {
           HttpStatus.UNSUPPORTED_MEDIA_TYPE,
           41501,
           "Unsupported Content-Type: " + e.getContentType());
+    } else if (error instanceof HttpMediaTypeNotAcceptableException e) {
+      return respond(
+          HttpStatus.NOT_ACCEPTABLE,
+          40602,
+          "None of the types in Accept can be answered here; this endpoint answers "
+              + e.getSupportedMediaTypes());
     } else if (error instanceof HttpRequestMethodNotSupportedException e) {
       return respond(
           HttpStatus.METHOD_NOT_ALLOWED, 40501, "Method " + e.getMethod() + " is not allowed here");

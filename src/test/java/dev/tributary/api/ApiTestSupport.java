@@ -154,6 +154,16 @@ abstract class ApiTestSupport {
     return send(withBody(request(path), "POST", contentType, body));
   }
 
+  /** Any method, body, Content-Type and Accept; an empty type or accept sends no such header. */
+  Response sendWithBody(
+      String method, String path, String contentType, String body, String accept) {
+    HttpRequest.Builder builder = request(path);
+    if (!accept.isEmpty()) {
+      builder.header("Accept", accept);
+    }
+    return send(withBody(builder, method, contentType.isEmpty() ? null : contentType, body));
+  }
+
   /** Any method with a body (REST Proxy's GET .../offsets takes one). */
   Response sendWithBody(String method, String path, String contentType, String body) {
     return send(withBody(request(path), method, contentType, body));
