@@ -77,6 +77,11 @@ class ApiExceptionHandler {
     if (error instanceof CompletionException && error.getCause() != null) {
       error = error.getCause();
     }
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof RequestSizeFilter.RequestTooLargeException tooLarge) {
+        return respond(HttpStatus.CONTENT_TOO_LARGE, 41302, tooLarge.getMessage());
+      }
+    }
     String message = error.getMessage();
     if (error instanceof RemoteApiException e) {
       return respond(HttpStatus.valueOf(e.status()), e.errorCode(), message);

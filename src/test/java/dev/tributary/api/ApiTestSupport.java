@@ -44,6 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
       "tributary.log-periodic-task-interval-ms=200",
       "tributary.request-timeout-ms=10000",
       "tributary.group.initial-rebalance-delay-ms=0",
+      "tributary.max-request-bytes=4194304",
       "logging.level.dev.tributary=WARN"
     })
 abstract class ApiTestSupport {
