@@ -8,7 +8,6 @@ import dev.tributary.group.ConsumerProtocol;
 import dev.tributary.group.CoordinatorApi.GroupDescription;
 import dev.tributary.group.CoordinatorApi.GroupListing;
 import dev.tributary.group.CoordinatorApi.MemberDescription;
-import dev.tributary.group.GroupError;
 import dev.tributary.group.GroupState;
 import dev.tributary.group.OffsetAndMetadata;
 import dev.tributary.server.BrokerServer;
@@ -181,14 +180,7 @@ class ConsumerGroupsV3Controller {
         .describeGroup(groupId)
         .thenApply(
             r -> {
-              if (r.error() != GroupError.NONE) {
-                throw new CoordinatorNotAvailableException(
-                    "The coordinator of group '"
-                        + groupId
-                        + "' is not available ("
-                        + r.error()
-                        + "); retry");
-              }
+              CoordinatorNotAvailableException.requireAnswered(groupId, r.error());
               return r.group();
             });
   }
@@ -219,14 +211,8 @@ class ConsumerGroupsV3Controller {
                     .fetchOffsets(groupId, null)
                     .thenCompose(
                         committed -> {
-                          if (committed.error() != GroupError.NONE) {
-                            throw new CoordinatorNotAvailableException(
-                                "The coordinator of group '"
-                                    + groupId
-                                    + "' is not available ("
-                                    + committed.error()
-                                    + "); retry");
-                          }
+                          CoordinatorNotAvailableException.requireAnswered(
+                              groupId, committed.error());
                           Map<TopicPartition, MemberDescription> owners = new LinkedHashMap<>();
                           for (MemberDescription m : d.members()) {
                             for (TopicPartition tp :

@@ -1,6 +1,5 @@
 package dev.tributary.api;
 
-import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.consumer.ConsumerInstanceNotFoundException;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.server.BrokerServer;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -39,6 +37,7 @@ class ConsumerInstanceProxy {
 
   private final BrokerServer broker;
   private final HttpClient http;
+  private final BrokerRelay relay;
 
   /** Where instances were last found; bounded (least recently found evicted first). */
   private final Map<String, Integer> owners =
@@ -50,9 +49,10 @@ class ConsumerInstanceProxy {
             }
           });
 
-  ConsumerInstanceProxy(BrokerServer broker, HttpClient tributaryHttpClient) {
+  ConsumerInstanceProxy(BrokerServer broker, HttpClient tributaryHttpClient, BrokerRelay relay) {
     this.broker = broker;
     this.http = tributaryHttpClient;
+    this.relay = relay;
   }
 
   CompletableFuture<ResponseEntity<?>> forward(
@@ -153,50 +153,16 @@ class ConsumerInstanceProxy {
       throw new ConsumerInstanceNotFoundException(
           "Broker " + brokerId + " held the instance but is no longer registered");
     }
-    String query = request.getQueryString() == null ? "" : "?" + request.getQueryString();
-    HttpRequest.Builder out =
-        HttpRequest.newBuilder(
-                URI.create(
-                    "http://"
-                        + target.host()
-                        + ":"
-                        + target.port()
-                        + request.getRequestURI()
-                        + query))
-            .timeout(Duration.ofSeconds(90))
-            .header(Forwarding.FORWARDED_HEADER, Integer.toString(broker.config().brokerId()))
-            .method(
-                request.getMethod(),
-                body == null || body.length == 0
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofByteArray(body));
-    for (String header : List.of(HttpHeaders.ACCEPT, HttpHeaders.CONTENT_TYPE)) {
-      String value = request.getHeader(header);
-      if (value != null) {
-        out.header(header, value);
-      }
-    }
-    return http.sendAsync(out.build(), HttpResponse.BodyHandlers.ofByteArray())
-        .exceptionally(
-            failure -> {
-              throw new RemoteApiException(
-                  503,
-                  50306,
-                  "Broker "
-                      + brokerId
-                      + " holds this consumer instance but did not answer; retry shortly");
-            })
-        .thenApply(
-            response -> {
-              ResponseEntity.BodyBuilder relayed =
-                  ResponseEntity.status(response.statusCode())
-                      .header("X-Tributary-Served-By", Integer.toString(brokerId));
-              for (String header :
-                  List.of(HttpHeaders.CONTENT_TYPE, ConsumersV2Controller.GENERATION_HEADER)) {
-                response.headers().firstValue(header).ifPresent(v -> relayed.header(header, v));
-              }
-              return relayed.body(response.body());
-            });
+    return relay
+        .relay(
+            request,
+            target,
+            body,
+            List.of(ConsumersV2Controller.GENERATION_HEADER),
+            "Broker "
+                + brokerId
+                + " holds this consumer instance but did not answer; retry shortly")
+        .thenApply(answer -> answer);
   }
 
   private String secret() {

@@ -190,53 +190,62 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, body);
-    }
-    JsonNode node = parse(body);
-    List<String> topics = null;
-    if (node.has("topics")) {
-      if (!node.get("topics").isArray()) {
-        throw RestException.badRequest("\"topics\" must be an array of topic names");
-      }
-      topics = new ArrayList<>();
-      for (JsonNode t : node.get("topics")) {
-        if (!t.isString()) {
-          throw RestException.badRequest("\"topics\" must be an array of topic names");
-        }
-        topics.add(t.asString());
-      }
-    }
-    String pattern = node.has("topic_pattern") ? node.get("topic_pattern").asString() : null;
-    consumer.subscribe(topics, pattern);
-    return done(ResponseEntity.noContent().build());
+    return onInstance(
+        request,
+        group,
+        instance,
+        body,
+        consumer -> {
+          JsonNode node = parse(body);
+          List<String> topics = null;
+          if (node.has("topics")) {
+            if (!node.get("topics").isArray()) {
+              throw RestException.badRequest("\"topics\" must be an array of topic names");
+            }
+            topics = new ArrayList<>();
+            for (JsonNode t : node.get("topics")) {
+              if (!t.isString()) {
+                throw RestException.badRequest("\"topics\" must be an array of topic names");
+              }
+              topics.add(t.asString());
+            }
+          }
+          String pattern = node.has("topic_pattern") ? node.get("topic_pattern").asString() : null;
+          consumer.subscribe(topics, pattern);
+          return done(ResponseEntity.noContent().build());
+        });
   }
 
   @GetMapping(BASE + "/subscription")
   CompletableFuture<ResponseEntity<?>> subscription(
       @PathVariable String group, @PathVariable String instance, HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, null);
-    }
-    Map<String, Object> answer = new LinkedHashMap<>();
-    answer.put("topics", consumer.subscription());
-    if (consumer.topicPattern() != null) {
-      answer.put("topic_pattern", consumer.topicPattern());
-    }
-    return done(ResponseEntity.ok().contentType(V2_JSON).body(answer));
+    return onInstance(
+        request,
+        group,
+        instance,
+        null,
+        consumer -> {
+          Map<String, Object> answer = new LinkedHashMap<>();
+          answer.put("topics", consumer.subscription());
+          if (consumer.topicPattern() != null) {
+            answer.put("topic_pattern", consumer.topicPattern());
+          }
+          return done(ResponseEntity.ok().contentType(V2_JSON).body(answer));
+        });
   }
 
   @DeleteMapping(BASE + "/subscription")
   CompletableFuture<ResponseEntity<?>> unsubscribe(
       @PathVariable String group, @PathVariable String instance, HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, null);
-    }
-    consumer.unsubscribe();
-    return done(ResponseEntity.noContent().build());
+    return onInstance(
+        request,
+        group,
+        instance,
+        null,
+        consumer -> {
+          consumer.unsubscribe();
+          return done(ResponseEntity.noContent().build());
+        });
   }
 
   @PostMapping(BASE + "/assignments")
@@ -245,26 +254,32 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, body);
-    }
-    consumer.assign(partitions(parse(body), "partitions"));
-    return done(ResponseEntity.noContent().build());
+    return onInstance(
+        request,
+        group,
+        instance,
+        body,
+        consumer -> {
+          consumer.assign(partitions(parse(body), "partitions"));
+          return done(ResponseEntity.noContent().build());
+        });
   }
 
   @GetMapping(BASE + "/assignments")
   CompletableFuture<ResponseEntity<?>> assignments(
       @PathVariable String group, @PathVariable String instance, HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, null);
-    }
-    consumer.touch();
-    return done(
-        ResponseEntity.ok()
-            .contentType(V2_JSON)
-            .body(Map.of("partitions", toJson(consumer.assignedPartitions()))));
+    return onInstance(
+        request,
+        group,
+        instance,
+        null,
+        consumer -> {
+          consumer.touch();
+          return done(
+              ResponseEntity.ok()
+                  .contentType(V2_JSON)
+                  .body(Map.of("partitions", toJson(consumer.assignedPartitions()))));
+        });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -276,12 +291,15 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, body);
-    }
-    consumer.seek(offsets(parse(body), false));
-    return done(ResponseEntity.noContent().build());
+    return onInstance(
+        request,
+        group,
+        instance,
+        body,
+        consumer -> {
+          consumer.seek(offsets(parse(body), false));
+          return done(ResponseEntity.noContent().build());
+        });
   }
 
   @PostMapping(BASE + "/positions/beginning")
@@ -290,12 +308,15 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, body);
-    }
-    consumer.seekToBeginning(partitions(parse(body), "partitions"));
-    return done(ResponseEntity.noContent().build());
+    return onInstance(
+        request,
+        group,
+        instance,
+        body,
+        consumer -> {
+          consumer.seekToBeginning(partitions(parse(body), "partitions"));
+          return done(ResponseEntity.noContent().build());
+        });
   }
 
   @PostMapping(BASE + "/positions/end")
@@ -304,12 +325,15 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, body);
-    }
-    consumer.seekToEnd(partitions(parse(body), "partitions"));
-    return done(ResponseEntity.noContent().build());
+    return onInstance(
+        request,
+        group,
+        instance,
+        body,
+        consumer -> {
+          consumer.seekToEnd(partitions(parse(body), "partitions"));
+          return done(ResponseEntity.noContent().build());
+        });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -323,62 +347,72 @@ class ConsumersV2Controller {
       @RequestParam(name = "max_bytes", required = false) Long maxBytes,
       @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept,
       HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, null);
-    }
-    if (timeout != null && timeout < 0) {
-      throw RestException.badParameter("timeout must be >= 0 milliseconds, got " + timeout);
-    }
-    if (maxBytes != null && maxBytes < 1) {
-      throw RestException.badParameter("max_bytes must be at least 1, got " + maxBytes);
-    }
-    EmbeddedFormat format =
-        consumer.settings().format().equals("json") ? EmbeddedFormat.JSON : EmbeddedFormat.BINARY;
-    if (accept != null
-        && !accept.isBlank()
-        && !accept.contains("*/*")
-        && !accept.contains(format.mediaType)) {
-      throw new RestException(
-          HttpStatus.NOT_ACCEPTABLE,
-          40601,
-          "The requested embedded data format does not match the deserializer for this consumer instance: it was created with format "
-              + consumer.settings().format()
-              + "; ask with 'Accept: "
-              + format.mediaType
-              + "'");
-    }
-    long waitMs =
-        Math.min(
-            timeout == null ? consumer.settings().requestTimeoutMs() : timeout,
-            RecordsController.MAX_TIMEOUT_MS);
-    long budget = maxBytes == null ? 64L * 1024 * 1024 : maxBytes;
-    ConsumerInstance.Deliverable deliverable =
-        format == EmbeddedFormat.JSON ? writer::rendersAsJson : record -> true;
-    return consumer
-        .records(waitMs, budget, deliverable)
-        .thenApply(
-            delivery -> {
-              List<PartitionRecords> read = delivery.partitions();
-              List<RecordJsonWriter.Slice> slices = new ArrayList<>();
-              for (PartitionRecords p : read) {
-                TopicPartition tp = p.topicPartition();
-                slices.add(
-                    new RecordJsonWriter.Slice(
-                        tp.topic(), tp.partition(), p.batches(), p.fromOffset(), p.untilOffset()));
-              }
-              RecordJsonWriter.Rendered rendered = writer.renderAll(slices, format);
-              for (PartitionRecords p : read) {
-                meters
-                    .fetch(p.topicPartition().topic())
-                    .records()
-                    .increment(p.untilOffset() - p.fromOffset());
-              }
-              return ResponseEntity.ok()
-                  .contentType(MediaType.parseMediaType(format.mediaType))
-                  .header(GENERATION_HEADER, Integer.toString(delivery.generationId()))
-                  .body(rendered.body());
-            });
+    return onInstance(
+        request,
+        group,
+        instance,
+        null,
+        consumer -> {
+          if (timeout != null && timeout < 0) {
+            throw RestException.badParameter("timeout must be >= 0 milliseconds, got " + timeout);
+          }
+          if (maxBytes != null && maxBytes < 1) {
+            throw RestException.badParameter("max_bytes must be at least 1, got " + maxBytes);
+          }
+          EmbeddedFormat format =
+              consumer.settings().format().equals("json")
+                  ? EmbeddedFormat.JSON
+                  : EmbeddedFormat.BINARY;
+          if (accept != null
+              && !accept.isBlank()
+              && !accept.contains("*/*")
+              && !accept.contains(format.mediaType)) {
+            throw new RestException(
+                HttpStatus.NOT_ACCEPTABLE,
+                40601,
+                "The requested embedded data format does not match the deserializer for this consumer instance: it was created with format "
+                    + consumer.settings().format()
+                    + "; ask with 'Accept: "
+                    + format.mediaType
+                    + "'");
+          }
+          long waitMs =
+              Math.min(
+                  timeout == null ? consumer.settings().requestTimeoutMs() : timeout,
+                  RecordsController.MAX_TIMEOUT_MS);
+          long budget = maxBytes == null ? 64L * 1024 * 1024 : maxBytes;
+          ConsumerInstance.Deliverable deliverable =
+              format == EmbeddedFormat.JSON ? writer::rendersAsJson : record -> true;
+          return consumer
+              .records(waitMs, budget, deliverable)
+              .thenApply(
+                  delivery -> {
+                    List<PartitionRecords> read = delivery.partitions();
+                    List<RecordJsonWriter.Slice> slices = new ArrayList<>();
+                    for (PartitionRecords p : read) {
+                      TopicPartition tp = p.topicPartition();
+                      slices.add(
+                          new RecordJsonWriter.Slice(
+                              tp.topic(),
+                              tp.partition(),
+                              p.batches(),
+                              p.fromOffset(),
+                              p.untilOffset()));
+                    }
+                    RecordJsonWriter.Rendered rendered =
+                        writer.renderAll(slices, format, format == EmbeddedFormat.JSON);
+                    for (PartitionRecords p : read) {
+                      meters
+                          .fetch(p.topicPartition().topic())
+                          .records()
+                          .increment(p.untilOffset() - p.fromOffset());
+                    }
+                    return ResponseEntity.ok()
+                        .contentType(MediaType.parseMediaType(format.mediaType))
+                        .header(GENERATION_HEADER, Integer.toString(delivery.generationId()))
+                        .body(rendered.body());
+                  });
+        });
   }
 
   @PostMapping(BASE + "/offsets")
@@ -387,29 +421,33 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, body);
-    }
-    // No body, {} or {"offsets":[]} commits everything returned so far; anything else must be a
-    // well-formed list (a malformed one is refused, never read as "everything").
-    JsonNode node = body == null || body.length == 0 ? null : parse(body);
-    Map<TopicPartition, Long> offsets = null;
-    if (node != null) {
-      for (String field : node.propertyNames()) {
-        if (!field.equals("offsets")) {
-          throw RestException.badRequest(
-              "Unknown field \""
-                  + field
-                  + "\"; the body is {\"offsets\":[{\"topic\",\"partition\",\"offset\"}]}");
-        }
-      }
-      if (node.has("offsets")
-          && !(node.get("offsets").isArray() && node.get("offsets").isEmpty())) {
-        offsets = offsets(node, true);
-      }
-    }
-    return consumer.commit(offsets).thenApply(v -> ResponseEntity.ok().build());
+    return onInstance(
+        request,
+        group,
+        instance,
+        body,
+        consumer -> {
+          // No body, {} or {"offsets":[]} commits everything returned so far; anything else must be
+          // a
+          // well-formed list (a malformed one is refused, never read as "everything").
+          JsonNode node = body == null || body.length == 0 ? null : parse(body);
+          Map<TopicPartition, Long> offsets = null;
+          if (node != null) {
+            for (String field : node.propertyNames()) {
+              if (!field.equals("offsets")) {
+                throw RestException.badRequest(
+                    "Unknown field \""
+                        + field
+                        + "\"; the body is {\"offsets\":[{\"topic\",\"partition\",\"offset\"}]}");
+              }
+            }
+            if (node.has("offsets")
+                && !(node.get("offsets").isArray() && node.get("offsets").isEmpty())) {
+              offsets = offsets(node, true);
+            }
+          }
+          return consumer.commit(offsets).thenApply(v -> ResponseEntity.ok().build());
+        });
   }
 
   @GetMapping(BASE + "/offsets")
@@ -418,34 +456,51 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, body);
-    }
-    List<TopicPartition> partitions =
-        body == null || body.length == 0
-            ? consumer.assignedPartitions()
-            : partitions(parse(body), "partitions");
-    return consumer
-        .committed(partitions)
-        .thenApply(
-            found -> {
-              List<Map<String, Object>> out = new ArrayList<>();
-              for (TopicPartition tp : partitions) {
-                OffsetAndMetadata o = found.get(tp);
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("topic", tp.topic());
-                row.put("partition", tp.partition());
-                row.put("offset", o == null ? -1 : o.offset());
-                row.put("metadata", o == null ? "" : o.metadata());
-                out.add(row);
-              }
-              return ResponseEntity.ok().contentType(V2_JSON).body(Map.of("offsets", out));
-            });
+    return onInstance(
+        request,
+        group,
+        instance,
+        body,
+        consumer -> {
+          List<TopicPartition> partitions =
+              body == null || body.length == 0
+                  ? consumer.assignedPartitions()
+                  : partitions(parse(body), "partitions");
+          return consumer
+              .committed(partitions)
+              .thenApply(
+                  found -> {
+                    List<Map<String, Object>> out = new ArrayList<>();
+                    for (TopicPartition tp : partitions) {
+                      OffsetAndMetadata o = found.get(tp);
+                      Map<String, Object> row = new LinkedHashMap<>();
+                      row.put("topic", tp.topic());
+                      row.put("partition", tp.partition());
+                      row.put("offset", o == null ? -1 : o.offset());
+                      row.put("metadata", o == null ? "" : o.metadata());
+                      out.add(row);
+                    }
+                    return ResponseEntity.ok().contentType(V2_JSON).body(Map.of("offsets", out));
+                  });
+        });
   }
 
   // ---------------------------------------------------------------------------------------------
   // parsing
+
+  /**
+   * Runs {@code call} on the instance if it lives on this broker; otherwise relays the request
+   * (with its {@code body}) to the broker that holds it.
+   */
+  private CompletableFuture<ResponseEntity<?>> onInstance(
+      HttpServletRequest request,
+      String group,
+      String instance,
+      byte[] body,
+      java.util.function.Function<ConsumerInstance, CompletableFuture<ResponseEntity<?>>> call) {
+    ConsumerInstance consumer = local(group, instance);
+    return consumer == null ? proxy.forward(request, group, instance, body) : call.apply(consumer);
+  }
 
   private ConsumerInstance local(String group, String instance) {
     return consumers().has(group, instance) ? consumers().get(group, instance) : null;

@@ -34,15 +34,19 @@ final class RecordJsonWriter {
   Rendered render(
       String topic, int partition, ByteBuffer batches, long fromOffset, EmbeddedFormat format) {
     return renderAll(
-        List.of(new Slice(topic, partition, batches, fromOffset, Long.MAX_VALUE)), format);
+        List.of(new Slice(topic, partition, batches, fromOffset, Long.MAX_VALUE)), format, false);
   }
 
   /** Records of one partition to render: those in {@code [fromOffset, untilOffset)}. */
   record Slice(
       String topic, int partition, ByteBuffer batches, long fromOffset, long untilOffset) {}
 
-  /** One JSON array of the records of several partitions, in the order given. */
-  Rendered renderAll(List<Slice> slices, EmbeddedFormat format) {
+  /**
+   * One JSON array of the records of several partitions, in the order given. {@code jsonChecked}:
+   * the caller already checked every key and value with {@link #rendersAsJson} (a consumer instance
+   * does, to stop delivery before a record it cannot render), so it is not parsed twice.
+   */
+  Rendered renderAll(List<Slice> slices, EmbeddedFormat format, boolean jsonChecked) {
     int size = 256;
     for (Slice slice : slices) {
       size += slice.batches().remaining() * 2;
@@ -52,14 +56,15 @@ final class RecordJsonWriter {
     try (JsonGenerator gen = json.createGenerator(out)) {
       gen.writeStartArray();
       for (Slice slice : slices) {
-        count += writeRecords(gen, slice, format);
+        count += writeRecords(gen, slice, format, jsonChecked);
       }
       gen.writeEndArray();
     }
     return new Rendered(out.toByteArray(), count);
   }
 
-  private int writeRecords(JsonGenerator gen, Slice slice, EmbeddedFormat format) {
+  private int writeRecords(
+      JsonGenerator gen, Slice slice, EmbeddedFormat format, boolean jsonChecked) {
     String topic = slice.topic();
     int partition = slice.partition();
     int count = 0;
@@ -77,9 +82,9 @@ final class RecordJsonWriter {
         gen.writeNumberProperty("offset", record.offset());
         gen.writeNumberProperty("timestamp", record.timestamp());
         gen.writeName("key");
-        writeBytes(gen, record.key(), format, record.offset());
+        writeBytes(gen, record.key(), format, record.offset(), jsonChecked);
         gen.writeName("value");
-        writeBytes(gen, record.value(), format, record.offset());
+        writeBytes(gen, record.value(), format, record.offset(), jsonChecked);
         gen.writeName("headers");
         gen.writeStartArray();
         for (Header header : record.headers()) {
@@ -103,7 +108,8 @@ final class RecordJsonWriter {
     return count;
   }
 
-  private void writeBytes(JsonGenerator gen, ByteBuffer bytes, EmbeddedFormat format, long offset) {
+  private void writeBytes(
+      JsonGenerator gen, ByteBuffer bytes, EmbeddedFormat format, long offset, boolean checked) {
     if (bytes == null) {
       gen.writeNull();
       return;
@@ -114,7 +120,7 @@ final class RecordJsonWriter {
       gen.writeString(Base64.getEncoder().encodeToString(array));
       return;
     }
-    if (!isSingleJsonValue(array)) {
+    if (!checked && !isSingleJsonValue(array)) {
       throw new RestException(
           HttpStatus.NOT_ACCEPTABLE,
           40601,

@@ -136,10 +136,6 @@ public final class ConsumerInstance {
     return nowMs - lastRequestMs;
   }
 
-  public synchronized Mode mode() {
-    return mode;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // subscription and assignment
 
@@ -875,14 +871,7 @@ public final class ConsumerInstance {
         .fetchOffsets(groupId, partitions)
         .thenApply(
             result -> {
-              if (result.error() != GroupError.NONE) {
-                throw new CoordinatorNotAvailableException(
-                    "Could not read the committed offsets of group "
-                        + groupId
-                        + ": "
-                        + result.error()
-                        + "; retry");
-              }
+              CoordinatorNotAvailableException.requireAnswered(groupId, result.error());
               return result.offsets();
             });
   }

@@ -7,4 +7,12 @@ public final class CoordinatorNotAvailableException extends ApiException {
   public CoordinatorNotAvailableException(String message) {
     super(message);
   }
+
+  /** Throws unless the coordinator of {@code groupId} answered {@code error} NONE. */
+  public static void requireAnswered(String groupId, dev.tributary.group.GroupError error) {
+    if (error != dev.tributary.group.GroupError.NONE) {
+      throw new CoordinatorNotAvailableException(
+          "The coordinator of group '" + groupId + "' is not available (" + error + "); retry");
+    }
+  }
 }

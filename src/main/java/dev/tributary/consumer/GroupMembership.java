@@ -170,11 +170,6 @@ public final class GroupMembership {
     lastRebalanceReason = reason;
   }
 
-  /** Stop taking part; {@link #tick()} will leave the group. */
-  public synchronized void deactivate() {
-    active = false;
-  }
-
   public synchronized boolean isStable() {
     return phase == Phase.STABLE && !rejoinNeeded;
   }

@@ -40,9 +40,6 @@ final class ConsumerGroup {
   /** Offset commits written but not yet committed; offsets are not expired while any is. */
   int pendingOffsetCommits;
 
-  /** Bumped whenever {@link #offsets} changes, so an expiry can tell that it raced a commit. */
-  long offsetsVersion;
-
   /** The pending join completion of the rebalance in progress. */
   Scheduler.Cancellable joinTimer;
 

@@ -939,13 +939,7 @@ public final class GroupCoordinator implements CoordinatorApi {
       Map<TopicPartition, OffsetAndMetadata> copy = Map.copyOf(offsets);
       target.pendingOffsetCommits++;
       CompletableFuture<GroupError> answer =
-          appendAndThen(
-              shard,
-              records,
-              () -> {
-                target.offsets.putAll(copy);
-                target.offsetsVersion++;
-              });
+          appendAndThen(shard, records, () -> target.offsets.putAll(copy));
       answer.whenComplete((error, failure) -> onCommitDone(target));
       return answer;
     }

@@ -2,6 +2,7 @@ package dev.tributary.group;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.group.CoordinatorApi.DescribeResult;
 import dev.tributary.group.CoordinatorApi.GroupDescription;

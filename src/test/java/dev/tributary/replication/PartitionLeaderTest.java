@@ -3,6 +3,7 @@ package dev.tributary.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.FencedLeaderEpochException;
 import dev.tributary.common.errors.InvalidUpdateVersionException;
@@ -43,7 +44,7 @@ class PartitionLeaderTest {
   private static final Map<Integer, Long> BROKER_EPOCHS = Map.of(2, 102L, 3, 103L);
 
   @TempDir Path dir;
-  private final ManualScheduler clock = new ManualScheduler();
+  private final ManualClock clock = new ManualClock();
   private final List<SentAlter> sent = new ArrayList<>();
   private PartitionLog log;
   private Partition partition;

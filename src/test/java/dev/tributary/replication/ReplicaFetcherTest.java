@@ -2,6 +2,7 @@ package dev.tributary.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.log.LogConfig;
@@ -36,7 +37,7 @@ class ReplicaFetcherTest {
   private static final long FOLLOWER_BROKER_EPOCH = 102;
 
   @TempDir Path dir;
-  private final ManualScheduler clock = new ManualScheduler();
+  private final ManualClock clock = new ManualClock();
   private final List<PartitionLog> logs = new ArrayList<>();
   private final AtomicInteger unreachable = new AtomicInteger();
   private int nextValue;

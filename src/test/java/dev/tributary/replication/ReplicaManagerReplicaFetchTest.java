@@ -2,6 +2,7 @@ package dev.tributary.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.Uuid;
 import dev.tributary.log.EpochEndOffset;
@@ -36,7 +37,7 @@ class ReplicaManagerReplicaFetchTest {
   private static final int MAX_WAIT_MS = 500;
 
   @TempDir Path dir;
-  private final ManualScheduler scheduler = new ManualScheduler();
+  private final ManualClock scheduler = new ManualClock();
   private LogManager logManager;
   private ReplicaManager replicaManager;
   private MetadataImage image = MetadataImage.EMPTY;

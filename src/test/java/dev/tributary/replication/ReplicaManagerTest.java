@@ -3,6 +3,7 @@ package dev.tributary.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ReplicaManagerTest {
   @TempDir Path dir;
-  private final ManualScheduler scheduler = new ManualScheduler();
+  private final ManualClock scheduler = new ManualClock();
   private final TopicControl control = new TopicControl(new Random(3));
   private LogManager logManager;
   private ReplicaManager replicaManager;

@@ -2,6 +2,7 @@ package dev.tributary.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.ApiException;
@@ -121,7 +122,7 @@ class ReplicationSimulationTest {
   private static final class Sim {
     final Random random;
     final Path dir;
-    final ManualScheduler clock = new ManualScheduler();
+    final ManualClock clock = new ManualClock();
     final ClusterControl cluster = new ClusterControl(new BrokerHeartbeatManager(SESSION_MS));
     final TopicControl topics;
     MetadataImage image = MetadataImage.EMPTY;

@@ -1,15 +1,13 @@
-package dev.tributary.group;
+package dev.tributary.common;
 
-import dev.tributary.common.Scheduler;
-import dev.tributary.common.Time;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /**
  * A clock and scheduler that move only when a test says so; due tasks run on the test's thread, in
- * due order (ties in scheduling order). A copy of replication's ManualScheduler, public so that the
- * consumer tests can share it.
+ * due order (ties in scheduling order). Shared by the replication, group, consumer and dashboard
+ * tests.
  */
 public final class ManualClock implements Scheduler, Time {
   private record Task(long dueMs, long seq, Runnable action, boolean[] cancelled) {}
