@@ -29,11 +29,17 @@ import tools.jackson.databind.json.JsonMapper;
  * on its data. Afterwards every acknowledged record must be found at the offset it was acknowledged
  * with, holding the same value.
  *
- * <p>Runs for {@code -Dtributary.soak.seconds} (default 20: the short version every {@code ./mvnw
- * verify} runs). The long soak: {@code ./mvnw verify -Dit.test=CrashSoakIT
- * -Dtributary.soak.seconds=600}. Seeded: the seed is printed and {@code -Dtributary.seed} replays
- * the same chaos schedule.
+ * <p>Runs only when {@code -Dtributary.soak.seconds} is given, for that long: {@code ./mvnw verify
+ * -Dit.test=CrashSoakIT -Dtributary.soak.seconds=600}. {@code ./mvnw verify} leaves it out: {@link
+ * ReplicationChaosIT} is the short fault-injection soak there, with SIGKILLs and restarts like this
+ * one plus pauses and clean stops, and a stronger checker; both in the default run took the full
+ * test run past its 10-minute budget on 2 cores. Seeded: the seed is printed and {@code
+ * -Dtributary.seed} replays the same chaos schedule.
  */
+@org.junit.jupiter.api.condition.EnabledIfSystemProperty(
+    named = "tributary.soak.seconds",
+    matches = "[0-9]+",
+    disabledReason = "the long soak; run with -Dtributary.soak.seconds=N")
 class CrashSoakIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   private static final String CLUSTER_ID = TestCluster.CLUSTER_ID;
