@@ -20,7 +20,8 @@ class ArchitectureTest {
     "dev.tributary.metadata..",
     "dev.tributary.group..",
     "dev.tributary.consumer..",
-    "dev.tributary.server.."
+    "dev.tributary.server..",
+    "dev.tributary.security.."
   };
   private static JavaClasses classes;
 

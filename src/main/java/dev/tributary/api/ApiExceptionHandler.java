@@ -1,5 +1,6 @@
 package dev.tributary.api;
 
+import dev.tributary.auth.AccessGuard;
 import dev.tributary.common.errors.ApiException;
 import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.common.errors.BrokerNotRegisteredException;
@@ -87,6 +88,8 @@ class ApiExceptionHandler {
       return respond(HttpStatus.valueOf(e.status()), e.errorCode(), message);
     } else if (error instanceof RestException e) {
       return respond(e.status, e.errorCode, message);
+    } else if (error instanceof AccessGuard.AccessDeniedException e) {
+      return respond(HttpStatus.FORBIDDEN, e.errorCode(), message);
     } else if (error instanceof UnknownTopicOrPartitionException e) {
       return respond(HttpStatus.NOT_FOUND, e.topicExists() ? 40402 : 40401, message);
     } else if (error instanceof TopicExistsException) {

@@ -1,9 +1,11 @@
 package dev.tributary.api;
 
+import dev.tributary.auth.RequestPrincipal;
 import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.transport.http.Forwarding;
+import dev.tributary.transport.http.InternalApi;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -65,6 +67,13 @@ class BrokerRelay {
                 body == null || body.length == 0
                     ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofByteArray(body));
+    // The other broker trusts the cluster secret and acts for the principal this broker
+    // authenticated (dev.tributary.auth.CredentialsFilter); the client's own credentials stay here.
+    String secret = broker.config().clusterSecret();
+    if (secret != null && !secret.isEmpty()) {
+      out.header(InternalApi.SECRET_HEADER, secret);
+      out.header(RequestPrincipal.ON_BEHALF_OF_HEADER, RequestPrincipal.of(request));
+    }
     for (String header : List.of(HttpHeaders.ACCEPT, HttpHeaders.CONTENT_TYPE)) {
       String value = request.getHeader(header);
       if (value != null) {

@@ -1,5 +1,6 @@
 package dev.tributary.api;
 
+import dev.tributary.auth.AccessGuard;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
@@ -10,6 +11,8 @@ import dev.tributary.metadata.PartitionImage;
 import dev.tributary.metadata.TopicImage;
 import dev.tributary.replication.Partition;
 import dev.tributary.replication.ReplicaStatus;
+import dev.tributary.security.AclOperation;
+import dev.tributary.security.ResourceType;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.transport.http.Forwarding;
 import jakarta.servlet.http.HttpServletRequest;
@@ -46,8 +49,11 @@ class ClustersV3Controller {
   private final BrokerServer broker;
   private final JsonMapper json;
   private final LeaderProxy leaderProxy;
+  private final AccessGuard access;
 
-  ClustersV3Controller(BrokerServer broker, JsonMapper json, LeaderProxy leaderProxy) {
+  ClustersV3Controller(
+      BrokerServer broker, JsonMapper json, LeaderProxy leaderProxy, AccessGuard access) {
+    this.access = access;
     this.broker = broker;
     this.json = json;
     this.leaderProxy = leaderProxy;
@@ -91,10 +97,13 @@ class ClustersV3Controller {
 
   @GetMapping("/v3/clusters/{clusterId}/topics")
   ResponseEntity<V3Resources.ResourceList<V3Resources.Topic>> topics(
-      @PathVariable String clusterId) {
+      @PathVariable String clusterId, HttpServletRequest http) {
     requireCluster(clusterId);
     List<V3Resources.Topic> topics =
-        broker.metadata().topicsByName().values().stream().map(this::topicResource).toList();
+        broker.metadata().topicsByName().values().stream()
+            .filter(t -> access.allows(http, AclOperation.READ, ResourceType.TOPIC, t.name()))
+            .map(this::topicResource)
+            .toList();
     return ok(
         new V3Resources.ResourceList<>("KafkaTopicList", list(clusterPath() + "/topics"), topics));
   }
@@ -105,13 +114,16 @@ class ClustersV3Controller {
    */
   @PostMapping("/v3/clusters/{clusterId}/topics")
   ResponseEntity<V3Resources.Topic> createTopic(
-      @PathVariable String clusterId, @RequestBody(required = false) byte[] body) {
+      @PathVariable String clusterId,
+      @RequestBody(required = false) byte[] body,
+      HttpServletRequest http) {
     requireCluster(clusterId);
     JsonNode request = object(body);
     JsonNode name = request.get("topic_name");
     if (name == null || !name.isString()) {
       throw RestException.badRequest("\"topic_name\" is required and must be a string");
     }
+    access.require(http, AclOperation.ADMIN, ResourceType.TOPIC, name.stringValue());
     int partitions = intField(request, "partitions_count", broker.config().numPartitions());
     int replicationFactor =
         intField(request, "replication_factor", broker.config().defaultReplicationFactor());

@@ -2,6 +2,8 @@ package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.auth.AccessGuard;
+import dev.tributary.auth.RequestPrincipal;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.consumer.CoordinatorNotAvailableException;
 import dev.tributary.group.ConsumerProtocol;
@@ -10,8 +12,11 @@ import dev.tributary.group.CoordinatorApi.GroupListing;
 import dev.tributary.group.CoordinatorApi.MemberDescription;
 import dev.tributary.group.GroupState;
 import dev.tributary.group.OffsetAndMetadata;
+import dev.tributary.security.AclOperation;
+import dev.tributary.security.ResourceType;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.GroupServices;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -36,17 +41,20 @@ class ConsumerGroupsV3Controller {
   private static final String GROUPS = "/v3/clusters/{clusterId}/consumer-groups";
 
   private final BrokerServer broker;
+  private final AccessGuard access;
   private final GroupServices groups;
 
-  ConsumerGroupsV3Controller(BrokerServer broker, GroupServices groups) {
+  ConsumerGroupsV3Controller(BrokerServer broker, GroupServices groups, AccessGuard access) {
+    this.access = access;
     this.broker = broker;
     this.groups = groups;
   }
 
   @GetMapping(GROUPS)
   CompletableFuture<ResponseEntity<V3Resources.ResourceList<ConsumerGroup>>> listGroups(
-      @PathVariable String clusterId) {
+      @PathVariable String clusterId, HttpServletRequest request) {
     requireCluster(clusterId);
+    String principal = RequestPrincipal.of(request);
     String origin = origin();
     return groups
         .coordinators()
@@ -55,8 +63,10 @@ class ConsumerGroupsV3Controller {
             listing -> {
               List<CompletableFuture<GroupDescription>> described = new ArrayList<>();
               for (GroupListing g : listing) {
-                if (g.protocolType().isEmpty()
-                    || g.protocolType().equals(ConsumerProtocol.PROTOCOL_TYPE)) {
+                if ((g.protocolType().isEmpty()
+                        || g.protocolType().equals(ConsumerProtocol.PROTOCOL_TYPE))
+                    && access.allows(
+                        principal, AclOperation.READ, ResourceType.GROUP, g.groupId())) {
                   described.add(describe(g.groupId()).exceptionally(e -> null));
                 }
               }

@@ -1,6 +1,8 @@
 package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.auth.AccessGuard;
+import dev.tributary.auth.RequestPrincipal;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.consumer.ConsumerInstance;
 import dev.tributary.consumer.ConsumerManager;
@@ -8,6 +10,8 @@ import dev.tributary.consumer.ConsumerSettings;
 import dev.tributary.consumer.PartitionRecords;
 import dev.tributary.group.OffsetAndMetadata;
 import dev.tributary.group.assignor.PartitionAssignors;
+import dev.tributary.security.AclOperation;
+import dev.tributary.security.ResourceType;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.GroupServices;
 import jakarta.servlet.http.HttpServletRequest;
@@ -66,6 +70,7 @@ class ConsumersV2Controller {
           "consumer.instance.timeout.ms");
 
   private final BrokerServer broker;
+  private final AccessGuard access;
   private final GroupServices groups;
   private final JsonMapper json;
   private final RecordJsonWriter writer;
@@ -77,7 +82,9 @@ class ConsumersV2Controller {
       GroupServices groups,
       JsonMapper json,
       ConsumerInstanceProxy proxy,
-      TopicMeters meters) {
+      TopicMeters meters,
+      AccessGuard access) {
+    this.access = access;
     this.broker = broker;
     this.groups = groups;
     this.json = json;
@@ -95,7 +102,9 @@ class ConsumersV2Controller {
 
   @PostMapping("/consumers/{group}")
   ResponseEntity<CreatedInstance> create(
-      @PathVariable String group, @RequestBody(required = false) JsonNode body) {
+      @PathVariable String group,
+      @RequestBody(required = false) JsonNode body,
+      HttpServletRequest request) {
     requireGroupName(group);
     JsonNode config = body == null || body.isNull() ? json.createObjectNode() : body;
     if (!config.isObject()) {
@@ -152,7 +161,15 @@ class ConsumersV2Controller {
               + ", got "
               + sessionTimeoutMs);
     }
-    ConsumerInstance instance = consumers().create(group, name, settings);
+    String principal = RequestPrincipal.of(request);
+    ConsumerInstance instance =
+        consumers()
+            .create(
+                group,
+                name,
+                settings,
+                principal,
+                topic -> access.allows(principal, AclOperation.READ, ResourceType.TOPIC, topic));
     return ResponseEntity.ok()
         .contentType(V2_JSON)
         .body(new CreatedInstance(instance.instanceId(), baseUri(group, instance.instanceId())));
@@ -175,10 +192,15 @@ class ConsumersV2Controller {
   @DeleteMapping(BASE)
   CompletableFuture<ResponseEntity<?>> delete(
       @PathVariable String group, @PathVariable String instance, HttpServletRequest request) {
-    if (!consumers().has(group, instance)) {
-      return proxy.forward(request, group, instance, null);
-    }
-    return consumers().delete(group, instance).thenApply(v -> ResponseEntity.noContent().build());
+    return onInstance(
+        request,
+        group,
+        instance,
+        null,
+        consumer ->
+            consumers()
+                .delete(group, instance)
+                .<ResponseEntity<?>>thenApply(v -> ResponseEntity.noContent().build()));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -211,6 +233,11 @@ class ConsumersV2Controller {
             }
           }
           String pattern = node.has("topic_pattern") ? node.get("topic_pattern").asString() : null;
+          if (topics != null) {
+            for (String topic : topics) {
+              access.require(request, AclOperation.READ, ResourceType.TOPIC, topic);
+            }
+          }
           consumer.subscribe(topics, pattern);
           return done(ResponseEntity.noContent().build());
         });
@@ -260,7 +287,11 @@ class ConsumersV2Controller {
         instance,
         body,
         consumer -> {
-          consumer.assign(partitions(parse(body), "partitions"));
+          var partitions = partitions(parse(body), "partitions");
+          for (var tp : partitions) {
+            access.require(request, AclOperation.READ, ResourceType.TOPIC, tp.topic());
+          }
+          consumer.assign(partitions);
           return done(ResponseEntity.noContent().build());
         });
   }
@@ -499,7 +530,15 @@ class ConsumersV2Controller {
       byte[] body,
       java.util.function.Function<ConsumerInstance, CompletableFuture<ResponseEntity<?>>> call) {
     ConsumerInstance consumer = local(group, instance);
-    return consumer == null ? proxy.forward(request, group, instance, body) : call.apply(consumer);
+    if (consumer == null) {
+      return proxy.forward(request, group, instance, body);
+    }
+    if (access.enabled() && !consumer.principal().equals(RequestPrincipal.of(request))) {
+      // As if it did not exist: another principal's instances are not even named to this one.
+      throw new dev.tributary.consumer.ConsumerInstanceNotFoundException(
+          "Consumer instance '" + instance + "' not found in group '" + group + "'");
+    }
+    return call.apply(consumer);
   }
 
   private ConsumerInstance local(String group, String instance) {

@@ -3,6 +3,7 @@ package dev.tributary.api;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.transport.http.InternalApi;
+import dev.tributary.transport.http.SecurityChangeWire;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.MediaType;
@@ -106,6 +107,12 @@ class InternalControllerEndpoints {
                 topic,
                 name,
                 value.isNull() || value.isMissingNode() ? null : value.asString()));
+  }
+
+  @PostMapping(InternalApi.SECURITY)
+  ResponseEntity<Map<String, Object>> alterSecurity(@RequestBody byte[] body) {
+    return admin(
+        broker.activeController().alterSecurity(null, SecurityChangeWire.fromJson(read(body))));
   }
 
   @PostMapping(InternalApi.ALTER_PARTITION)

@@ -1,10 +1,15 @@
 package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.auth.AccessGuard;
 import dev.tributary.replication.Acks;
+import dev.tributary.security.AclOperation;
+import dev.tributary.security.ResourceType;
+import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ProduceHandler;
 import dev.tributary.server.ProduceRecord;
 import dev.tributary.transport.http.Forwarding;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpHeaders;
@@ -30,8 +35,17 @@ class ProduceController {
   private final ProduceHandler produce;
   private final ProduceRequestParser parser;
   private final TopicMeters meters;
+  private final BrokerServer broker;
+  private final AccessGuard access;
 
-  ProduceController(ProduceHandler produce, JsonMapper json, TopicMeters meters) {
+  ProduceController(
+      ProduceHandler produce,
+      JsonMapper json,
+      TopicMeters meters,
+      BrokerServer broker,
+      AccessGuard access) {
+    this.broker = broker;
+    this.access = access;
     this.produce = produce;
     this.parser = new ProduceRequestParser(json);
     this.meters = meters;
@@ -43,7 +57,9 @@ class ProduceController {
       @RequestParam(defaultValue = "all") String acks,
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
       @RequestHeader(value = Forwarding.FORWARDED_HEADER, required = false) String forwarded,
-      @RequestBody(required = false) byte[] body) {
+      @RequestBody(required = false) byte[] body,
+      HttpServletRequest request) {
+    requireCreateIfAbsent(request, topic);
     return produce(topic, null, acks, contentType, forwarded != null, body);
   }
 
@@ -54,8 +70,20 @@ class ProduceController {
       @RequestParam(defaultValue = "all") String acks,
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
       @RequestHeader(value = Forwarding.FORWARDED_HEADER, required = false) String forwarded,
-      @RequestBody(required = false) byte[] body) {
+      @RequestBody(required = false) byte[] body,
+      HttpServletRequest request) {
+    requireCreateIfAbsent(request, topic);
     return produce(topic, partition, acks, contentType, forwarded != null, body);
+  }
+
+  /**
+   * Producing to a topic that does not exist creates it (auto.create.topics.enable); as Kafka asks
+   * for CREATE, that takes ADMIN on the topic, not only WRITE.
+   */
+  private void requireCreateIfAbsent(HttpServletRequest request, String topic) {
+    if (access.enabled() && broker.metadata().topic(topic).isEmpty()) {
+      access.require(request, AclOperation.ADMIN, ResourceType.TOPIC, topic);
+    }
   }
 
   private CompletableFuture<ResponseEntity<ProduceResponse>> produce(

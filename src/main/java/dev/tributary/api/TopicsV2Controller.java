@@ -1,11 +1,15 @@
 package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.auth.AccessGuard;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogConfig;
 import dev.tributary.metadata.PartitionImage;
 import dev.tributary.metadata.TopicImage;
+import dev.tributary.security.AclOperation;
+import dev.tributary.security.ResourceType;
 import dev.tributary.server.BrokerServer;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
@@ -20,14 +24,20 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class TopicsV2Controller {
   private final BrokerServer broker;
+  private final AccessGuard access;
 
-  TopicsV2Controller(BrokerServer broker) {
+  TopicsV2Controller(BrokerServer broker, AccessGuard access) {
     this.broker = broker;
+    this.access = access;
   }
 
+  /** The topics the caller may read (all of them with authentication off), as Kafka lists. */
   @GetMapping("/topics")
-  ResponseEntity<List<String>> topics() {
-    return ok(List.copyOf(broker.metadata().topicsByName().keySet()));
+  ResponseEntity<List<String>> topics(HttpServletRequest request) {
+    return ok(
+        broker.metadata().topicsByName().keySet().stream()
+            .filter(name -> access.allows(request, AclOperation.READ, ResourceType.TOPIC, name))
+            .toList());
   }
 
   @GetMapping("/topics/{topic}")

@@ -137,7 +137,8 @@ class BrokerWiring {
                 .map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port())),
         config.brokerId(),
         Duration.ofMillis(config.requestTimeoutMs() + 5_000),
-        () -> broker.replicaManager().metadataOffset());
+        () -> broker.replicaManager().metadataOffset(),
+        config.clusterSecret());
   }
 
   /** Closed by {@link BrokerLifecycle} around the broker's own shutdown. */

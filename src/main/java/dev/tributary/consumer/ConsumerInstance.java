@@ -63,6 +63,7 @@ public final class ConsumerInstance {
   private final Time time;
   private final Scheduler scheduler;
   private final String clientHost;
+  private final String principal;
 
   private Mode mode = Mode.NONE;
   private List<String> subscribedTopics = List.of();
@@ -102,6 +103,34 @@ public final class ConsumerInstance {
       Time time,
       Scheduler scheduler,
       String clientHost) {
+    this(
+        groupId,
+        instanceId,
+        settings,
+        coordinator,
+        reader,
+        topics,
+        time,
+        scheduler,
+        clientHost,
+        "User:ANONYMOUS");
+  }
+
+  /**
+   * @param principal who created this instance: only the same principal may use it
+   */
+  public ConsumerInstance(
+      String groupId,
+      String instanceId,
+      ConsumerSettings settings,
+      CoordinatorApi coordinator,
+      PartitionReader reader,
+      ClusterTopics topics,
+      Time time,
+      Scheduler scheduler,
+      String clientHost,
+      String principal) {
+    this.principal = principal;
     this.groupId = groupId;
     this.instanceId = instanceId;
     this.settings = settings;
@@ -117,6 +146,11 @@ public final class ConsumerInstance {
 
   public String groupId() {
     return groupId;
+  }
+
+  /** The principal that created this instance (the only one that may use it). */
+  public String principal() {
+    return principal;
   }
 
   public String instanceId() {

@@ -63,6 +63,20 @@ public final class ConsumerManager {
    * {@code rest-consumer-...}).
    */
   public ConsumerInstance create(String groupId, String name, ConsumerSettings settings) {
+    return create(groupId, name, settings, "User:ANONYMOUS", topic -> true);
+  }
+
+  /**
+   * As {@link #create(String, String, ConsumerSettings)}, for {@code principal}, which sees only
+   * the topics {@code mayRead} accepts (a pattern subscription matches no others, as Kafka's only
+   * match topics the consumer may describe).
+   */
+  public ConsumerInstance create(
+      String groupId,
+      String name,
+      ConsumerSettings settings,
+      String principal,
+      java.util.function.Predicate<String> mayRead) {
     if (closed) {
       throw new dev.tributary.common.errors.BrokerNotAvailableException(
           "The broker is shutting down");
@@ -73,7 +87,21 @@ public final class ConsumerManager {
             : "rest-consumer-" + new java.util.UUID(random.nextLong(), random.nextLong());
     ConsumerInstance instance =
         new ConsumerInstance(
-            groupId, id, settings, coordinator, reader, topics, time, scheduler, clientHost);
+            groupId,
+            id,
+            settings,
+            coordinator,
+            reader,
+            includeInternal -> {
+              Map<String, Integer> counts =
+                  new java.util.LinkedHashMap<>(topics.partitionCounts(includeInternal));
+              counts.keySet().removeIf(mayRead.negate());
+              return counts;
+            },
+            time,
+            scheduler,
+            clientHost,
+            principal);
     ConsumerInstance existing = instances.putIfAbsent(new Key(groupId, id), instance);
     if (existing != null) {
       throw new ConsumerAlreadyExistsException(

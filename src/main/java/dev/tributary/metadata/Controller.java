@@ -69,6 +69,11 @@ public final class Controller {
         .orElseThrow();
   }
 
+  /** Creates and deletes API keys and ACLs in one commit; returns the committed image. */
+  public MetadataImage alterSecurity(dev.tributary.security.SecurityChange change) {
+    return submit(image -> SecurityControl.records(image, change));
+  }
+
   /**
    * Registers {@code incarnationId} as broker {@code brokerId} (a no-op for a retry of the same
    * incarnation) and returns its broker epoch, which its heartbeats must carry. The registration

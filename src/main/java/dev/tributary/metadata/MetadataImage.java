@@ -1,6 +1,9 @@
 package dev.tributary.metadata;
 
 import dev.tributary.common.Uuid;
+import dev.tributary.security.AclBinding;
+import dev.tributary.security.ApiKey;
+import dev.tributary.security.SecurityImage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -24,10 +27,12 @@ public record MetadataImage(
     SortedMap<String, TopicImage> topicsByName,
     Map<Uuid, String> topicNamesById,
     SortedMap<Integer, BrokerImage> brokers,
-    List<ClusterEvent> events) {
+    List<ClusterEvent> events,
+    SecurityImage security) {
 
   public static final MetadataImage EMPTY =
-      new MetadataImage(-1, new TreeMap<>(), new HashMap<>(), new TreeMap<>(), List.of());
+      new MetadataImage(
+          -1, new TreeMap<>(), new HashMap<>(), new TreeMap<>(), List.of(), SecurityImage.EMPTY);
 
   /**
    * @param events the timeline: the last {@link ClusterEvents#MAX_RETAINED} events, in metadata-log
@@ -38,6 +43,17 @@ public record MetadataImage(
     topicNamesById = Map.copyOf(topicNamesById);
     brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
     events = List.copyOf(events);
+    security = security == null ? SecurityImage.EMPTY : security;
+  }
+
+  /** An image with no API keys or ACLs. */
+  public MetadataImage(
+      long lastOffset,
+      SortedMap<String, TopicImage> topicsByName,
+      Map<Uuid, String> topicNamesById,
+      SortedMap<Integer, BrokerImage> brokers,
+      List<ClusterEvent> events) {
+    this(lastOffset, topicsByName, topicNamesById, brokers, events, SecurityImage.EMPTY);
   }
 
   /** An image with no timeline (tests). */
@@ -88,7 +104,15 @@ public record MetadataImage(
           topicsByName,
           topicNamesById,
           brokers,
-          ClusterEvents.append(events, r.events(), offset));
+          ClusterEvents.append(events, r.events(), offset),
+          security);
+    }
+    if (record instanceof MetadataRecord.ApiKeyCreated
+        || record instanceof MetadataRecord.ApiKeyDeleted
+        || record instanceof MetadataRecord.AclCreated
+        || record instanceof MetadataRecord.AclDeleted) {
+      return new MetadataImage(
+          offset, topicsByName, topicNamesById, brokers, events, replaySecurity(record));
     }
     TreeMap<String, TopicImage> topics = new TreeMap<>(topicsByName);
     HashMap<Uuid, String> names = new HashMap<>(topicNamesById);
@@ -127,7 +151,20 @@ public record MetadataImage(
     } else {
       throw new IllegalArgumentException("unknown metadata record " + record);
     }
-    return new MetadataImage(offset, topics, names, nextBrokers, events);
+    return new MetadataImage(offset, topics, names, nextBrokers, events, security);
+  }
+
+  private SecurityImage replaySecurity(MetadataRecord record) {
+    if (record instanceof MetadataRecord.ApiKeyCreated r) {
+      return security.withApiKey(r.key());
+    } else if (record instanceof MetadataRecord.ApiKeyDeleted r) {
+      return security.withoutApiKey(r.keyId());
+    } else if (record instanceof MetadataRecord.AclCreated r) {
+      return security.withAcl(r.acl());
+    } else if (record instanceof MetadataRecord.AclDeleted r) {
+      return security.withoutAcl(r.acl());
+    }
+    throw new IllegalArgumentException("not a security record: " + record);
   }
 
   /**
@@ -160,6 +197,12 @@ public record MetadataImage(
                 p.partitionEpoch()));
       }
     }
+    for (ApiKey key : security.apiKeys().values()) {
+      records.add(new MetadataRecord.ApiKeyCreated(key));
+    }
+    for (AclBinding acl : security.acls()) {
+      records.add(new MetadataRecord.AclCreated(acl));
+    }
     if (!events.isEmpty()) {
       records.add(new MetadataRecord.EventsRecorded(events));
     }
@@ -168,7 +211,7 @@ public record MetadataImage(
 
   /** The same state at another offset: used when an image is rebuilt from a snapshot's records. */
   public MetadataImage withLastOffset(long offset) {
-    return new MetadataImage(offset, topicsByName, topicNamesById, brokers, events);
+    return new MetadataImage(offset, topicsByName, topicNamesById, brokers, events, security);
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.tributary.metadata;
 
 import dev.tributary.common.Uuid;
+import dev.tributary.security.AclBinding;
+import dev.tributary.security.ApiKey;
 import java.util.List;
 
 /**
@@ -86,6 +88,21 @@ public sealed interface MetadataRecord {
 
   /** The topic and all its partitions are gone; brokers delete their data for it. */
   record TopicDeleted(Uuid topicId) implements MetadataRecord {}
+
+  /**
+   * An API key exists: clients holding its secret authenticate as its principal. Replay replaces a
+   * key of the same id (the controller never computes that).
+   */
+  record ApiKeyCreated(ApiKey key) implements MetadataRecord {}
+
+  /** The API key is gone: its secret no longer authenticates anyone. A no-op if unknown. */
+  record ApiKeyDeleted(String keyId) implements MetadataRecord {}
+
+  /** The grant exists (a no-op if it already did). */
+  record AclCreated(AclBinding acl) implements MetadataRecord {}
+
+  /** The grant is gone (a no-op if it was not there). */
+  record AclDeleted(AclBinding acl) implements MetadataRecord {}
 
   /**
    * Timeline entries describing the batch this record ends ({@link ClusterEvents#describe}), or, in

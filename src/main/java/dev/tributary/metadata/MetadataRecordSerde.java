@@ -1,6 +1,11 @@
 package dev.tributary.metadata;
 
 import dev.tributary.common.Uuid;
+import dev.tributary.security.AclBinding;
+import dev.tributary.security.AclOperation;
+import dev.tributary.security.ApiKey;
+import dev.tributary.security.PatternType;
+import dev.tributary.security.ResourceType;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -26,6 +31,10 @@ public final class MetadataRecordSerde {
   private static final byte BROKER_UNFENCED = 7;
   private static final byte BROKER_REGISTRATION = 8;
   private static final byte EVENTS_RECORDED = 9;
+  private static final byte API_KEY_CREATED = 10;
+  private static final byte API_KEY_DELETED = 11;
+  private static final byte ACL_CREATED = 12;
+  private static final byte ACL_DELETED = 13;
   private static final byte VERSION_0 = 0;
 
   private MetadataRecordSerde() {}
@@ -82,6 +91,23 @@ public final class MetadataRecordSerde {
         for (ClusterEvent event : r.events()) {
           event(out, event);
         }
+      } else if (record instanceof MetadataRecord.ApiKeyCreated r) {
+        header(out, API_KEY_CREATED);
+        ApiKey key = r.key();
+        out.writeUTF(key.keyId());
+        out.writeUTF(key.principal());
+        out.writeUTF(key.secretSha256());
+        out.writeUTF(key.description());
+        out.writeLong(key.createdMs());
+      } else if (record instanceof MetadataRecord.ApiKeyDeleted r) {
+        header(out, API_KEY_DELETED);
+        out.writeUTF(r.keyId());
+      } else if (record instanceof MetadataRecord.AclCreated r) {
+        header(out, ACL_CREATED);
+        acl(out, r.acl());
+      } else if (record instanceof MetadataRecord.AclDeleted r) {
+        header(out, ACL_DELETED);
+        acl(out, r.acl());
       } else {
         throw new IllegalArgumentException("unknown metadata record " + record);
       }
@@ -130,11 +156,35 @@ public final class MetadataRecordSerde {
                 in.readLong(),
                 in.readBoolean());
         case EVENTS_RECORDED -> new MetadataRecord.EventsRecorded(events(in));
+        case API_KEY_CREATED ->
+            new MetadataRecord.ApiKeyCreated(
+                new ApiKey(in.readUTF(), in.readUTF(), in.readUTF(), in.readUTF(), in.readLong()));
+        case API_KEY_DELETED -> new MetadataRecord.ApiKeyDeleted(in.readUTF());
+        case ACL_CREATED -> new MetadataRecord.AclCreated(acl(in));
+        case ACL_DELETED -> new MetadataRecord.AclDeleted(acl(in));
         default -> throw new IllegalArgumentException("unknown metadata record type " + type);
       };
     } catch (IOException e) {
       throw new IllegalArgumentException("truncated metadata record", e);
     }
+  }
+
+  // Enums by name: reordering them must not change old records' meaning.
+  private static void acl(DataOutputStream out, AclBinding acl) throws IOException {
+    out.writeUTF(acl.principal());
+    out.writeUTF(acl.operation().name());
+    out.writeUTF(acl.resourceType().name());
+    out.writeUTF(acl.patternType().name());
+    out.writeUTF(acl.resourceName());
+  }
+
+  private static AclBinding acl(DataInputStream in) throws IOException {
+    return new AclBinding(
+        in.readUTF(),
+        AclOperation.valueOf(in.readUTF()),
+        ResourceType.valueOf(in.readUTF()),
+        PatternType.valueOf(in.readUTF()),
+        in.readUTF());
   }
 
   private static void header(DataOutputStream out, byte type) throws IOException {

@@ -447,6 +447,11 @@ public final class BrokerServer implements AutoCloseable {
     awaitOffset(toController().deleteTopic(controllerEndpoint(), name));
   }
 
+  /** Creates and deletes API keys and ACLs; returns once this broker's image has the change. */
+  public void alterSecurity(dev.tributary.security.SecurityChange change) {
+    awaitOffset(toController().alterSecurity(controllerEndpoint(), change));
+  }
+
   public TopicImage alterConfig(String name, String key, String value) {
     awaitOffset(toController().alterConfig(controllerEndpoint(), name, key, value));
     return metadata()

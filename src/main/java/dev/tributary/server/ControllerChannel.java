@@ -28,6 +28,9 @@ public interface ControllerChannel {
 
   AdminResult alterConfig(Endpoint controller, String name, String key, String value);
 
+  /** Creates and deletes API keys and ACLs (an admin request). */
+  AdminResult alterSecurity(Endpoint controller, dev.tributary.security.SecurityChange change);
+
   /** A leader's ISR change; fails with the controller's refusal as the core's exception. */
   AdminResult alterPartition(Endpoint controller, AlterPartition request);
 

@@ -126,6 +126,11 @@ public final class ControllerService implements ControllerChannel {
   }
 
   @Override
+  public AdminResult alterSecurity(Endpoint target, dev.tributary.security.SecurityChange change) {
+    return new AdminResult(controller.alterSecurity(change).lastOffset());
+  }
+
+  @Override
   public AdminResult alterConfig(Endpoint target, String name, String key, String value) {
     controller.alterConfig(name, key, value);
     return new AdminResult(quorum.image().lastOffset());

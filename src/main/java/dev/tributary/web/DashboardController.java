@@ -1,8 +1,14 @@
 package dev.tributary.web;
 
+import dev.tributary.auth.AccessGuard;
+import dev.tributary.auth.RequestPrincipal;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.MetadataImage;
+import dev.tributary.security.AclBinding;
+import dev.tributary.security.AclOperation;
+import dev.tributary.security.ResourceType;
 import dev.tributary.server.BrokerServer;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,14 +38,17 @@ class DashboardController {
   private final LiveClusterView liveView;
 
   private final JsonMapper json;
+  private final AccessGuard access;
 
   DashboardController(
       BrokerServer broker,
       LeaderSnapshotFetcher leaders,
       LocalSnapshots localSnapshots,
       LiveClusterView liveView,
-      JsonMapper json) {
+      JsonMapper json,
+      AccessGuard access) {
     this.json = json;
+    this.access = access;
     this.broker = broker;
     this.leaders = leaders;
     this.localSnapshots = localSnapshots;
@@ -47,8 +56,13 @@ class DashboardController {
   }
 
   @GetMapping("/")
-  String dashboard(Model model) {
+  String dashboard(Model model, HttpServletRequest request) {
     model.addAttribute("brokerId", broker.config().brokerId());
+    model.addAttribute("securityOn", access.enabled());
+    model.addAttribute("principal", RequestPrincipal.of(request));
+    model.addAttribute(
+        "canAct",
+        access.allows(request, AclOperation.ADMIN, ResourceType.CLUSTER, AclBinding.CLUSTER_NAME));
     model.addAttribute(
         "produceExample",
         "curl -X POST -H 'Content-Type: application/vnd.kafka.json.v2+json' "

@@ -45,6 +45,8 @@ import tools.jackson.databind.json.JsonMapper;
       "tributary.request-timeout-ms=10000",
       "tributary.group.initial-rebalance-delay-ms=0",
       "tributary.max-request-bytes=4194304",
+      // Access control has its own test (SecurityApiTest); these test what every principal sees.
+      "tributary.security.enabled=false",
       "logging.level.dev.tributary=WARN"
     })
 abstract class ApiTestSupport {

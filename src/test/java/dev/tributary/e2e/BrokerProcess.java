@@ -110,6 +110,10 @@ final class BrokerProcess implements AutoCloseable {
     command.add("--server.port=" + port);
     command.add("--tributary.broker-id=" + brokerId);
     command.add("--tributary.data-dir=" + dataDir);
+    // Most end-to-end tests exercise replication, not access control (SecurityApiTest does that).
+    if (extraArgs.stream().noneMatch(a -> a.startsWith("--tributary.security.enabled="))) {
+      command.add("--tributary.security.enabled=false");
+    }
     command.addAll(extraArgs);
     try {
       Files.createDirectories(logFile.getParent());

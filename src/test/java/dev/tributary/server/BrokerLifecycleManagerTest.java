@@ -161,6 +161,11 @@ class BrokerLifecycleManagerTest {
     }
 
     @Override
+    public AdminResult alterSecurity(Endpoint c, dev.tributary.security.SecurityChange change) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public AdminResult alterPartition(Endpoint c, AlterPartition request) {
       throw new UnsupportedOperationException();
     }

@@ -28,7 +28,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * lag, its coordinator's events on the timeline. The multi-broker story (failover, ISR changes, the
  * page reconnecting) is {@code e2e.DashboardLiveIT}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "tributary.security.enabled=false")
 class DashboardBrowserTest {
   private static HeadlessChromium browser;
 

@@ -35,7 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = "tributary.dashboard.fault-actions=true")
+    properties = {"tributary.dashboard.fault-actions=true", "tributary.security.enabled=false"})
 class DashboardSocketTest {
   @LocalServerPort int port;
   @Autowired JsonMapper json;

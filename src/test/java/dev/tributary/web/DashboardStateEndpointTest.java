@@ -22,7 +22,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** {@code /dashboard/state} on a real single broker: both scopes, and a bad scope. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "tributary.security.enabled=false")
 class DashboardStateEndpointTest {
   @LocalServerPort int port;
   @Autowired JsonMapper json;

@@ -127,6 +127,12 @@ public final class HttpControllerChannel implements ControllerChannel {
   }
 
   @Override
+  public AdminResult alterSecurity(
+      Endpoint controller, dev.tributary.security.SecurityChange change) {
+    return admin(call(controller, "POST", InternalApi.SECURITY, SecurityChangeWire.toJson(change)));
+  }
+
+  @Override
   public AdminResult alterPartition(Endpoint controller, AlterPartition request) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("topic_id", request.topicId());

@@ -39,6 +39,8 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
   private final int localBrokerId;
   private final Duration timeout;
   private final java.util.function.LongSupplier metadataOffset;
+  // The leader authenticates a forwarded produce as a broker by this (client authentication on).
+  private final String secret;
 
   /**
    * @param metadataOffset this broker's applied metadata offset, sent along (see {@link
@@ -50,8 +52,10 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
       IntFunction<Optional<Endpoint>> endpoints,
       int localBrokerId,
       Duration timeout,
-      java.util.function.LongSupplier metadataOffset) {
+      java.util.function.LongSupplier metadataOffset,
+      String secret) {
     this.metadataOffset = metadataOffset;
+    this.secret = secret;
     this.http = http;
     this.json = json;
     this.endpoints = endpoints;
@@ -86,6 +90,7 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
             .header("Content-Type", "application/vnd.kafka.binary.v2+json")
             .header(Forwarding.FORWARDED_HEADER, Integer.toString(localBrokerId))
             .header(Forwarding.METADATA_OFFSET_HEADER, Long.toString(metadataOffset.getAsLong()))
+            .header(InternalApi.SECRET_HEADER, secret == null ? "" : secret)
             .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body(records))))
             .build();
     return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())

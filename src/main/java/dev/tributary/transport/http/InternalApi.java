@@ -13,6 +13,7 @@ public final class InternalApi {
   public static final String TOPICS = PREFIX + "/topics";
   public static final String ALTER_PARTITION = PREFIX + "/alter-partition";
   public static final String FENCE_BROKER = PREFIX + "/fence-broker";
+  public static final String SECURITY = PREFIX + "/security";
   public static final String BROKER_UNREACHABLE = PREFIX + "/broker-unreachable";
 
   /**
