@@ -14,7 +14,9 @@ export function createApi(baseUrl, clusterId) {
     const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
     let response;
     try {
+      // credentials: the dashboard sign-in cookie, also after a failover to another broker's origin
       response = await fetch(base + path, { method, headers, signal: controller.signal, cache: 'no-store',
+        credentials: 'include',
         body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (e) {
       throw new Error(e.name === 'AbortError' ? `${base} did not answer within ${TIMEOUT_MS / 1000} s`

@@ -79,6 +79,8 @@ class DashboardWebConfig implements WebSocketConfigurer {
               config.setAllowedOrigins(List.of(origin));
               config.setAllowedMethods(List.of("GET", "POST", "PUT", "DELETE"));
               config.setAllowedHeaders(List.of("Content-Type", "Accept"));
+              // The sign-in cookie goes with the page's calls to the other brokers of the cluster.
+              config.setAllowCredentials(true);
               config.setMaxAge(600L);
               return config;
             });

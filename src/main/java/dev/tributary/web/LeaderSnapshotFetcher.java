@@ -1,6 +1,8 @@
 package dev.tributary.web;
 
 import dev.tributary.metadata.BrokerImage;
+import dev.tributary.server.BrokerServer;
+import dev.tributary.transport.http.InternalApi;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,16 +33,23 @@ class LeaderSnapshotFetcher {
   private final HttpClient http;
   private final JsonMapper json;
   private final Duration timeout;
+  // With client authentication on, the other broker lets this one in by the cluster secret.
+  private final String clusterSecret;
 
   @Autowired
-  LeaderSnapshotFetcher(HttpClient tributaryHttpClient, JsonMapper json) {
-    this(tributaryHttpClient, json, DEFAULT_TIMEOUT);
+  LeaderSnapshotFetcher(HttpClient tributaryHttpClient, JsonMapper json, BrokerServer broker) {
+    this(tributaryHttpClient, json, DEFAULT_TIMEOUT, broker.config().clusterSecret());
   }
 
   LeaderSnapshotFetcher(HttpClient http, JsonMapper json, Duration timeout) {
+    this(http, json, timeout, null);
+  }
+
+  LeaderSnapshotFetcher(HttpClient http, JsonMapper json, Duration timeout, String clusterSecret) {
     this.http = http;
     this.json = json;
     this.timeout = timeout;
+    this.clusterSecret = clusterSecret;
   }
 
   /**
@@ -96,6 +105,9 @@ class LeaderSnapshotFetcher {
               .timeout(timeout) // ends the exchange itself; orTimeout only stops our waiting
               .header("Accept", "application/json")
               .GET();
+      if (clusterSecret != null && !clusterSecret.isEmpty()) {
+        request.header(InternalApi.SECRET_HEADER, clusterSecret);
+      }
       if (ifNoneMatch != null) {
         request.header("If-None-Match", ifNoneMatch);
       }

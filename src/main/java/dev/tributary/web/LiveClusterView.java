@@ -66,7 +66,11 @@ class LiveClusterView {
     this.sends = Executors.newCachedThreadPool(daemon("tributary-dashboard-send"));
     this.peers =
         new PeerSnapshots(
-            new LeaderSnapshotFetcher(tributaryHttpClient, json, Duration.ofMillis(PEER_FRESH_MS)),
+            new LeaderSnapshotFetcher(
+                tributaryHttpClient,
+                json,
+                Duration.ofMillis(PEER_FRESH_MS),
+                broker.config().clusterSecret()),
             scheduler,
             Time.SYSTEM,
             PEER_INTERVAL_MS,

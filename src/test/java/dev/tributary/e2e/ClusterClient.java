@@ -28,9 +28,21 @@ final class ClusterClient {
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   final JsonMapper json = JsonMapper.builder().build();
   private final TestCluster cluster;
+  private final String token;
 
   ClusterClient(TestCluster cluster) {
+    this(cluster, null);
+  }
+
+  /** A client that sends {@code token} as its API key (client authentication on). */
+  ClusterClient(TestCluster cluster, String token) {
     this.cluster = cluster;
+    this.token = token;
+  }
+
+  /** Adds this client's credentials, if any, to {@code request}. */
+  HttpRequest.Builder authorize(HttpRequest.Builder request) {
+    return token == null ? request : request.header("Authorization", "Bearer " + token);
   }
 
   /** One partition as the v3 API shows it. */
@@ -55,6 +67,7 @@ final class ClusterClient {
         HttpRequest.newBuilder(URI.create(broker.url(path)))
             .timeout(REQUEST_TIMEOUT)
             .header("Content-Type", "application/json");
+    authorize(request);
     request.method(
         method,
         body == null

@@ -34,6 +34,10 @@ import tools.jackson.databind.json.JsonMapper;
  * intact; a second group reads every record again. Throughout, each consumer commits only after it
  * has processed what it read, and at the end every acknowledged record must have been processed by
  * each group at least once; within one generation no partition may be delivered to two members.
+ *
+ * <p>Client authentication is on, as in the Docker image: the consumers use an API key of their own
+ * principal, which holds only READ grants on the topic and on groups prefixed {@code g} (made over
+ * the v3 API on one broker, enforced by all three, also on calls relayed between them).
  */
 class ConsumerGroupsIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
@@ -48,6 +52,7 @@ class ConsumerGroupsIT {
   private final JsonMapper json = JsonMapper.builder().build();
   private final List<Reader> readers = new CopyOnWriteArrayList<>();
   private TestCluster cluster;
+  private String consumerToken;
   @TempDir Path tmp;
 
   @AfterEach
@@ -60,12 +65,23 @@ class ConsumerGroupsIT {
 
   @Test
   void groupsSplitPartitionsRebalanceAndKeepTheirOffsetsWhenTheCoordinatorDies() throws Exception {
-    cluster =
-        new TestCluster(
-            tmp, e2e.logDir(), 3, List.of("--tributary.group.initial-rebalance-delay-ms=0"));
+    List<String> args = new ArrayList<>(TestCluster.SECURITY_ON);
+    args.add("--tributary.group.initial-rebalance-delay-ms=0");
+    cluster = new TestCluster(tmp, e2e.logDir(), 3, args);
     cluster.startAll();
-    ClusterClient client = new ClusterClient(cluster);
+    ClusterClient client = new ClusterClient(cluster, TestCluster.ADMIN_TOKEN);
     client.createTopic(TOPIC, PARTITIONS, 3, Map.of("min.insync.replicas", "2"));
+    consumerToken = readOnlyKey(client);
+    // The key and its grants reach every broker with the metadata log.
+    for (int b = 1; b <= 3; b++) {
+      BrokerProcess broker = cluster.get(b);
+      await("the consumers' key on broker " + b)
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> send("GET", broker, "/v3/whoami", null, null).statusCode() == 200);
+    }
+    HttpResponse<String> refused =
+        send("POST", cluster.get(2), "/topics/" + TOPIC, "{\"records\":[{\"value\":1}]}", null);
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
     HistoryChecker history = new HistoryChecker(TOPIC);
     ProducerLoad load = ProducerLoad.start(cluster, client, history, TOPIC, PARTITIONS, 8);
 
@@ -228,6 +244,27 @@ class ConsumerGroupsIT {
     return out;
   }
 
+  /**
+   * An API key for User:orders-app that may read the topic and use groups prefixed "g", and nothing
+   * else; made on broker 1, used on all three.
+   */
+  private String readOnlyKey(ClusterClient admin) throws IOException, InterruptedException {
+    String v3 = "/v3/clusters/" + TestCluster.CLUSTER_ID;
+    HttpResponse<String> key =
+        admin.send("POST", cluster.get(1), v3 + "/api-keys", "{\"principal\":\"User:orders-app\"}");
+    assertThat(key.statusCode()).as(key.body()).isEqualTo(201);
+    for (String acl :
+        List.of(
+            "{\"principal\":\"User:orders-app\",\"operation\":\"READ\",\"resource_type\":\"TOPIC\",\"resource_name\":\""
+                + TOPIC
+                + "\"}",
+            "{\"principal\":\"User:orders-app\",\"operation\":\"READ\",\"resource_type\":\"GROUP\",\"pattern_type\":\"PREFIXED\",\"resource_name\":\"g\"}")) {
+      HttpResponse<String> created = admin.send("POST", cluster.get(1), v3 + "/acls", acl);
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    }
+    return json.readTree(key.body()).get("token").stringValue();
+  }
+
   private JsonNode getJson(BrokerProcess broker, String path)
       throws IOException, InterruptedException {
     HttpResponse<String> response = send("GET", broker, path, null, null);
@@ -242,6 +279,7 @@ class ConsumerGroupsIT {
         HttpRequest.newBuilder(URI.create(broker.url(path)))
             .timeout(Duration.ofSeconds(20))
             .header("Content-Type", V2)
+            .header("Authorization", "Bearer " + consumerToken)
             .method(
                 method,
                 body == null

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,14 +61,18 @@ class DashboardLiveIT {
             data,
             e2e.logDir(),
             3,
-            List.of(
-                "--tributary.replica-lag-time-max-ms=" + REPLICA_LAG_TIME_MAX_MS,
-                "--tributary.request-timeout-ms=5000",
-                "--tributary.dashboard.fault-actions=true",
-                "--tributary.leader-imbalance-check-interval-ms=1000"));
-    client = new ClusterClient(cluster);
+            Stream.concat(
+                    TestCluster.SECURITY_ON.stream(),
+                    Stream.of(
+                        "--tributary.replica-lag-time-max-ms=" + REPLICA_LAG_TIME_MAX_MS,
+                        "--tributary.request-timeout-ms=5000",
+                        "--tributary.dashboard.fault-actions=true",
+                        "--tributary.leader-imbalance-check-interval-ms=1000"))
+                .toList());
+    client = new ClusterClient(cluster, TestCluster.ADMIN_TOKEN);
     browser = HeadlessChromium.start(1400, 1000);
     cluster.startAll();
+    signIn();
     client.createTopic(TOPIC, PARTITIONS, 3, Map.of("min.insync.replicas", "2"));
   }
 
@@ -394,6 +399,25 @@ class DashboardLiveIT {
   private static String pill(String attribute) {
     String value = browser.attribute("#connection", attribute);
     return value == null ? "" : value;
+  }
+
+  /**
+   * Client authentication is on, as in the Docker image: sign in once with the admin key; the
+   * cookie then serves every broker's page and socket, also after a failover.
+   */
+  private static void signIn() {
+    browser.driver().get(cluster.get(1).url("/"));
+    await("sent to the sign-in page")
+        .atMost(ON_SCREEN)
+        .until(() -> browser.driver().getCurrentUrl().endsWith("/login"));
+    String token = TestCluster.ADMIN_TOKEN;
+    browser.driver().findElement(By.id("key-id")).sendKeys(token.substring(0, token.indexOf('.')));
+    browser.driver().findElement(By.id("secret")).sendKeys(token.substring(token.indexOf('.') + 1));
+    browser.driver().findElement(By.id("sign-in")).click();
+    await("signed in")
+        .atMost(ON_SCREEN)
+        .until(() -> !browser.driver().findElements(By.id("principal")).isEmpty());
+    assertThat(browser.driver().findElement(By.id("principal")).getText()).isEqualTo("User:admin");
   }
 
   private static void awaitLiveOnAnotherBrokerThan(int lost) {

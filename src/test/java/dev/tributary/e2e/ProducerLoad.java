@@ -78,9 +78,11 @@ final class ProducerLoad implements AutoCloseable {
       body.append("]}");
       BrokerProcess via = brokers.get(random.nextInt(brokers.size()));
       HttpRequest request =
-          HttpRequest.newBuilder(
-                  URI.create(
-                      via.url("/topics/" + topic + "/partitions/" + partition + "?acks=all")))
+          client
+              .authorize(
+                  HttpRequest.newBuilder(
+                      URI.create(
+                          via.url("/topics/" + topic + "/partitions/" + partition + "?acks=all"))))
               .timeout(ClusterClient.REQUEST_TIMEOUT)
               .header("Content-Type", "application/vnd.kafka.json.v2+json")
               .POST(HttpRequest.BodyPublishers.ofString(body.toString()))

@@ -19,6 +19,19 @@ final class TestCluster implements AutoCloseable {
   static final String CLUSTER_ID = "aXQtY2x1c3Rlci1pZDAx";
   static final String SECRET = "it-secret-0123456789";
 
+  /** The bootstrap admin API key of a cluster started with {@link #SECURITY_ON}. */
+  static final String ADMIN_TOKEN = "admin.it-admin-secret-0123456789abcdefghijklmn";
+
+  /**
+   * Broker settings that turn client authentication on, with {@link #ADMIN_TOKEN} as the bootstrap
+   * key (its SHA-256 below) of the super user User:admin.
+   */
+  static final List<String> SECURITY_ON =
+      List.of(
+          "--tributary.security.enabled=true",
+          "--tributary.security.bootstrap-api-key=admin:"
+              + "33fe89e88fd446a77a3d9a82fe2122d4643c03914ba4e7708f811fbb0a20f415");
+
   private final Map<Integer, BrokerProcess> brokers = new TreeMap<>();
 
   TestCluster(Path dataDir, Path logDir, int size) {
