@@ -326,6 +326,69 @@ class SecurityApiTest {
     assertThat(asBroker.status).isEqualTo(200);
   }
 
+  /**
+   * Every internal endpoint (found by reflection, so a new one is covered) refuses a call without
+   * the cluster secret, or with a wrong one, whatever credentials it carries; an admin's API key is
+   * no substitute. With the secret, a replica fetch from a broker that is not registered (a forged
+   * follower) is refused as stale before it can touch any follower state
+   * (ReplicaManagerReplicaFetchTest proves it moves no high watermark).
+   */
+  @Test
+  void internalEndpointsNeedTheClusterSecretAndAForgedFollowerIsRefused() throws Exception {
+    List<String> paths = new ArrayList<>(List.of("/internal/v1/dashboard/crash"));
+    for (Class<?> api :
+        List.of(
+            dev.tributary.transport.http.InternalApi.class,
+            dev.tributary.transport.http.GroupWire.class)) {
+      for (java.lang.reflect.Field f : api.getFields()) {
+        if (f.getType() == String.class && ((String) f.get(null)).startsWith("/internal/")) {
+          paths.add((String) f.get(null));
+        }
+      }
+    }
+    assertThat(paths).hasSizeGreaterThan(15);
+    for (String path : paths) {
+      for (String method : List.of("GET", "POST")) {
+        assertError(send(method, path, ADMIN, "{}"), 401, 40101, "cluster secret");
+        assertError(
+            send(method, path, null, "{}", "X-Tributary-Cluster-Secret", "wrong"),
+            401,
+            40101,
+            "cluster secret");
+      }
+    }
+    String topic = "forged" + COUNTER.incrementAndGet();
+    createTopic(topic);
+    byte[] fetch =
+        dev.tributary.transport.http.ReplicaFetchCodec.encode(
+            new dev.tributary.replication.ReplicaFetch.Request(
+                7,
+                0,
+                0,
+                1 << 20,
+                List.of(
+                    new dev.tributary.replication.ReplicaFetch.PartitionRequest(
+                        new dev.tributary.common.TopicPartition(topic, 0), 0, 0, 1 << 20))));
+    HttpResponse<byte[]> answer =
+        CLIENT.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        "http://127.0.0.1:"
+                            + port
+                            + dev.tributary.transport.http.InternalApi.REPLICA_FETCH))
+                .header("X-Tributary-Cluster-Secret", CLUSTER_SECRET)
+                .header("Content-Type", dev.tributary.transport.http.InternalApi.REPLICA_MEDIA_TYPE)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(fetch))
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(
+            dev.tributary.transport.http.ReplicaFetchCodec.decodeResponse(
+                    java.nio.ByteBuffer.wrap(answer.body()))
+                .error())
+        .isEqualTo(dev.tributary.replication.ReplicaFetchError.STALE_BROKER_EPOCH);
+  }
+
   @Test
   void theDashboardSignsInWithAnApiKeyAndShowsActionsOnlyToAdmins() throws Exception {
     Response page = send("GET", "/", null, null, "Accept", "text/html");
