@@ -10,6 +10,7 @@ import dev.tributary.group.OffsetAndMetadata;
 import dev.tributary.group.assignor.PartitionAssignors;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.GroupServices;
+import dev.tributary.transport.http.PeerUrls;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -72,13 +73,17 @@ class ConsumersV2Controller {
   private final ConsumerInstanceProxy proxy;
   private final TopicMeters meters;
 
+  private final PeerUrls urls;
+
   ConsumersV2Controller(
       BrokerServer broker,
       GroupServices groups,
       JsonMapper json,
       ConsumerInstanceProxy proxy,
-      TopicMeters meters) {
+      TopicMeters meters,
+      PeerUrls urls) {
     this.broker = broker;
+    this.urls = urls;
     this.groups = groups;
     this.json = json;
     this.writer = new RecordJsonWriter(json);
@@ -162,10 +167,7 @@ class ConsumersV2Controller {
       @JsonProperty("instance_id") String instanceId, @JsonProperty("base_uri") String baseUri) {}
 
   private String baseUri(String group, String instance) {
-    return "http://"
-        + broker.config().host()
-        + ":"
-        + broker.config().port()
+    return urls.base(broker.config().host(), broker.config().port())
         + "/consumers/"
         + URLEncoder.encode(group, StandardCharsets.UTF_8)
         + "/instances/"

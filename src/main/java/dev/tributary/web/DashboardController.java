@@ -3,6 +3,7 @@ package dev.tributary.web;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.server.BrokerServer;
+import dev.tributary.transport.http.PeerUrls;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,13 +34,17 @@ class DashboardController {
 
   private final JsonMapper json;
 
+  private final PeerUrls urls;
+
   DashboardController(
       BrokerServer broker,
       LeaderSnapshotFetcher leaders,
       LocalSnapshots localSnapshots,
       LiveClusterView liveView,
-      JsonMapper json) {
+      JsonMapper json,
+      PeerUrls urls) {
     this.json = json;
+    this.urls = urls;
     this.broker = broker;
     this.leaders = leaders;
     this.localSnapshots = localSnapshots;
@@ -52,10 +57,8 @@ class DashboardController {
     model.addAttribute(
         "produceExample",
         "curl -X POST -H 'Content-Type: application/vnd.kafka.json.v2+json' "
-            + "--data '{\"records\":[{\"value\":{\"hello\":\"world\"}}]}' http://"
-            + broker.config().host()
-            + ":"
-            + broker.config().port()
+            + "--data '{\"records\":[{\"value\":{\"hello\":\"world\"}}]}' "
+            + urls.base(broker.config().host(), broker.config().port())
             + "/topics/demo");
     return "dashboard";
   }

@@ -1,7 +1,7 @@
 package dev.tributary.web;
 
 import dev.tributary.metadata.BrokerImage;
-import java.net.URI;
+import dev.tributary.transport.http.PeerUrls;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -29,16 +29,18 @@ class LeaderSnapshotFetcher {
   static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(500);
 
   private final HttpClient http;
+  private final PeerUrls urls;
   private final JsonMapper json;
   private final Duration timeout;
 
   @Autowired
-  LeaderSnapshotFetcher(HttpClient tributaryHttpClient, JsonMapper json) {
-    this(tributaryHttpClient, json, DEFAULT_TIMEOUT);
+  LeaderSnapshotFetcher(HttpClient tributaryHttpClient, PeerUrls urls, JsonMapper json) {
+    this(tributaryHttpClient, urls, json, DEFAULT_TIMEOUT);
   }
 
-  LeaderSnapshotFetcher(HttpClient http, JsonMapper json, Duration timeout) {
+  LeaderSnapshotFetcher(HttpClient http, PeerUrls urls, JsonMapper json, Duration timeout) {
     this.http = http;
+    this.urls = urls;
     this.json = json;
     this.timeout = timeout;
   }
@@ -86,13 +88,10 @@ class LeaderSnapshotFetcher {
     try {
       HttpRequest.Builder request =
           HttpRequest.newBuilder(
-                  URI.create(
-                      "http://"
-                          + broker.host()
-                          + ":"
-                          + broker.port()
-                          + "/dashboard/state?scope=local"
-                          + (leadingOnly ? "&leading_only=true" : "")))
+                  urls.uri(
+                      broker.host(),
+                      broker.port(),
+                      "/dashboard/state?scope=local" + (leadingOnly ? "&leading_only=true" : "")))
               .timeout(timeout) // ends the exchange itself; orTimeout only stops our waiting
               .header("Accept", "application/json")
               .GET();
