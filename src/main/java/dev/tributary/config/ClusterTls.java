@@ -12,7 +12,8 @@ import org.springframework.boot.ssl.SslBundles;
 
 /**
  * The cluster's TLS, resolved once at startup from the Spring SSL bundles and handed to the core as
- * plain JDK values. Off unless the HTTP listener is on TLS; then all three parts are on together.
+ * plain JDK values. Off unless the HTTP listener is on TLS; then all three parts are on together (a
+ * single broker, outside any quorum, has no Raft port to protect).
  *
  * @param urls the scheme of every URL that points at a broker ({@code https} with TLS)
  * @param peerSslContext for the HTTP client that calls other brokers: trusts the peer bundle's
@@ -25,15 +26,26 @@ record ClusterTls(PeerUrls urls, Optional<SSLContext> peerSslContext, Optional<R
   /**
    * @param serverBundle {@code server.ssl.bundle}, empty if unset
    * @param serverSslEnabled {@code server.ssl.enabled} (Spring's default: true)
+   * @param clustered whether this broker is a member of a metadata quorum (has peers and a Raft
+   *     port)
    */
   static ClusterTls resolve(
-      String serverBundle, boolean serverSslEnabled, TlsProperties properties, SslBundles bundles) {
+      String serverBundle,
+      boolean serverSslEnabled,
+      boolean clustered,
+      TlsProperties properties,
+      SslBundles bundles) {
     if (serverBundle.isBlank() || !serverSslEnabled) {
       return OFF;
     }
     String peerBundleName =
         properties.peerBundle().isBlank() ? serverBundle : properties.peerBundle();
     SslBundle peer = bundles.getBundle(peerBundleName);
+    if (!clustered) {
+      // A single broker has no peers and no Raft port: only the scheme of the URLs it hands out
+      // matters, and a listener certificate from a public CA needs no trust store.
+      return new ClusterTls(PeerUrls.TLS, Optional.of(peer.createSslContext()), Optional.empty());
+    }
     if (peer.getStores().getTrustStore() == null) {
       // Without one, the JDK's public CAs would be trusted: anyone with any public certificate
       // could join the quorum.

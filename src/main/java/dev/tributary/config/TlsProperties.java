@@ -13,8 +13,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param peerBundle the SSL bundle a broker uses towards its peers: its trust store decides which
  *     listeners it trusts over https and which Raft peers it accepts, its key store is the
  *     certificate it presents on the Raft port. Empty (the default): the listener's own {@code
- *     server.ssl.bundle}. It must have a trust store (the cluster CA): the JDK's public CAs are
- *     never trusted to join the quorum.
+ *     server.ssl.bundle}. In a cluster it must have a trust store (the cluster CA): the JDK's
+ *     public CAs are never trusted to join the quorum.
  */
 @ConfigurationProperties("tributary.tls")
 public record TlsProperties(@DefaultValue("") String peerBundle) {}

@@ -1,5 +1,6 @@
 package dev.tributary.config;
 
+import dev.tributary.server.BrokerConfig;
 import dev.tributary.transport.http.PeerUrls;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ssl.SslBundles;
@@ -14,9 +15,11 @@ class TlsWiring {
   ClusterTls clusterTls(
       @Value("${server.ssl.bundle:}") String serverBundle,
       @Value("${server.ssl.enabled:true}") boolean serverSslEnabled,
+      BrokerConfig brokerConfig,
       TlsProperties properties,
       SslBundles sslBundles) {
-    return ClusterTls.resolve(serverBundle, serverSslEnabled, properties, sslBundles);
+    return ClusterTls.resolve(
+        serverBundle, serverSslEnabled, brokerConfig.clustered(), properties, sslBundles);
   }
 
   /** The scheme of peer URLs, for the transport, API and dashboard beans. */

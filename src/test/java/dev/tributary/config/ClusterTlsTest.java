@@ -16,14 +16,14 @@ class ClusterTlsTest {
 
   @Test
   void withoutAServerBundleEverythingStaysPlaintext() {
-    ClusterTls tls = ClusterTls.resolve("", true, DEFAULTS, new DefaultSslBundleRegistry());
+    ClusterTls tls = ClusterTls.resolve("", true, true, DEFAULTS, new DefaultSslBundleRegistry());
     assertThat(tls).isEqualTo(ClusterTls.OFF);
     assertThat(tls.urls()).isEqualTo(PeerUrls.PLAIN);
   }
 
   @Test
   void serverSslDisabledKeepsEverythingPlaintextWhateverTheBundle() {
-    assertThat(ClusterTls.resolve("cluster", false, DEFAULTS, new DefaultSslBundleRegistry()))
+    assertThat(ClusterTls.resolve("cluster", false, true, DEFAULTS, new DefaultSslBundleRegistry()))
         .isEqualTo(ClusterTls.OFF);
   }
 
@@ -31,7 +31,7 @@ class ClusterTlsTest {
   void aBundleWithoutATrustStoreIsRefusedRatherThanTrustingThePublicCas() throws Exception {
     DefaultSslBundleRegistry bundles = new DefaultSslBundleRegistry();
     bundles.registerBundle("cluster", keyStoreOnly());
-    assertThatThrownBy(() -> ClusterTls.resolve("cluster", true, DEFAULTS, bundles))
+    assertThatThrownBy(() -> ClusterTls.resolve("cluster", true, true, DEFAULTS, bundles))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("'cluster' has no trust store")
         .hasMessageContaining("spring.ssl.bundle.pem.cluster.truststore.certificate");
@@ -42,8 +42,19 @@ class ClusterTlsTest {
     DefaultSslBundleRegistry bundles = new DefaultSslBundleRegistry();
     bundles.registerBundle("web", keyStoreOnly());
     bundles.registerBundle("peers", keyStoreOnly());
-    assertThatThrownBy(() -> ClusterTls.resolve("web", true, new TlsProperties("peers"), bundles))
+    assertThatThrownBy(
+            () -> ClusterTls.resolve("web", true, true, new TlsProperties("peers"), bundles))
         .hasMessageContaining("'peers' has no trust store");
+  }
+
+  @Test
+  void aSingleBrokerOnTlsNeedsNoTrustStoreAndHasNoRaftPort() throws Exception {
+    DefaultSslBundleRegistry bundles = new DefaultSslBundleRegistry();
+    bundles.registerBundle("public", keyStoreOnly());
+    ClusterTls tls = ClusterTls.resolve("public", true, false, DEFAULTS, bundles);
+    assertThat(tls.urls()).isEqualTo(PeerUrls.TLS);
+    assertThat(tls.peerSslContext()).isPresent();
+    assertThat(tls.raftTls()).isEmpty();
   }
 
   private static SslBundle keyStoreOnly() throws Exception {

@@ -3,7 +3,9 @@ package dev.tributary.metadata.ratis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
+import dev.tributary.e2e.TestPorts;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.tls.TestCertificates;
 import java.io.IOException;
@@ -41,8 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The Raft port of a quorum on mutual TLS: its members commit as usual, and a client that does not
  * present a certificate signed by the cluster CA cannot submit a batch — with no certificate, with
  * none over plaintext, or with a self-signed one. A client with a cluster certificate can (the
- * control: the refusals are the certificate's doing). Also: the port listens on the configured host
- * only. One quorum for the class; each test restores what it checks.
+ * control: the refusals are the certificate's doing). Nor can a stranger add itself to the voters.
+ * Also: the port listens on the configured host only. One quorum for the class; each test restores
+ * what it checks.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RaftPortSecurityTest {
@@ -97,16 +100,47 @@ class RaftPortSecurityTest {
   }
 
   @Test
-  void aClientWithAClusterCertificateCanSubmitABatch() throws Exception {
+  void aClientWithAClusterCertificateCanSubmitABatch() {
+    Parameters broker = tls(new GrpcTlsConfig(cluster.keyManager(), cluster.trustManager(), true));
+    // Retried only should leadership move between reading the leader and sending: a batch that did
+    // commit makes the retry a STALE no-op, and the topic is there either way.
+    await("a batch from a client with a cluster certificate")
+        .atMost(QuorumFixture.WAIT)
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              RatisMetadataQuorum leader = quorum.awaitLeader();
+              if (leader.image().topic("from-a-broker").isEmpty()) {
+                RaftClientReply reply = submit(broker, leader, "from-a-broker");
+                assertThat(reply.isSuccess()).as(String.valueOf(reply.getException())).isTrue();
+              }
+              assertThat(leader.image().topic("from-a-broker")).isPresent();
+            });
+  }
+
+  @Test
+  void aStrangerCannotAddItselfToTheVoters() {
     RatisMetadataQuorum leader = quorum.awaitLeader();
-    long before = leader.image().lastOffset();
-    RaftClientReply reply =
-        submit(
-            tls(new GrpcTlsConfig(cluster.keyManager(), cluster.trustManager(), true)),
-            leader,
-            "from-a-broker");
-    assertThat(reply.isSuccess()).as(String.valueOf(reply.getException())).isTrue();
-    assertThat(leader.image().lastOffset()).isGreaterThan(before);
+    List<RaftPeer> withStranger = new ArrayList<>(voters());
+    withStranger.add(
+        RatisMetadataQuorum.peer(
+            9, new InetSocketAddress("127.0.0.1", TestPorts.next()), RaftPeerRole.FOLLOWER));
+    Parameters strangerTls =
+        tls(new GrpcTlsConfig(stranger.keyManager(), cluster.trustManager(), true));
+    Throwable failure =
+        catchThrowable(
+            () -> {
+              try (RaftClient client = client(strangerTls, leader)) {
+                RaftClientReply reply = client.admin().setConfiguration(withStranger);
+                if (!reply.isSuccess()) {
+                  throw reply.getException();
+                }
+              }
+            });
+    assertRefusedByTransport(failure);
+    assertThat(leader.division().getRaftConf().getAllPeers())
+        .extracting(peer -> peer.getId().toString())
+        .containsExactlyInAnyOrder("1", "2", "3");
   }
 
   @Test
@@ -138,13 +172,22 @@ class RaftPortSecurityTest {
                 throw reply.getException();
               }
             });
-    // Refused by the transport (gRPC UNAVAILABLE: the TLS handshake failed), before any Raft code.
-    assertThat(failure)
-        .as("the stranger's batch must be refused")
-        .isNotNull()
-        .hasStackTraceContaining("UNAVAILABLE");
+    assertRefusedByTransport(failure);
     assertThat(leader.image()).isEqualTo(before);
     assertThat(before.topic("from-a-stranger")).isEmpty();
+  }
+
+  /**
+   * Refused by the transport, before any Raft code: the failed TLS handshake reaches the client as
+   * gRPC's UNAVAILABLE, or, when the client noticed first that the connection died, as its closed
+   * proxy to that server. Never a Raft answer (not leader, stale, rejected).
+   */
+  private static void assertRefusedByTransport(Throwable failure) {
+    assertThat(failure).as("the stranger must be refused").isNotNull();
+    assertThat(failure)
+        .satisfiesAnyOf(
+            f -> assertThat(f).hasStackTraceContaining("UNAVAILABLE"),
+            f -> assertThat(f).hasStackTraceContaining("AlreadyClosedException"));
   }
 
   private static Parameters tls(GrpcTlsConfig config) {
@@ -156,24 +199,32 @@ class RaftPortSecurityTest {
   /** One batch that creates {@code topic}, sent as a Raft client to {@code leader}, no retries. */
   private static RaftClientReply submit(
       Parameters clientParameters, RatisMetadataQuorum leader, String topic) throws Exception {
-    RaftProperties properties = new RaftProperties();
-    RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
-    RaftClientConfigKeys.Rpc.setRequestTimeout(
-        properties, TimeDuration.valueOf(5, TimeUnit.SECONDS));
-    List<RaftPeer> peers = new ArrayList<>();
-    quorum.voters.forEach(
-        (id, address) -> peers.add(RatisMetadataQuorum.peer(id, address, RaftPeerRole.FOLLOWER)));
-    try (RaftClient client =
-        RaftClient.newBuilder()
-            .setProperties(properties)
-            .setParameters(clientParameters)
-            .setRaftGroup(RaftGroup.valueOf(RatisMetadataQuorum.GROUP_ID, peers))
-            .setLeaderId(RaftPeerId.valueOf(String.valueOf(leader.localBrokerId())))
-            .setRetryPolicy(RetryPolicies.noRetry())
-            .build()) {
+    try (RaftClient client = client(clientParameters, leader)) {
       byte[] batch =
           MetadataBatchCodec.encodeBatch(leader.image().lastOffset(), quorum.topicRecords(topic));
       return client.async().send(Message.valueOf(ByteBuffer.wrap(batch))).get(30, TimeUnit.SECONDS);
     }
+  }
+
+  /** A Raft client of the quorum that sends to {@code leader} and never retries. */
+  private static RaftClient client(Parameters clientParameters, RatisMetadataQuorum leader) {
+    RaftProperties properties = new RaftProperties();
+    RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
+    RaftClientConfigKeys.Rpc.setRequestTimeout(
+        properties, TimeDuration.valueOf(5, TimeUnit.SECONDS));
+    return RaftClient.newBuilder()
+        .setProperties(properties)
+        .setParameters(clientParameters)
+        .setRaftGroup(RaftGroup.valueOf(RatisMetadataQuorum.GROUP_ID, voters()))
+        .setLeaderId(RaftPeerId.valueOf(String.valueOf(leader.localBrokerId())))
+        .setRetryPolicy(RetryPolicies.noRetry())
+        .build();
+  }
+
+  private static List<RaftPeer> voters() {
+    List<RaftPeer> peers = new ArrayList<>();
+    quorum.voters.forEach(
+        (id, address) -> peers.add(RatisMetadataQuorum.peer(id, address, RaftPeerRole.FOLLOWER)));
+    return peers;
   }
 }
