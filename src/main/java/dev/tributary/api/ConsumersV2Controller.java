@@ -72,7 +72,6 @@ class ConsumersV2Controller {
   private final RecordJsonWriter writer;
   private final ConsumerInstanceProxy proxy;
   private final TopicMeters meters;
-
   private final PeerUrls urls;
 
   ConsumersV2Controller(
