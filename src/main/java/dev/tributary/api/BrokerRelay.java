@@ -6,8 +6,8 @@ import dev.tributary.metadata.BrokerImage;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.transport.http.Forwarding;
 import dev.tributary.transport.http.InternalApi;
+import dev.tributary.transport.http.PeerUrls;
 import jakarta.servlet.http.HttpServletRequest;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -31,8 +31,10 @@ import org.springframework.stereotype.Component;
 class BrokerRelay {
   private final BrokerServer broker;
   private final HttpClient http;
+  private final PeerUrls urls;
 
-  BrokerRelay(BrokerServer broker, HttpClient tributaryHttpClient) {
+  BrokerRelay(BrokerServer broker, HttpClient tributaryHttpClient, PeerUrls urls) {
+    this.urls = urls;
     this.broker = broker;
     this.http = tributaryHttpClient;
   }
@@ -50,13 +52,7 @@ class BrokerRelay {
     String query = request.getQueryString() == null ? "" : "?" + request.getQueryString();
     HttpRequest.Builder out =
         HttpRequest.newBuilder(
-                URI.create(
-                    "http://"
-                        + target.host()
-                        + ":"
-                        + target.port()
-                        + request.getRequestURI()
-                        + query))
+                urls.uri(target.host(), target.port(), request.getRequestURI() + query))
             .timeout(Duration.ofSeconds(90))
             .header(Forwarding.FORWARDED_HEADER, Integer.toString(broker.config().brokerId()))
             .header(

@@ -6,8 +6,8 @@ import dev.tributary.server.BrokerServer;
 import dev.tributary.server.GroupServices;
 import dev.tributary.transport.http.Forwarding;
 import dev.tributary.transport.http.InternalApi;
+import dev.tributary.transport.http.PeerUrls;
 import jakarta.servlet.http.HttpServletRequest;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,6 +37,7 @@ class ConsumerInstanceProxy {
 
   private final BrokerServer broker;
   private final HttpClient http;
+  private final PeerUrls urls;
   private final BrokerRelay relay;
 
   /** Where instances were last found; bounded (least recently found evicted first). */
@@ -49,8 +50,10 @@ class ConsumerInstanceProxy {
             }
           });
 
-  ConsumerInstanceProxy(BrokerServer broker, HttpClient tributaryHttpClient, BrokerRelay relay) {
+  ConsumerInstanceProxy(
+      BrokerServer broker, HttpClient tributaryHttpClient, PeerUrls urls, BrokerRelay relay) {
     this.broker = broker;
+    this.urls = urls;
     this.http = tributaryHttpClient;
     this.relay = relay;
   }
@@ -119,15 +122,10 @@ class ConsumerInstanceProxy {
       }
       HttpRequest ask =
           HttpRequest.newBuilder(
-                  URI.create(
-                      "http://"
-                          + b.host()
-                          + ":"
-                          + b.port()
-                          + "/internal/v1/consumer/instances/"
-                          + encode(group)
-                          + "/"
-                          + encode(instance)))
+                  urls.uri(
+                      b.host(),
+                      b.port(),
+                      "/internal/v1/consumer/instances/" + encode(group) + "/" + encode(instance)))
               .timeout(Duration.ofSeconds(2))
               .header(InternalApi.SECRET_HEADER, secret())
               .GET()

@@ -14,6 +14,7 @@ import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.GroupServices;
+import dev.tributary.transport.http.PeerUrls;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -76,6 +77,7 @@ class ConsumersV2Controller {
   private final RecordJsonWriter writer;
   private final ConsumerInstanceProxy proxy;
   private final TopicMeters meters;
+  private final PeerUrls urls;
 
   ConsumersV2Controller(
       BrokerServer broker,
@@ -83,9 +85,11 @@ class ConsumersV2Controller {
       JsonMapper json,
       ConsumerInstanceProxy proxy,
       TopicMeters meters,
-      AccessGuard access) {
+      AccessGuard access,
+      PeerUrls urls) {
     this.access = access;
     this.broker = broker;
+    this.urls = urls;
     this.groups = groups;
     this.json = json;
     this.writer = new RecordJsonWriter(json);
@@ -179,10 +183,7 @@ class ConsumersV2Controller {
       @JsonProperty("instance_id") String instanceId, @JsonProperty("base_uri") String baseUri) {}
 
   private String baseUri(String group, String instance) {
-    return "http://"
-        + broker.config().host()
-        + ":"
-        + broker.config().port()
+    return urls.base(broker.config().host(), broker.config().port())
         + "/consumers/"
         + URLEncoder.encode(group, StandardCharsets.UTF_8)
         + "/instances/"

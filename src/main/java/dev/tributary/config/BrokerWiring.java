@@ -15,6 +15,7 @@ import dev.tributary.transport.http.HttpControllerChannel;
 import dev.tributary.transport.http.HttpGroupTransport;
 import dev.tributary.transport.http.HttpLeaderEndpoint;
 import dev.tributary.transport.http.HttpPartitionForwarder;
+import dev.tributary.transport.http.PeerUrls;
 import java.net.http.HttpClient;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -86,10 +87,12 @@ class BrokerWiring {
       ExecutorScheduler scheduler,
       ExecutorService tributaryDelayedCompletions,
       HttpClient tributaryHttpClient,
+      ClusterTls clusterTls,
       JsonMapper json) {
     ControllerChannel remote =
         new HttpControllerChannel(
             tributaryHttpClient,
+            clusterTls.urls(),
             json,
             config.clusterSecret() == null ? "" : config.clusterSecret(),
             Duration.ofSeconds(5),
@@ -99,6 +102,7 @@ class BrokerWiring {
     LeaderEndpoint leaders =
         new HttpLeaderEndpoint(
             tributaryHttpClient,
+            clusterTls.urls(),
             config.clusterSecret() == null ? "" : config.clusterSecret(),
             id -> self[0].brokerEndpoint(id));
     self[0] =
@@ -108,7 +112,7 @@ class BrokerWiring {
             new SecureRandom(),
             scheduler,
             tributaryDelayedCompletions,
-            MetadataQuorums::open,
+            brokerConfig -> MetadataQuorums.open(brokerConfig, clusterTls.raftTls()),
             remote,
             leaders);
     return self[0];
@@ -116,21 +120,28 @@ class BrokerWiring {
 
   /**
    * One HTTP client for every call to another broker (forwarded produces and reads, controller
-   * calls).
+   * calls); with TLS it trusts the cluster's CA ({@link ClusterTls}).
    */
   @Bean
-  HttpClient tributaryHttpClient() {
-    return HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(2))
-        .build();
+  HttpClient tributaryHttpClient(ClusterTls clusterTls) {
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2));
+    clusterTls.peerSslContext().ifPresent(builder::sslContext);
+    return builder.build();
   }
 
   @Bean
   PartitionForwarder partitionForwarder(
-      HttpClient tributaryHttpClient, JsonMapper json, BrokerServer broker, BrokerConfig config) {
+      HttpClient tributaryHttpClient,
+      PeerUrls peerUrls,
+      JsonMapper json,
+      BrokerServer broker,
+      BrokerConfig config) {
     return new HttpPartitionForwarder(
         tributaryHttpClient,
+        peerUrls,
         json,
         id ->
             Optional.ofNullable(broker.metadata().brokers().get(id))
@@ -149,6 +160,7 @@ class BrokerWiring {
       ExecutorScheduler scheduler,
       ExecutorService tributaryDelayedCompletions,
       HttpClient tributaryHttpClient,
+      PeerUrls peerUrls,
       JsonMapper json,
       BrokerConfig config) {
     TributaryProperties.Group group = properties.group();
@@ -164,6 +176,7 @@ class BrokerWiring {
     GroupTransport transport =
         new HttpGroupTransport(
             tributaryHttpClient,
+            peerUrls,
             json,
             config.clusterSecret() == null ? "" : config.clusterSecret(),
             Duration.ofSeconds(5));

@@ -3,10 +3,12 @@ package dev.tributary.config;
 import dev.tributary.metadata.LocalMetadataLog;
 import dev.tributary.metadata.MetadataQuorum;
 import dev.tributary.metadata.ratis.QuorumVoters;
+import dev.tributary.metadata.ratis.RaftTls;
 import dev.tributary.metadata.ratis.RatisMetadataQuorum;
 import dev.tributary.metadata.ratis.RatisQuorumOptions;
 import dev.tributary.server.BrokerConfig;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Chooses the metadata quorum: the cluster's Raft group when voters are configured, else a local
@@ -15,10 +17,15 @@ import java.util.Map;
 final class MetadataQuorums {
   private MetadataQuorums() {}
 
-  static MetadataQuorum open(BrokerConfig config) {
+  /**
+   * @param raftTls mutual TLS for the Raft port, when the cluster runs on TLS
+   */
+  static MetadataQuorum open(BrokerConfig config, Optional<RaftTls> raftTls) {
     if (!config.clustered()) {
       return LocalMetadataLog.open(config.metadataDir(), config.brokerId());
     }
+    RatisQuorumOptions options =
+        raftTls.map(RatisQuorumOptions.DEFAULTS::withTls).orElse(RatisQuorumOptions.DEFAULTS);
     return RatisMetadataQuorum.start(
         config.brokerId(),
         QuorumVoters.parse(config.quorumVoters()),
@@ -26,6 +33,6 @@ final class MetadataQuorums {
             ? Map.of()
             : QuorumVoters.parse(config.quorumListeners()),
         config.quorumDir(),
-        RatisQuorumOptions.DEFAULTS);
+        options);
   }
 }

@@ -2,22 +2,25 @@ package dev.tributary.web;
 
 import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.server.BrokerServer;
+import dev.tributary.transport.http.PeerUrls;
 import java.net.URI;
 import java.util.Locale;
 import org.springframework.stereotype.Component;
 
 /**
  * Which browser origins may open the live view's socket and call the API from a page: the cluster's
- * own brokers ({@code http://host:port} of every registered broker), because a page served by one
- * broker reconnects to another when its broker dies. Any other site's page is refused, so it cannot
- * drive this cluster from a visitor's browser.
+ * own brokers ({@code http://host:port}, or {@code https://} with TLS on, of every registered
+ * broker), because a page served by one broker reconnects to another when its broker dies. Any
+ * other site's page is refused, so it cannot drive this cluster from a visitor's browser.
  */
 @Component
 class ClusterOrigins {
   private final BrokerServer broker;
+  private final PeerUrls urls;
 
-  ClusterOrigins(BrokerServer broker) {
+  ClusterOrigins(BrokerServer broker, PeerUrls urls) {
     this.broker = broker;
+    this.urls = urls;
   }
 
   /**
@@ -35,11 +38,13 @@ class ClusterOrigins {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    if (uri.getHost() == null || !"http".equals(uri.getScheme())) {
+    // The cluster's own pages come over the cluster's scheme: an http page is not ours when TLS is
+    // on.
+    if (uri.getHost() == null || !urls.scheme().equals(uri.getScheme())) {
       return false;
     }
     String host = canonical(uri.getHost());
-    int port = uri.getPort() < 0 ? 80 : uri.getPort();
+    int port = uri.getPort() < 0 ? urls.defaultPort() : uri.getPort();
     String requestHostPort = requestHost == null ? null : canonicalHostPort(requestHost);
     if ((host + ":" + port).equals(requestHostPort)) {
       return true;
@@ -60,10 +65,10 @@ class ClusterOrigins {
     }
   }
 
-  private static String canonicalHostPort(String hostHeader) {
+  private String canonicalHostPort(String hostHeader) {
     int colon = hostHeader.lastIndexOf(':');
     if (colon < 0 || hostHeader.endsWith("]")) {
-      return canonical(hostHeader) + ":80";
+      return canonical(hostHeader) + ":" + urls.defaultPort();
     }
     return canonical(hostHeader.substring(0, colon)) + ":" + hostHeader.substring(colon + 1);
   }

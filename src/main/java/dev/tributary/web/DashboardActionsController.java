@@ -3,8 +3,8 @@ package dev.tributary.web;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.transport.http.InternalApi;
+import dev.tributary.transport.http.PeerUrls;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -42,6 +42,7 @@ class DashboardActionsController {
   private final DashboardProperties properties;
   private final FaultActions faults;
   private final HttpClient http;
+  private final PeerUrls urls;
   private final JsonMapper json;
   private final ClusterOrigins origins;
 
@@ -50,9 +51,11 @@ class DashboardActionsController {
       DashboardProperties properties,
       FaultActions faults,
       HttpClient tributaryHttpClient,
+      PeerUrls urls,
       JsonMapper json,
       ClusterOrigins origins) {
     this.origins = origins;
+    this.urls = urls;
     this.broker = broker;
     this.properties = properties;
     this.faults = faults;
@@ -185,9 +188,7 @@ class DashboardActionsController {
   private CompletableFuture<ResponseEntity<Map<String, Object>>> forward(
       BrokerImage target, String action, byte[] body) {
     HttpRequest request =
-        HttpRequest.newBuilder(
-                URI.create(
-                    "http://" + target.host() + ":" + target.port() + INTERNAL_PREFIX + action))
+        HttpRequest.newBuilder(urls.uri(target.host(), target.port(), INTERNAL_PREFIX + action))
             .timeout(FORWARD_TIMEOUT)
             .header(
                 InternalApi.SECRET_HEADER,

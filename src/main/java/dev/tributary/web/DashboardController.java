@@ -8,6 +8,7 @@ import dev.tributary.security.AclBinding;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
 import dev.tributary.server.BrokerServer;
+import dev.tributary.transport.http.PeerUrls;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -40,15 +41,19 @@ class DashboardController {
   private final JsonMapper json;
   private final AccessGuard access;
 
+  private final PeerUrls urls;
+
   DashboardController(
       BrokerServer broker,
       LeaderSnapshotFetcher leaders,
       LocalSnapshots localSnapshots,
       LiveClusterView liveView,
       JsonMapper json,
-      AccessGuard access) {
+      AccessGuard access,
+      PeerUrls urls) {
     this.json = json;
     this.access = access;
+    this.urls = urls;
     this.broker = broker;
     this.leaders = leaders;
     this.localSnapshots = localSnapshots;
@@ -66,10 +71,8 @@ class DashboardController {
     model.addAttribute(
         "produceExample",
         "curl -X POST -H 'Content-Type: application/vnd.kafka.json.v2+json' "
-            + "--data '{\"records\":[{\"value\":{\"hello\":\"world\"}}]}' http://"
-            + broker.config().host()
-            + ":"
-            + broker.config().port()
+            + "--data '{\"records\":[{\"value\":{\"hello\":\"world\"}}]}' "
+            + urls.base(broker.config().host(), broker.config().port())
             + "/topics/demo");
     return "dashboard";
   }

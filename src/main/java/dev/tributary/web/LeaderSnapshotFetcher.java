@@ -3,7 +3,7 @@ package dev.tributary.web;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.transport.http.InternalApi;
-import java.net.URI;
+import dev.tributary.transport.http.PeerUrls;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -31,22 +31,26 @@ class LeaderSnapshotFetcher {
   static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(500);
 
   private final HttpClient http;
+  private final PeerUrls urls;
   private final JsonMapper json;
   private final Duration timeout;
   // With client authentication on, the other broker lets this one in by the cluster secret.
   private final String clusterSecret;
 
   @Autowired
-  LeaderSnapshotFetcher(HttpClient tributaryHttpClient, JsonMapper json, BrokerServer broker) {
-    this(tributaryHttpClient, json, DEFAULT_TIMEOUT, broker.config().clusterSecret());
+  LeaderSnapshotFetcher(
+      HttpClient tributaryHttpClient, PeerUrls urls, JsonMapper json, BrokerServer broker) {
+    this(tributaryHttpClient, urls, json, DEFAULT_TIMEOUT, broker.config().clusterSecret());
   }
 
-  LeaderSnapshotFetcher(HttpClient http, JsonMapper json, Duration timeout) {
-    this(http, json, timeout, null);
+  LeaderSnapshotFetcher(HttpClient http, PeerUrls urls, JsonMapper json, Duration timeout) {
+    this(http, urls, json, timeout, null);
   }
 
-  LeaderSnapshotFetcher(HttpClient http, JsonMapper json, Duration timeout, String clusterSecret) {
+  LeaderSnapshotFetcher(
+      HttpClient http, PeerUrls urls, JsonMapper json, Duration timeout, String clusterSecret) {
     this.http = http;
+    this.urls = urls;
     this.json = json;
     this.timeout = timeout;
     this.clusterSecret = clusterSecret;
@@ -95,13 +99,10 @@ class LeaderSnapshotFetcher {
     try {
       HttpRequest.Builder request =
           HttpRequest.newBuilder(
-                  URI.create(
-                      "http://"
-                          + broker.host()
-                          + ":"
-                          + broker.port()
-                          + "/dashboard/state?scope=local"
-                          + (leadingOnly ? "&leading_only=true" : "")))
+                  urls.uri(
+                      broker.host(),
+                      broker.port(),
+                      "/dashboard/state?scope=local" + (leadingOnly ? "&leading_only=true" : "")))
               .timeout(timeout) // ends the exchange itself; orTimeout only stops our waiting
               .header("Accept", "application/json")
               .GET();

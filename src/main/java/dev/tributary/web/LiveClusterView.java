@@ -5,6 +5,7 @@ import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.server.BrokerServer;
+import dev.tributary.transport.http.PeerUrls;
 import jakarta.annotation.PreDestroy;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -58,6 +59,7 @@ class LiveClusterView {
       LocalSnapshots localSnapshots,
       DashboardProperties properties,
       HttpClient tributaryHttpClient,
+      PeerUrls urls,
       JsonMapper json) {
     this.broker = broker;
     this.localSnapshots = localSnapshots;
@@ -68,6 +70,7 @@ class LiveClusterView {
         new PeerSnapshots(
             new LeaderSnapshotFetcher(
                 tributaryHttpClient,
+                urls,
                 json,
                 Duration.ofMillis(PEER_FRESH_MS),
                 broker.config().clusterSecret()),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import dev.tributary.common.Uuid;
 import dev.tributary.metadata.BrokerImage;
+import dev.tributary.transport.http.PeerUrls;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -102,7 +103,7 @@ class LeaderSnapshotFetcherTest {
     BrokerImage impostor = serve(5, 200, json.writeValueAsString(snapshotOf(9)), false);
     BrokerImage starting = serve(6, 503, "{\"error_code\":50301,\"message\":\"starting\"}", false);
     BrokerImage garbage = serve(7, 200, "<html>not json</html>", false);
-    LeaderSnapshotFetcher fetcher = new LeaderSnapshotFetcher(http, json, TIMEOUT);
+    LeaderSnapshotFetcher fetcher = new LeaderSnapshotFetcher(http, PeerUrls.PLAIN, json, TIMEOUT);
 
     Map<Integer, LocalSnapshot> result =
         fetcher.fetch(List.of(answers, refuses, hangs, impostor, starting, garbage));
@@ -116,6 +117,7 @@ class LeaderSnapshotFetcherTest {
 
   @Test
   void asksNobodyWhenThereAreNoRemoteLeaders() {
-    assertThat(new LeaderSnapshotFetcher(http, json, TIMEOUT).fetch(List.of())).isEmpty();
+    assertThat(new LeaderSnapshotFetcher(http, PeerUrls.PLAIN, json, TIMEOUT).fetch(List.of()))
+        .isEmpty();
   }
 }

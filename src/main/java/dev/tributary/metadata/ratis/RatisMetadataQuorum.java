@@ -29,8 +29,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -63,7 +65,8 @@ import org.slf4j.LoggerFactory;
  * <p>Identity is derived from configuration, so it is stable across restarts: peer id = broker id
  * as a string, group id = {@code UUID.nameUUIDFromBytes("tributary-metadata")}. Storage: {@code
  * <storageDir>/<group-uuid>/} (Raft log, metadata, {@code sm/} snapshots); one process per
- * directory. gRPC on the local member's port, bound to its host.
+ * directory. gRPC on the local member's port, bound to its host only (never the wildcard address),
+ * with mutual TLS when {@link RatisQuorumOptions#tls()} is set (see {@link #parameters}).
  *
  * <p>Append path: {@link #append} encodes the batch as one Raft entry ({@link MetadataBatchCodec})
  * and submits it to the local Raft division, which accepts it only while it is the ready leader;
@@ -194,6 +197,7 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
               .setGroup(group)
               .setStateMachine(stateMachine)
               .setProperties(properties(localAddress, storageDir, options))
+              .setParameters(parameters(options))
               .setOption(RaftStorage.StartupOption.RECOVER)
               .build();
       server.start();
@@ -241,7 +245,7 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
   static final long ELECTION_TIMEOUT_MIN_MS = 500;
   static final long ELECTION_TIMEOUT_MAX_MS = 1_000;
 
-  private static RaftPeer peer(int brokerId, InetSocketAddress address, RaftPeerRole role) {
+  static RaftPeer peer(int brokerId, InetSocketAddress address, RaftPeerRole role) {
     return RaftPeer.newBuilder()
         .setId(String.valueOf(brokerId))
         .setAddress(address.getHostString() + ":" + address.getPort())
@@ -251,10 +255,29 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
 
   static final String APPENDER_RETRY_POLICY = "1ms,10, 100ms,20, 250ms,2000000000";
 
+  /**
+   * With TLS, one {@link GrpcTlsConfig} for every gRPC role: Ratis serves the server (peer), client
+   * and admin protocols on the one port here (no separate admin or client port is configured), and
+   * uses the same configuration for the connections it opens to peers. Mutual: the port requires a
+   * client certificate that the cluster CA signed, and every connection verifies the peer's.
+   */
+  static Parameters parameters(RatisQuorumOptions options) {
+    Parameters parameters = new Parameters();
+    options
+        .tls()
+        .ifPresent(
+            tls ->
+                GrpcConfigKeys.TLS.setConf(
+                    parameters, new GrpcTlsConfig(tls.keyManager(), tls.trustManager(), true)));
+    return parameters;
+  }
+
   private static RaftProperties properties(
       InetSocketAddress localAddress, Path storageDir, RatisQuorumOptions options) {
     RaftProperties properties = new RaftProperties();
     RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
+    // Bind the host named in the voter list, not every interface: Ratis binds the wildcard address
+    // when no host is set. Admin and client ports stay unset (-1), so they share this one socket.
     GrpcConfigKeys.Server.setHost(properties, localAddress.getHostString());
     GrpcConfigKeys.Server.setPort(properties, localAddress.getPort());
     RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));

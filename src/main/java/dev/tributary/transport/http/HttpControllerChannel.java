@@ -35,6 +35,7 @@ public final class HttpControllerChannel implements ControllerChannel {
   public static final String SECRET_HEADER = InternalApi.SECRET_HEADER;
 
   private final HttpClient http;
+  private final PeerUrls urls;
   private final JsonMapper json;
   private final String secret;
   private final Duration timeout;
@@ -42,8 +43,9 @@ public final class HttpControllerChannel implements ControllerChannel {
   /** For registration and heartbeats: shorter than the broker session, see the constructor. */
   private final Duration heartbeatTimeout;
 
-  public HttpControllerChannel(HttpClient http, JsonMapper json, String secret, Duration timeout) {
-    this(http, json, secret, timeout, timeout);
+  public HttpControllerChannel(
+      HttpClient http, PeerUrls urls, JsonMapper json, String secret, Duration timeout) {
+    this(http, urls, json, secret, timeout, timeout);
   }
 
   /**
@@ -54,12 +56,14 @@ public final class HttpControllerChannel implements ControllerChannel {
    */
   public HttpControllerChannel(
       HttpClient http,
+      PeerUrls urls,
       JsonMapper json,
       String secret,
       Duration timeout,
       Duration heartbeatTimeout) {
     this.heartbeatTimeout = heartbeatTimeout;
     this.http = http;
+    this.urls = urls;
     this.json = json;
     this.secret = secret;
     this.timeout = timeout;
@@ -175,7 +179,7 @@ public final class HttpControllerChannel implements ControllerChannel {
 
   private JsonNode call(
       Endpoint controller, String method, String path, Object body, Duration callTimeout) {
-    URI uri = URI.create("http://" + controller.host() + ":" + controller.port() + path);
+    URI uri = urls.uri(controller.host(), controller.port(), path);
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
             .timeout(callTimeout)

@@ -33,12 +33,15 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class HttpGroupTransport implements GroupTransport {
   private final HttpClient http;
+  private final PeerUrls urls;
   private final JsonMapper json;
   private final String secret;
   private final Duration timeout;
 
-  public HttpGroupTransport(HttpClient http, JsonMapper json, String secret, Duration timeout) {
+  public HttpGroupTransport(
+      HttpClient http, PeerUrls urls, JsonMapper json, String secret, Duration timeout) {
     this.http = http;
+    this.urls = urls;
     this.json = json;
     this.secret = secret;
     this.timeout = timeout;
@@ -55,7 +58,7 @@ public final class HttpGroupTransport implements GroupTransport {
   }
 
   private URI uri(Endpoint endpoint, String pathAndQuery) {
-    return URI.create("http://" + endpoint.host() + ":" + endpoint.port() + pathAndQuery);
+    return urls.uri(endpoint.host(), endpoint.port(), pathAndQuery);
   }
 
   private <T> CompletableFuture<T> post(

@@ -4,7 +4,6 @@ import dev.tributary.replication.LeaderEndpoint;
 import dev.tributary.replication.ReplicaFetch;
 import dev.tributary.server.ControllerChannel;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -20,6 +19,7 @@ import java.util.function.IntFunction;
  */
 public final class HttpLeaderEndpoint implements LeaderEndpoint {
   private final HttpClient http;
+  private final PeerUrls urls;
   private final String secret;
   private final IntFunction<Optional<ControllerChannel.Endpoint>> brokers;
 
@@ -27,8 +27,12 @@ public final class HttpLeaderEndpoint implements LeaderEndpoint {
    * @param brokers where each broker serves HTTP, from the metadata image
    */
   public HttpLeaderEndpoint(
-      HttpClient http, String secret, IntFunction<Optional<ControllerChannel.Endpoint>> brokers) {
+      HttpClient http,
+      PeerUrls urls,
+      String secret,
+      IntFunction<Optional<ControllerChannel.Endpoint>> brokers) {
     this.http = http;
+    this.urls = urls;
     this.secret = secret;
     this.brokers = brokers;
   }
@@ -63,7 +67,7 @@ public final class HttpLeaderEndpoint implements LeaderEndpoint {
             .apply(leaderId)
             .orElseThrow(() -> new IOException("broker " + leaderId + " has no known address"));
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://" + leader.host() + ":" + leader.port() + path))
+        HttpRequest.newBuilder(urls.uri(leader.host(), leader.port(), path))
             .timeout(timeout)
             .header(InternalApi.SECRET_HEADER, secret)
             .header("Content-Type", InternalApi.REPLICA_MEDIA_TYPE)

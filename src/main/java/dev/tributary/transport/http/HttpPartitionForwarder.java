@@ -34,6 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class HttpPartitionForwarder implements PartitionForwarder {
   private final HttpClient http;
+  private final PeerUrls urls;
   private final JsonMapper json;
   private final IntFunction<Optional<Endpoint>> endpoints;
   private final int localBrokerId;
@@ -48,6 +49,7 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
    */
   public HttpPartitionForwarder(
       HttpClient http,
+      PeerUrls urls,
       JsonMapper json,
       IntFunction<Optional<Endpoint>> endpoints,
       int localBrokerId,
@@ -57,6 +59,7 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
     this.metadataOffset = metadataOffset;
     this.secret = secret;
     this.http = http;
+    this.urls = urls;
     this.json = json;
     this.endpoints = endpoints;
     this.localBrokerId = localBrokerId;
@@ -73,12 +76,10 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
               "Broker " + leaderId + " leads " + tp + " but its address is unknown"));
     }
     URI uri =
-        URI.create(
-            "http://"
-                + leader.get().host()
-                + ":"
-                + leader.get().port()
-                + "/topics/"
+        urls.uri(
+            leader.get().host(),
+            leader.get().port(),
+            "/topics/"
                 + URLEncoder.encode(tp.topic(), StandardCharsets.UTF_8)
                 + "/partitions/"
                 + tp.partition()
