@@ -84,14 +84,15 @@ final class ConsumeRun {
     long lastProgressNanos = System.nanoTime();
     while (offset < range.endOffset() && !limitReached()) {
       HttpRequest request =
-          HttpRequest.newBuilder(
-                  BenchUrls.fetch(
-                      options.url(),
-                      options.topic(),
-                      partition,
-                      offset,
-                      options.maxBytes(),
-                      options.fetchTimeoutMs()))
+          BenchAuth.apply(
+                  HttpRequest.newBuilder(
+                      BenchUrls.fetch(
+                          options.url(),
+                          options.topic(),
+                          partition,
+                          offset,
+                          options.maxBytes(),
+                          options.fetchTimeoutMs())))
               .timeout(Duration.ofMillis(options.fetchTimeoutMs() + options.timeoutMs()))
               .header("Accept", "application/vnd.kafka.binary.v2+json")
               .GET()

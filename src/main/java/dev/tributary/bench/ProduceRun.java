@@ -90,12 +90,13 @@ final class ProduceRun {
     HttpRequest.Builder[] perPartition = new HttpRequest.Builder[options.partitions()];
     for (int p = 0; p < perPartition.length; p++) {
       perPartition[p] =
-          HttpRequest.newBuilder(
-                  BenchUrls.partitionRecords(
-                      targets == null ? options.url() : targets[p],
-                      options.topic(),
-                      p,
-                      options.acks()))
+          BenchAuth.apply(
+                  HttpRequest.newBuilder(
+                      BenchUrls.partitionRecords(
+                          targets == null ? options.url() : targets[p],
+                          options.topic(),
+                          p,
+                          options.acks())))
               .timeout(Duration.ofMillis(options.requestTimeoutMs()))
               .header("Content-Type", options.format().contentType)
               .header("Accept", "application/vnd.kafka.v2+json, application/json");

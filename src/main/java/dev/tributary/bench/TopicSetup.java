@@ -63,7 +63,7 @@ final class TopicSetup {
         .put("value", String.valueOf(minInsyncReplicas));
     HttpResponse<String> created =
         client.send(
-            HttpRequest.newBuilder(BenchUrls.topics(base, clusterId))
+            BenchAuth.apply(HttpRequest.newBuilder(BenchUrls.topics(base, clusterId)))
                 .timeout(TIMEOUT)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(request.toString()))
@@ -157,7 +157,7 @@ final class TopicSetup {
 
   private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
     return client.send(
-        HttpRequest.newBuilder(uri)
+        BenchAuth.apply(HttpRequest.newBuilder(uri))
             .timeout(TIMEOUT)
             .header("Accept", "application/json")
             .GET()
