@@ -66,14 +66,14 @@ class SecurityConfiguration {
 
   /**
    * Spring Security's firewall refuses paths with {@code ..}, encoded slashes, {@code ;} and the
-   * like before anything else runs; answer that in the API's error shape too (400 40004).
+   * like before anything else runs; answer that in the API's error shape too (400 40006).
    */
   @Bean
   RequestRejectedHandler requestRejectedHandler(SecurityErrors errors) {
     return (request, response, rejected) ->
         errors.badRequest(
             response,
-            40004,
+            40006,
             "The request path or header is not allowed (relative or encoded segments, or"
                 + " characters outside what URLs and headers may hold)");
   }

@@ -86,7 +86,10 @@ class DashboardWebConfig implements WebSocketConfigurer {
             });
     FilterRegistrationBean<CorsFilter> registration = new FilterRegistrationBean<>(filter);
     registration.addUrlPatterns("/topics/*", "/v3/*", "/dashboard/*");
-    registration.setOrder(0);
+    // Before Spring Security's chain (order -100), so that its 401 and 403 answers carry the CORS
+    // headers too (a page then reads the refusal instead of a bare network error), and preflights
+    // are answered without credentials, as browsers send them.
+    registration.setOrder(-110);
     return registration;
   }
 }
