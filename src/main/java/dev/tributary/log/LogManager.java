@@ -140,6 +140,40 @@ public final class LogManager {
     return dataDir;
   }
 
+  /**
+   * Checks that {@code dir} takes a write and an fsync: creates it if needed, writes, fsyncs and
+   * deletes a probe file {@code .tributary_probe}. The broker runs it before anything else at
+   * startup, so that a full or read-only data directory fails the start with one clear message
+   * instead of half-way through writing its files.
+   *
+   * @throws KafkaStorageException naming the directory and the I/O error
+   */
+  public static void checkWritable(Path dir) {
+    Path probe = dir.resolve(".tributary_probe");
+    try {
+      Files.createDirectories(dir);
+      try (var channel =
+          FileIo.open(
+              probe,
+              java.nio.file.StandardOpenOption.CREATE,
+              java.nio.file.StandardOpenOption.WRITE,
+              java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+        FileIo.writeFully(channel, 0, java.nio.ByteBuffer.wrap(new byte[] {1}));
+        channel.force(true);
+      }
+      Files.delete(probe);
+      FileIo.fsyncDirectory(dir);
+    } catch (IOException e) {
+      throw new KafkaStorageException(
+          "data directory "
+              + dir.toAbsolutePath()
+              + " is not writable ("
+              + e
+              + "); free space or fix its permissions, then start the broker again",
+          e);
+    }
+  }
+
   /** Reports {@code cause} (the directory goes offline) and returns the error to throw. */
   private KafkaStorageException storageError(String what, Throwable cause) {
     if (cause instanceof KafkaStorageException k) {
