@@ -86,6 +86,16 @@ public final class DiskFaults {
       return this;
     }
 
+    /**
+     * The disk is fine again (space freed, device replaced): later writes and fsyncs succeed. A
+     * directory already offline stays offline until the broker restarts.
+     */
+    public Switchable heal() {
+      bytesLeft.set(Long.MAX_VALUE);
+      fsyncFails = false;
+      return this;
+    }
+
     /** Every later fsync fails with an I/O error. */
     public Switchable fsyncFails() {
       fsyncFails = true;

@@ -491,23 +491,37 @@ public final class LogManager {
         log.closeHandlers(); // it took the directory offline: the others close without flushing
       }
     }
+    try {
+      if (!isOffline()) {
+        checkpointRecoveryPointsAndLogStartOffsets();
+        checkpointCleanerOffsets();
+        writeCleanShutdownMarker();
+      }
+    } catch (LogStorageException e) {
+      // Reported: the directory is offline now. A shutdown still completes; recovery runs next.
+    }
     if (isOffline()) {
       LOG.log(
           Level.WARNING,
-          "log directory {0} is offline: no checkpoints and no clean shutdown marker; the next"
-              + " start recovers its logs",
+          "log directory {0} is offline: no clean shutdown marker; the next start recovers its"
+              + " logs",
           dataDir);
-      logs.clear();
-      return;
-    }
-    checkpointRecoveryPointsAndLogStartOffsets();
-    checkpointCleanerOffsets();
-    try {
-      Files.write(dataDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
-      FileIo.fsyncDirectory(dataDir);
-    } catch (IOException e) {
-      throw storageError("writing the clean shutdown marker in " + dataDir, e);
     }
     logs.clear();
+  }
+
+  private void writeCleanShutdownMarker() {
+    Path marker = dataDir.resolve(CLEAN_SHUTDOWN_FILE);
+    try {
+      Files.write(marker, new byte[0]);
+      FileIo.fsyncDirectory(dataDir);
+    } catch (IOException e) {
+      try {
+        Files.deleteIfExists(marker); // never claim a clean shutdown that did not finish
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw storageError("writing the clean shutdown marker in " + dataDir, e);
+    }
   }
 }
