@@ -30,6 +30,7 @@ import dev.tributary.consumer.NoOffsetForPartitionException;
 import dev.tributary.consumer.UndeliverableRecordException;
 import dev.tributary.log.InvalidConfigException;
 import dev.tributary.log.InvalidRecordException;
+import dev.tributary.log.KafkaStorageException;
 import dev.tributary.log.LogStorageException;
 import dev.tributary.log.OffsetOutOfRangeException;
 import dev.tributary.log.RecordTooLargeException;
@@ -110,6 +111,10 @@ class ApiExceptionHandler {
       // is a server-side fault. The Kafka-protocol listener will map client-sent corrupt batches to
       // 422.
       return respond(HttpStatus.INTERNAL_SERVER_ERROR, 50002, "Stored data is corrupt: " + message);
+    } else if (error instanceof KafkaStorageException) {
+      // KAFKA_STORAGE_ERROR (56), retriable: the log directory is offline; the controller moves
+      // leadership to another in-sync replica, and a retry reaches it (docs/adr/0015).
+      return respond(HttpStatus.SERVICE_UNAVAILABLE, 50311, "Storage error: " + message);
     } else if (error instanceof LogStorageException) {
       return respond(HttpStatus.INTERNAL_SERVER_ERROR, 50003, "Storage error: " + message);
     } else if (error instanceof AsyncRequestTimeoutException) {

@@ -60,7 +60,8 @@ class InternalControllerEndpoints {
                 new ControllerChannel.BrokerHeartbeat(
                     request.path("broker_id").asInt(),
                     request.path("broker_epoch").asLong(),
-                    request.path("metadata_offset").asLong()));
+                    request.path("metadata_offset").asLong(),
+                    request.path("log_dir_offline").asBoolean(false)));
     return ok(Map.of("fenced", result.fenced(), "metadata_offset", result.metadataOffset()));
   }
 

@@ -40,7 +40,7 @@ abstract class AbstractIndex implements AutoCloseable {
     this.baseOffset = baseOffset;
     this.maxEntries = Math.max(1, maxIndexBytes / entrySize());
     this.channel =
-        FileChannel.open(
+        FileIo.open(
             file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     long length = channel.size();
     int wholeEntries = (int) Math.min(length / entrySize(), Integer.MAX_VALUE / entrySize());

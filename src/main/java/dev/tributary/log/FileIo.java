@@ -19,6 +19,14 @@ final class FileIo {
   private FileIo() {}
 
   /**
+   * Opens a file channel; every file the log writes is opened here, so that {@link DiskFaults} can
+   * make its disk fail in tests.
+   */
+  static FileChannel open(Path file, java.nio.file.OpenOption... options) throws IOException {
+    return DiskFaults.open(file, options);
+  }
+
+  /**
    * Replaces {@code file} with {@code text} atomically: a fsynced {@code .tmp} sibling renamed over
    * it with ATOMIC_MOVE, then the directory fsynced, so a crash leaves the old or the new file,
    * never a torn one.
@@ -26,7 +34,7 @@ final class FileIo {
   static void writeAtomically(Path file, String text) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (FileChannel channel =
-        FileChannel.open(
+        open(
             tmp,
             StandardOpenOption.CREATE,
             StandardOpenOption.WRITE,
@@ -85,7 +93,7 @@ final class FileIo {
 
   /** Makes a directory's entries (created, renamed, deleted files) durable. */
   static void fsyncDirectory(Path dir) throws IOException {
-    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+    try (FileChannel channel = open(dir, StandardOpenOption.READ)) {
       channel.force(true);
     }
   }

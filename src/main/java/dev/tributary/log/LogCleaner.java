@@ -190,6 +190,10 @@ public final class LogCleaner {
     } catch (ClosedChannelException | NoSuchFileException e) {
       LOG.log(Level.INFO, "cleaning of {0} abandoned: a segment went away", log.topicPartition());
     } catch (IOException | RuntimeException e) {
+      if (e instanceof IOException io) {
+        log.storageError(
+            "cleaning of " + log.topicPartition(), io); // as Kafka: the dir goes offline
+      }
       failedUntilMs.put(log, time.milliseconds() + 10 * Math.max(config.backoffMs(), 1000));
       LOG.log(Level.WARNING, "cleaning of " + log.topicPartition() + " failed; retrying later", e);
     } catch (InterruptedException e) {

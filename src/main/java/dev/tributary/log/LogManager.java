@@ -36,6 +36,12 @@ import java.util.function.Function;
  * starts only in {@link #startup} and stops in {@link #shutdown}; without {@link #startup} nothing
  * is compacted unless someone calls {@code cleaner().cleanOnce()}.
  *
+ * <p>Disk trouble (docs/adr/0015-offline-log-dir.md): every I/O failure of a log or of these files
+ * is reported to the {@link LogDirFailureChannel}, which takes the directory offline once. From
+ * then on nothing here writes: no new logs, no checkpoints, no flushes or retention, and {@link
+ * #shutdown} leaves no clean shutdown marker, so the next start recovers every log (truncating a
+ * torn tail). The logs keep serving reads of what they had made visible.
+ *
  * <p>Concurrency: logs live in a concurrent map; each {@link PartitionLog} has its own lock, so
  * appends to different partitions proceed in parallel. Lock order: (LogManager has no lock) then a
  * partition log's lock. {@link #getOrCreateLog} is atomic per partition. {@link #loadLogs} and
@@ -62,6 +68,9 @@ public final class LogManager {
 
   private final Executor deletionExecutor;
 
+  /** Where every I/O failure under {@code dataDir} is reported; see the class doc. */
+  private final LogDirFailureChannel failures;
+
   public LogManager(Path dataDir, Time time) {
     this(dataDir, time, Runnable::run);
   }
@@ -79,7 +88,21 @@ public final class LogManager {
    */
   public LogManager(
       Path dataDir, Time time, Executor deletionExecutor, LogCleaner.Config cleanerConfig) {
+    this(dataDir, time, deletionExecutor, cleanerConfig, new LogDirFailureChannel());
+  }
+
+  /**
+   * @param failures where I/O failures of {@code dataDir} are reported (the broker listens to it:
+   *     it tells the controller, which moves this broker's leaderships away)
+   */
+  public LogManager(
+      Path dataDir,
+      Time time,
+      Executor deletionExecutor,
+      LogCleaner.Config cleanerConfig,
+      LogDirFailureChannel failures) {
     this.dataDir = dataDir;
+    this.failures = failures;
     this.time = time;
     this.deletionExecutor = deletionExecutor;
     this.recoveryPointCheckpoint =
@@ -97,6 +120,75 @@ public final class LogManager {
    */
   public void startup() {
     cleaner.startup();
+  }
+
+  public LogDirFailureChannel failureChannel() {
+    return failures;
+  }
+
+  /** True once an I/O failure took this data directory offline (until the process restarts). */
+  public boolean isOffline() {
+    return failures.isOffline(dataDir);
+  }
+
+  /** Why the directory is offline, if it is. */
+  public Optional<LogDirFailureChannel.OfflineLogDir> offlineLogDir() {
+    return failures.offlineLogDir(dataDir);
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /**
+   * Checks that {@code dir} takes a write and an fsync: creates it if needed, writes, fsyncs and
+   * deletes a probe file {@code .tributary_probe}. The broker runs it before anything else at
+   * startup, so that a full or read-only data directory fails the start with one clear message
+   * instead of half-way through writing its files.
+   *
+   * @throws KafkaStorageException naming the directory and the I/O error
+   */
+  public static void checkWritable(Path dir) {
+    Path probe = dir.resolve(".tributary_probe");
+    try {
+      Files.createDirectories(dir);
+      try (var channel =
+          FileIo.open(
+              probe,
+              java.nio.file.StandardOpenOption.CREATE,
+              java.nio.file.StandardOpenOption.WRITE,
+              java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+        FileIo.writeFully(channel, 0, java.nio.ByteBuffer.wrap(new byte[] {1}));
+        channel.force(true);
+      }
+      Files.delete(probe);
+      FileIo.fsyncDirectory(dir);
+    } catch (IOException e) {
+      throw new KafkaStorageException(
+          "data directory "
+              + dir.toAbsolutePath()
+              + " is not writable ("
+              + e
+              + "); free space or fix its permissions, then start the broker again",
+          e);
+    }
+  }
+
+  /** Reports {@code cause} (the directory goes offline) and returns the error to throw. */
+  private KafkaStorageException storageError(String what, Throwable cause) {
+    if (cause instanceof KafkaStorageException k) {
+      return k;
+    }
+    failures.maybeAddOfflineLogDir(dataDir, what, cause);
+    return new KafkaStorageException(
+        what + " failed (" + cause.getMessage() + "); log directory " + dataDir + " is offline",
+        cause);
+  }
+
+  private void ensureOnline(String refused) {
+    if (isOffline()) {
+      throw PartitionLog.offline(failures, dataDir, refused);
+    }
   }
 
   /** The compaction side: tools and tests may call {@link LogCleaner#cleanOnce} directly. */
@@ -156,8 +248,8 @@ public final class LogManager {
       Files.deleteIfExists(marker);
       FileIo.fsyncDirectory(dataDir);
       return Map.copyOf(logs);
-    } catch (IOException e) {
-      throw new LogStorageException("failed to load logs from " + dataDir, e);
+    } catch (IOException | LogStorageException e) {
+      throw storageError("loading the logs in " + dataDir, e);
     }
   }
 
@@ -211,7 +303,8 @@ public final class LogManager {
             recoveryPoints.getOrDefault(tp, 0L),
             logStartOffsets.getOrDefault(tp, 0L),
             hadCleanShutdown,
-            time);
+            time,
+            failures);
     logs.put(tp, log);
   }
 
@@ -233,8 +326,16 @@ public final class LogManager {
    * keeps its config).
    */
   public PartitionLog getOrCreateLog(TopicPartition tp, LogConfig config) {
+    PartitionLog existing = logs.get(tp);
+    if (existing != null) {
+      return existing;
+    }
+    ensureOnline("creating the log of " + tp);
     return logs.computeIfAbsent(
-        tp, key -> PartitionLog.open(dataDir.resolve(key.dirName()), key, config, 0, true, time));
+        tp,
+        key ->
+            PartitionLog.open(
+                dataDir.resolve(key.dirName()), key, config, 0, 0, true, time, failures));
   }
 
   /**
@@ -243,6 +344,14 @@ public final class LogManager {
    * partition.metadata}.
    */
   public PartitionLog getOrCreateLog(TopicPartition tp, LogConfig config, String topicId) {
+    try {
+      return getOrCreateLogWithId(tp, config, topicId);
+    } catch (LogStorageException e) {
+      throw storageError("creating the log of " + tp, e);
+    }
+  }
+
+  private PartitionLog getOrCreateLogWithId(TopicPartition tp, LogConfig config, String topicId) {
     PartitionLog existing = logs.get(tp);
     if (existing != null) {
       Optional<String> storedId = PartitionMetadataFile.read(existing.dir());
@@ -275,6 +384,13 @@ public final class LogManager {
     if (log == null) {
       return;
     }
+    if (isOffline()) {
+      // Nothing may be written: the directory stays, and the next start deletes it (its topic is
+      // gone from the image, or the image no longer places it here).
+      cleaner.forget(log);
+      log.closeHandlers();
+      return;
+    }
     checkpointRecoveryPointsAndLogStartOffsets();
     checkpointCleanerOffsets();
     cleaner.forget(log);
@@ -293,8 +409,11 @@ public final class LogManager {
     return List.copyOf(logs.values());
   }
 
-  /** Writes both checkpoint files for every open log. */
+  /** Writes both checkpoint files for every open log; nothing while the directory is offline. */
   public void checkpointRecoveryPointsAndLogStartOffsets() {
+    if (isOffline()) {
+      return;
+    }
     Map<TopicPartition, Long> recoveryPoints = new HashMap<>();
     Map<TopicPartition, Long> logStartOffsets = new HashMap<>();
     for (PartitionLog log : logs.values()) {
@@ -305,8 +424,8 @@ public final class LogManager {
       try {
         recoveryPointCheckpoint.write(recoveryPoints);
         logStartOffsetCheckpoint.write(logStartOffsets);
-      } catch (IOException e) {
-        throw new LogStorageException("failed to write checkpoints in " + dataDir, e);
+      } catch (IOException | LogStorageException e) {
+        throw storageError("writing the checkpoints in " + dataDir, e);
       }
     }
   }
@@ -318,6 +437,9 @@ public final class LogManager {
    * crash.
    */
   public void checkpointCleanerOffsets() {
+    if (isOffline()) {
+      return;
+    }
     Map<TopicPartition, Long> firstDirtyOffsets = new HashMap<>();
     for (PartitionLog log : logs.values()) {
       if (log.config().compact()) {
@@ -327,8 +449,8 @@ public final class LogManager {
     synchronized (checkpointLock) {
       try {
         cleanerOffsetCheckpoint.write(firstDirtyOffsets);
-      } catch (IOException e) {
-        throw new LogStorageException("failed to write the cleaner checkpoint in " + dataDir, e);
+      } catch (IOException | LogStorageException e) {
+        throw storageError("writing the cleaner checkpoint in " + dataDir, e);
       }
     }
   }
@@ -339,6 +461,9 @@ public final class LogManager {
    * is not done here but on the cleaner's own thread (see {@link #startup}).
    */
   public void runPeriodicTasks() {
+    if (isOffline()) {
+      return; // every task writes
+    }
     for (PartitionLog log : logs.values()) {
       try {
         log.maybeFlushByTime();
@@ -353,21 +478,50 @@ public final class LogManager {
 
   /**
    * Stops the cleaner (its pass in flight deletes its output), flushes and closes every log, writes
-   * the checkpoints, then the clean shutdown marker (last).
+   * the checkpoints, then the clean shutdown marker (last). If the directory is offline, or goes
+   * offline now, the logs' files are closed without writing anything more and no marker is written:
+   * the next start recovers every log.
    */
   public void shutdown() {
     cleaner.shutdown();
     for (PartitionLog log : logs.values()) {
-      log.close();
+      try {
+        log.close();
+      } catch (LogStorageException e) {
+        log.closeHandlers(); // it took the directory offline: the others close without flushing
+      }
     }
-    checkpointRecoveryPointsAndLogStartOffsets();
-    checkpointCleanerOffsets();
     try {
-      Files.write(dataDir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
-      FileIo.fsyncDirectory(dataDir);
-    } catch (IOException e) {
-      throw new LogStorageException("failed to write the clean shutdown marker in " + dataDir, e);
+      if (!isOffline()) {
+        checkpointRecoveryPointsAndLogStartOffsets();
+        checkpointCleanerOffsets();
+        writeCleanShutdownMarker();
+      }
+    } catch (LogStorageException e) {
+      // Reported: the directory is offline now. A shutdown still completes; recovery runs next.
+    }
+    if (isOffline()) {
+      LOG.log(
+          Level.WARNING,
+          "log directory {0} is offline: no clean shutdown marker; the next start recovers its"
+              + " logs",
+          dataDir);
     }
     logs.clear();
+  }
+
+  private void writeCleanShutdownMarker() {
+    Path marker = dataDir.resolve(CLEAN_SHUTDOWN_FILE);
+    try {
+      Files.write(marker, new byte[0]);
+      FileIo.fsyncDirectory(dataDir);
+    } catch (IOException e) {
+      try {
+        Files.deleteIfExists(marker); // never claim a clean shutdown that did not finish
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw storageError("writing the clean shutdown marker in " + dataDir, e);
+    }
   }
 }

@@ -72,7 +72,7 @@ final class LogReader {
       } catch (IOException | CorruptRecordException e) {
         if (truncations.sequence() == sequence) {
           throw e instanceof IOException io
-              ? new LogStorageException("read of " + log.topicPartition() + " failed", io)
+              ? log.storageError("read of " + log.topicPartition(), io)
               : (CorruptRecordException) e;
         }
       }

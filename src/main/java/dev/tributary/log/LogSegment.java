@@ -79,7 +79,7 @@ final class LogSegment implements AutoCloseable {
     String name = fileName(baseOffset);
     this.logFile = dir.resolve(name + LOG_SUFFIX + fileSuffix);
     this.channel =
-        FileChannel.open(
+        FileIo.open(
             logFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     this.offsetIndex =
         new OffsetIndex(

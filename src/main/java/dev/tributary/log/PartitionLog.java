@@ -136,14 +136,23 @@ public final class PartitionLog implements AutoCloseable {
   private long lastFlushTimeMs;
   private boolean closed;
 
+  /**
+   * Where this log reports I/O failures; once its directory ({@code dir}'s parent) is offline the
+   * log refuses every write without touching the disk, and keeps serving reads (see {@link
+   * LogDirFailureChannel}).
+   */
+  private final LogDirFailureChannel failures;
+
   private PartitionLog(
       Path dir,
       TopicPartition tp,
       LogConfig config,
       Time time,
       LogLoader.Loaded loaded,
-      LeaderEpochCache epochs) {
+      LeaderEpochCache epochs,
+      LogDirFailureChannel failures) {
     this.dir = dir;
+    this.failures = failures;
     this.topicPartition = tp;
     this.config = config;
     this.time = time;
@@ -183,16 +192,86 @@ public final class PartitionLog implements AutoCloseable {
       long logStartOffset,
       boolean hadCleanShutdown,
       Time time) {
+    return open(
+        dir,
+        tp,
+        config,
+        recoveryPoint,
+        logStartOffset,
+        hadCleanShutdown,
+        time,
+        new LogDirFailureChannel());
+  }
+
+  /**
+   * As {@link #open(Path, TopicPartition, LogConfig, long, long, boolean, Time)}, reporting I/O
+   * failures to {@code failures} (the {@link LogManager}'s channel). A log in an offline directory
+   * is not opened.
+   *
+   * @throws KafkaStorageException if the directory is offline, or loading hit an I/O error (which
+   *     takes it offline)
+   */
+  public static PartitionLog open(
+      Path dir,
+      TopicPartition tp,
+      LogConfig config,
+      long recoveryPoint,
+      long logStartOffset,
+      boolean hadCleanShutdown,
+      Time time,
+      LogDirFailureChannel failures) {
+    Path logDir = dir.toAbsolutePath().getParent();
+    if (failures.isOffline(logDir)) {
+      throw offline(failures, logDir, "opening " + tp);
+    }
     try {
       LogLoader.Loaded loaded =
           LogLoader.load(dir, config, recoveryPoint, logStartOffset, hadCleanShutdown);
       PartitionLog log =
-          new PartitionLog(dir, tp, config, time, loaded, LeaderEpochCache.load(dir));
+          new PartitionLog(dir, tp, config, time, loaded, LeaderEpochCache.load(dir), failures);
       log.reconcileEpochCache();
       return log;
-    } catch (IOException e) {
-      throw new LogStorageException("failed to load log " + tp + " from " + dir, e);
+    } catch (IOException | LogStorageException e) {
+      if (e instanceof KafkaStorageException k) {
+        throw k;
+      }
+      String what = "loading log " + tp + " from " + dir;
+      failures.maybeAddOfflineLogDir(logDir, what, e);
+      throw new KafkaStorageException(what + " failed; log directory " + logDir + " is offline", e);
     }
+  }
+
+  /** The error for an operation refused because {@code logDir} is offline. */
+  static KafkaStorageException offline(LogDirFailureChannel failures, Path logDir, String refused) {
+    String reason =
+        failures.offlineLogDir(logDir).map(LogDirFailureChannel.OfflineLogDir::reason).orElse("");
+    return new KafkaStorageException(
+        "Log directory " + logDir + " is offline (" + reason + "); refused " + refused, null);
+  }
+
+  /** The directory holding this log's directory: what goes offline on an I/O failure. */
+  Path logDir() {
+    return dir.toAbsolutePath().getParent();
+  }
+
+  /** True once this log's directory is offline: writes are refused, reads still served. */
+  public boolean isOffline() {
+    return failures.isOffline(logDir());
+  }
+
+  /**
+   * Reports an I/O failure of {@code what} (taking the directory offline if it is the first) and
+   * returns the error to throw. Every I/O error of this log passes through here.
+   */
+  KafkaStorageException storageError(String what, Throwable cause) {
+    if (cause instanceof KafkaStorageException k) {
+      return k;
+    }
+    Path logDir = logDir();
+    failures.maybeAddOfflineLogDir(logDir, what, cause);
+    return new KafkaStorageException(
+        what + " failed (" + cause.getMessage() + "); log directory " + logDir + " is offline",
+        cause);
   }
 
   /**
@@ -317,19 +396,42 @@ public final class PartitionLog implements AutoCloseable {
   private void appendLocked(ByteBuffer records, long lastOffset, long nowMs) {
     LogSegment segment = maybeRoll(records.remaining(), lastOffset, nowMs);
     int sizeBefore = segment.size();
+    long newLogEndOffset = lastOffset + 1;
+    boolean flush = newLogEndOffset - recoveryPoint >= config.flushMessages();
     try {
       segment.append(records, nowMs);
-    } catch (IOException e) {
-      try {
-        segment.truncateToSize(sizeBefore);
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
+      if (flush) {
+        // Before the log end offset moves: an append whose fsync failed never becomes visible.
+        segments.flushFrom(recoveryPoint);
       }
-      throw new LogStorageException("append to " + topicPartition + " failed", e);
+    } catch (IOException | LogStorageException e) {
+      rollBackFailedAppend(segment, sizeBefore, e);
+      throw storageError("append to " + topicPartition, e);
     }
-    updateLogEndOffset(lastOffset + 1);
-    if (logEndOffset - recoveryPoint >= config.flushMessages()) {
-      flushLocked(nowMs);
+    updateLogEndOffset(newLogEndOffset);
+    if (flush) {
+      updateRecoveryPoint(newLogEndOffset);
+      lastFlushTimeMs = nowMs;
+    }
+  }
+
+  /**
+   * Best effort after a failed write or fsync: cut the segment back to the log end offset (its
+   * file, indexes and next offset), so that the failed batches are gone from memory and, if the
+   * disk still allows it, from the file. Readers never saw them either way: they are bounded by the
+   * log end offset, which did not move. What a failed truncation leaves on disk, log recovery and
+   * truncation by leader epoch deal with at the next start (docs/adr/0015).
+   */
+  private void rollBackFailedAppend(LogSegment segment, int sizeBefore, Exception failure) {
+    try {
+      segment.truncateTo(logEndOffset);
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+    try {
+      segment.truncateToSize(sizeBefore);
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
     }
   }
 
@@ -404,8 +506,8 @@ public final class PartitionLog implements AutoCloseable {
       updateRecoveryPoint(newBaseOffset);
       lastFlushTimeMs = nowMs;
       return segment;
-    } catch (IOException e) {
-      throw new LogStorageException("failed to roll " + topicPartition + " at " + newBaseOffset, e);
+    } catch (IOException | LogStorageException e) {
+      throw storageError("roll of " + topicPartition + " at " + newBaseOffset, e);
     }
   }
 
@@ -428,7 +530,12 @@ public final class PartitionLog implements AutoCloseable {
    * offset, both with timestamp -1. The caller bounds the answer by the high watermark if it must.
    */
   public Optional<TimestampAndOffset> offsetForTimestamp(long targetTimestampMs) {
-    return inOpenLog("offset lookup in", () -> reader.offsetForTimestampLocked(targetTimestampMs));
+    return inLock(
+        "offset lookup in",
+        () -> {
+          ensureOpen();
+          return reader.offsetForTimestampLocked(targetTimestampMs);
+        });
   }
 
   /**
@@ -525,7 +632,7 @@ public final class PartitionLog implements AutoCloseable {
     try {
       epochs.truncateFromStart(newLogStartOffset);
     } catch (IOException e) {
-      throw new LogStorageException("epoch checkpoint of " + topicPartition + " failed", e);
+      throw storageError("epoch checkpoint of " + topicPartition, e);
     }
     return true;
   }
@@ -585,7 +692,7 @@ public final class PartitionLog implements AutoCloseable {
     return inLock(
         "cleaning of",
         () ->
-            closed
+            closed || isOffline()
                 ? null
                 : new CleanerSnapshot(
                     List.copyOf(segments.values()),
@@ -619,7 +726,7 @@ public final class PartitionLog implements AutoCloseable {
     return inLock(
         "segment swap of",
         () -> {
-          if (closed || truncationCount != this.truncationCount) {
+          if (closed || isOffline() || truncationCount != this.truncationCount) {
             return false;
           }
           for (LogSegment segment : old) {
@@ -691,7 +798,7 @@ public final class PartitionLog implements AutoCloseable {
     return inLock(
         "flush of",
         () -> {
-          if (closed || time.milliseconds() - lastFlushTimeMs < config.flushMs()) {
+          if (closed || isOffline() || time.milliseconds() - lastFlushTimeMs < config.flushMs()) {
             return false;
           }
           flushLocked(time.milliseconds());
@@ -704,8 +811,8 @@ public final class PartitionLog implements AutoCloseable {
     if (upTo > recoveryPoint) {
       try {
         segments.flushFrom(recoveryPoint);
-      } catch (IOException e) {
-        throw new LogStorageException("flush of " + topicPartition + " failed", e);
+      } catch (IOException | LogStorageException e) {
+        throw storageError("flush of " + topicPartition, e);
       }
       updateRecoveryPoint(upTo);
     }
@@ -805,6 +912,11 @@ public final class PartitionLog implements AutoCloseable {
           if (closed) {
             return;
           }
+          if (isOffline()) {
+            closed = true;
+            segments.closeHandlers(); // nothing more is written; the next start recovers the log
+            return;
+          }
           flushLocked(time.milliseconds());
           closed = true;
           segments.closeAll();
@@ -875,8 +987,8 @@ public final class PartitionLog implements AutoCloseable {
     lock.lock();
     try {
       return step.run();
-    } catch (IOException e) {
-      throw new LogStorageException(what + " " + topicPartition + " failed", e);
+    } catch (IOException | LogStorageException e) {
+      throw storageError(what + " " + topicPartition, e);
     } finally {
       lock.unlock();
     }
@@ -891,12 +1003,15 @@ public final class PartitionLog implements AutoCloseable {
         });
   }
 
-  /** {@link #inLock} on a log that must be open: a closed one throws IllegalStateException. */
+  /**
+   * {@link #inLock} for a write: a closed log throws IllegalStateException, one in an offline
+   * directory KafkaStorageException.
+   */
   private <T> T inOpenLog(String what, LockedStep<T> step) {
     return inLock(
         what,
         () -> {
-          ensureOpen();
+          ensureWritable();
           return step.run();
         });
   }
@@ -905,7 +1020,7 @@ public final class PartitionLog implements AutoCloseable {
     inLock(
         what,
         () -> {
-          ensureOpen();
+          ensureWritable();
           action.run();
         });
   }
@@ -913,6 +1028,17 @@ public final class PartitionLog implements AutoCloseable {
   private void ensureOpen() {
     if (closed) {
       throw new IllegalStateException("log " + topicPartition + " is closed");
+    }
+  }
+
+  /**
+   * Before every write: the log must be open and its directory online (an offline directory refuses
+   * writes without touching the disk).
+   */
+  private void ensureWritable() {
+    ensureOpen();
+    if (isOffline()) {
+      throw offline(failures, logDir(), "a write to " + topicPartition);
     }
   }
 

@@ -49,8 +49,7 @@ final class PartitionMetadataFile {
       Files.createDirectories(dir);
       Files.write(
           temp, ("version: 0\ntopic_id: " + topicId + "\n").getBytes(StandardCharsets.UTF_8));
-      try (var channel =
-          java.nio.channels.FileChannel.open(temp, java.nio.file.StandardOpenOption.WRITE)) {
+      try (var channel = FileIo.open(temp, java.nio.file.StandardOpenOption.WRITE)) {
         channel.force(true);
       }
       Files.move(temp, dir.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE);

@@ -29,6 +29,10 @@ import java.util.TreeSet;
  *                                                                                    it leads the offline partitions
  *                                                                                    whose ISR holds it (epochs + 1)
  * UNFENCED          heartbeat                                    UNFENCED          none
+ * UNFENCED          heartbeat, log directory offline             FENCED            PartitionChange as on fencing, then
+ *                                                                                    BrokerFenced (its replicas are offline:
+ *                                                                                    docs/adr/0015-offline-log-dir.md)
+ * FENCED            heartbeat, log directory offline             FENCED            none (never unfenced while offline)
  * UNFENCED          session expired (fenceStaleBrokers)          FENCED            PartitionChange: leadership moves to
  *                                                                                    the first unfenced ISR member, or
  *                                                                                    goes offline (-1); it leaves ISRs
@@ -141,6 +145,24 @@ public final class ClusterControl {
    */
   public HeartbeatResult heartbeat(
       MetadataImage image, int brokerId, long brokerEpoch, long brokerMetadataOffset, long nowMs) {
+    return heartbeat(image, brokerId, brokerEpoch, brokerMetadataOffset, false, nowMs);
+  }
+
+  /**
+   * As {@link #heartbeat(MetadataImage, int, long, long, long)}, from a broker that says whether
+   * its log directory is offline (Kafka's BrokerHeartbeat offlineLogDirs). A broker with its only
+   * log directory offline hosts no usable replica: it is fenced at once, so that leadership moves
+   * to the other in-sync replicas and it leaves every ISR (as on any fencing), and it stays fenced
+   * for as long as it reports the directory offline. It keeps its session: it is alive and serves
+   * reads through other brokers' leaders until it restarts.
+   */
+  public HeartbeatResult heartbeat(
+      MetadataImage image,
+      int brokerId,
+      long brokerEpoch,
+      long brokerMetadataOffset,
+      boolean logDirOffline,
+      long nowMs) {
     BrokerImage broker = image.brokers().get(brokerId);
     if (broker == null) {
       throw new BrokerNotRegisteredException(
@@ -156,6 +178,10 @@ public final class ClusterControl {
               + broker.brokerEpoch());
     }
     heartbeats.touch(brokerId, nowMs);
+    if (logDirOffline) {
+      return new HeartbeatResult(
+          broker.fenced() ? List.of() : fenceBroker(image, brokerId, brokerEpoch), true);
+    }
     if (!broker.fenced()) {
       return new HeartbeatResult(List.of(), false);
     }

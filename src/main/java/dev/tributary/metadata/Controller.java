@@ -97,11 +97,28 @@ public final class Controller {
    * @throws dev.tributary.common.errors.StaleBrokerEpochException for another registration's epoch
    */
   public boolean heartbeat(int brokerId, long brokerEpoch, long brokerMetadataOffset, long nowMs) {
+    return heartbeat(brokerId, brokerEpoch, brokerMetadataOffset, false, nowMs);
+  }
+
+  /**
+   * As {@link #heartbeat(int, long, long, long)}, from a broker that says whether its log directory
+   * is offline: such a broker is fenced, its leaderships move and it leaves every ISR (see {@link
+   * ClusterControl#heartbeat(MetadataImage, int, long, long, boolean, long)}).
+   */
+  public boolean heartbeat(
+      int brokerId,
+      long brokerEpoch,
+      long brokerMetadataOffset,
+      boolean logDirOffline,
+      long nowMs) {
     return submit(
-            "broker " + brokerId + " unfenced",
+            logDirOffline
+                ? "broker " + brokerId + " reported its log directory offline"
+                : "broker " + brokerId + " unfenced",
             image ->
                 cluster
-                    .heartbeat(image, brokerId, brokerEpoch, brokerMetadataOffset, nowMs)
+                    .heartbeat(
+                        image, brokerId, brokerEpoch, brokerMetadataOffset, logDirOffline, nowMs)
                     .records())
         .broker(brokerId)
         .map(BrokerImage::fenced)

@@ -4,6 +4,7 @@ import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.log.InvalidOffsetException;
+import dev.tributary.log.KafkaStorageException;
 import dev.tributary.log.record.CorruptRecordException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -150,7 +151,18 @@ public final class ReplicaFetcher {
           "Broker {} could not reach leader {}: {}", localBrokerId, leaderId, e.toString());
       onLeaderUnreachable.accept(leaderId);
       return config.replicaFetchBackoffMs();
+    } catch (KafkaStorageException e) {
+      // This broker's log directory is offline (docs/adr/0015): no append or truncation can
+      // succeed, so stop fetching its partitions (Kafka's markPartitionFailed).
+      dropOfflinePartitions();
+      logger.warn(
+          "Broker {} stopped fetching from leader {}: {}", localBrokerId, leaderId, e.getMessage());
+      return config.replicaFetchBackoffMs();
     }
+  }
+
+  private synchronized void dropOfflinePartitions() {
+    states.values().removeIf(state -> state.partition.log().isOffline());
   }
 
   // -------------------------------------------------------------------------------------------

@@ -250,8 +250,8 @@ public final class ReplicaManager {
             placement.partitionEpoch(),
             placement.replicas(),
             placement.isr());
-    if (placement.leader() == -1) {
-      fetchers.removePartition(tp);
+    if (placement.leader() == -1 || logManager.isOffline()) {
+      fetchers.removePartition(tp); // an offline log directory takes no replicated batches either
     } else if (changed || fetchers.leaderFor(tp) != placement.leader()) {
       fetchers.addPartition(placement.leader(), partition, placement.leaderEpoch());
     }
@@ -536,6 +536,24 @@ public final class ReplicaManager {
       return ReplicaFetchError.KAFKA_STORAGE_ERROR;
     }
     throw e;
+  }
+
+  /**
+   * The log directory went offline (docs/adr/0015-offline-log-dir.md): stop copying from leaders,
+   * since every follower append would fail. Partitions this broker leads keep answering reads of
+   * their committed records and refuse appends with KAFKA_STORAGE_ERROR until the controller, told
+   * by the next heartbeat, moves their leadership away. Idempotent; run it off the failing thread
+   * (it takes this object's monitor, which comes before a log's lock).
+   */
+  public synchronized void onLogDirFailure() {
+    for (Partition partition : partitions.values()) {
+      fetchers.removePartition(partition.topicPartition());
+    }
+    logger.error(
+        "Log directory {} is offline: stopped fetching for {} partition(s); produce answers"
+            + " KAFKA_STORAGE_ERROR until the controller moves leadership away",
+        logManager.dataDir(),
+        partitions.size());
   }
 
   /**

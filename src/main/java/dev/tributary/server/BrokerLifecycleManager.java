@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * state        on                                   next
  * UNREGISTERED controller answers register           REGISTERED (fenced; catching up to its offset)
  * REGISTERED   heartbeat: fenced=false               RUNNING
- * RUNNING      heartbeat: fenced=true                REGISTERED (the controller fenced us: missed session)
+ * RUNNING      heartbeat: fenced=true                REGISTERED (the controller fenced us: missed session,
+ *                                                   or this broker reported its log directory offline)
  * any          STALE_BROKER_EPOCH / NOT_REGISTERED   UNREGISTERED (register again)
  * </pre>
  *
@@ -58,6 +59,13 @@ public final class BrokerLifecycleManager {
    * it stays fenced.
    */
   private volatile boolean readyToServe;
+
+  /**
+   * Set once this broker's log directory went offline (never cleared: only a restart brings it
+   * back); every later heartbeat says so, so the controller fences the broker and keeps it fenced,
+   * a new active controller included.
+   */
+  private volatile boolean logDirOffline;
 
   private volatile long brokerEpoch = -1;
   private long catchUpOffset = Long.MAX_VALUE;
@@ -111,7 +119,7 @@ public final class BrokerLifecycleManager {
           channel.heartbeat(
               controller.get(),
               new ControllerChannel.BrokerHeartbeat(
-                  config.brokerId(), brokerEpoch, reportedOffset));
+                  config.brokerId(), brokerEpoch, reportedOffset, logDirOffline));
       State next = result.fenced() ? State.REGISTERED : State.RUNNING;
       if (next != state) {
         logger.info(
@@ -140,6 +148,19 @@ public final class BrokerLifecycleManager {
    */
   public void readyToServe() {
     readyToServe = true;
+  }
+
+  /**
+   * The log directory went offline: from the next heartbeat on the controller hears of it (the
+   * caller wakes the heartbeat thread). Lock-free, so a {@link
+   * dev.tributary.log.LogDirFailureChannel} listener may call it.
+   */
+  public void onLogDirOffline() {
+    logDirOffline = true;
+  }
+
+  public boolean logDirOffline() {
+    return logDirOffline;
   }
 
   /** Completes the first time the controller answers that this broker is unfenced. */

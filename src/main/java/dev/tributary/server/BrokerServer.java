@@ -7,7 +7,9 @@ import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.log.LogCleaner;
 import dev.tributary.log.LogConfig;
+import dev.tributary.log.LogDirFailureChannel;
 import dev.tributary.log.LogManager;
 import dev.tributary.metadata.Controller;
 import dev.tributary.metadata.MetadataImage;
@@ -165,6 +167,9 @@ public final class BrokerServer implements AutoCloseable {
   public void startup(int listenerPort) throws InterruptedException {
     config = config.withPort(listenerPort);
     long startMs = time.milliseconds();
+    // A full or read-only data directory fails the start here, in one clear line, before anything
+    // (meta.properties, the Raft storage, the logs) half-writes it (docs/adr/0015).
+    LogManager.checkWritable(config.dataDir());
     meta =
         MetaProperties.loadOrCreate(
             config.dataDir(), config.brokerId(), config.clusterId(), random);
@@ -191,7 +196,10 @@ public final class BrokerServer implements AutoCloseable {
     awaitStep(lifecycle.caughtUp(), "for a controller and the metadata");
 
     MetadataImage image = quorum.image();
-    logManager = new LogManager(config.logDir(), time, logDeleter);
+    LogDirFailureChannel failures = new LogDirFailureChannel();
+    failures.addListener(offline -> onLogDirOffline());
+    logManager =
+        new LogManager(config.logDir(), time, logDeleter, LogCleaner.Config.defaults(), failures);
     logManager.loadLogs(
         tp ->
             image
@@ -262,6 +270,30 @@ public final class BrokerServer implements AutoCloseable {
         throw new IllegalStateException("startup failed waiting " + what, e.getCause());
       }
     }
+  }
+
+  /**
+   * A {@link LogDirFailureChannel} listener (it may run under a log's lock): the next heartbeat
+   * tells the controller, which fences this broker and moves its leaderships; the replica manager
+   * stops fetching. Both happen on other threads.
+   */
+  private void onLogDirOffline() {
+    lifecycle.onLogDirOffline();
+    scheduler.schedule(
+        0,
+        () -> {
+          wakeHeartbeat();
+          ReplicaManager replicas = replicaManager;
+          if (replicas != null) {
+            replicas.onLogDirFailure();
+          }
+        });
+  }
+
+  /** The offline log directory and why, if an I/O failure took it offline (health reports it). */
+  public java.util.Optional<LogDirFailureChannel.OfflineLogDir> offlineLogDir() {
+    LogManager logs = logManager;
+    return logs == null ? java.util.Optional.empty() : logs.offlineLogDir();
   }
 
   private void wakeHeartbeat() {

@@ -72,8 +72,16 @@ public interface ControllerChannel {
    */
   record RegistrationResult(long brokerEpoch, long metadataOffset) {}
 
-  /** A heartbeat: who, which registration, and how far this broker's metadata image has got. */
-  record BrokerHeartbeat(int brokerId, long brokerEpoch, long metadataOffset) {}
+  /**
+   * A heartbeat: who, which registration, how far this broker's metadata image has got, and whether
+   * its log directory is offline (Kafka's offlineLogDirs; one directory here, so a flag).
+   */
+  record BrokerHeartbeat(
+      int brokerId, long brokerEpoch, long metadataOffset, boolean logDirOffline) {
+    public BrokerHeartbeat(int brokerId, long brokerEpoch, long metadataOffset) {
+      this(brokerId, brokerEpoch, metadataOffset, false);
+    }
+  }
 
   /**
    * The controller's answer: whether the broker is (still) fenced, and the controller's metadata

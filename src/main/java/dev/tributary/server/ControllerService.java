@@ -46,6 +46,7 @@ public final class ControllerService implements ControllerChannel {
             heartbeat.brokerId(),
             heartbeat.brokerEpoch(),
             heartbeat.metadataOffset(),
+            heartbeat.logDirOffline(),
             time.milliseconds());
     return new HeartbeatResult(fenced, quorum.image().lastOffset());
   }

@@ -205,6 +205,49 @@ class ClusterControlTest {
   }
 
   @Test
+  void aBrokerReportingItsLogDirectoryOfflineHandsOverItsLeadershipsLeavesTheIsrsAndStaysFenced() {
+    h.startBrokers(1, 2, 3);
+    h.createTopic("t", 3, 3); // every broker leads one partition and follows the others
+    h.createTopic("solo", 1, 1);
+    int soloLeader = h.partition("solo", 0).leader();
+    long epoch = h.epoch(soloLeader);
+
+    h.nowMs += 10;
+    ClusterControl.HeartbeatResult result =
+        h.heartbeat(soloLeader, epoch, h.image.lastOffset(), true);
+
+    assertThat(result.fenced()).isTrue();
+    assertThat(types(result.records()))
+        .containsExactly(
+            "PartitionChange",
+            "PartitionChange",
+            "PartitionChange",
+            "PartitionChange",
+            "BrokerFenced");
+    for (int p = 0; p < 3; p++) {
+      PartitionImage moved = h.partition("t", p);
+      assertThat(moved.leader()).isNotEqualTo(soloLeader).isNotEqualTo(-1);
+      assertThat(moved.isr()).hasSize(2).doesNotContain(soloLeader);
+      assertThat(moved.replicas())
+          .contains(soloLeader); // still assigned: it comes back after a restart
+    }
+    PartitionImage solo = h.partition("solo", 0);
+    assertThat(solo.leader()).as("nobody else holds its records").isEqualTo(-1);
+    assertThat(solo.isr()).containsExactly(soloLeader);
+    assertThat(h.state(soloLeader)).isEqualTo(ClusterControl.BrokerState.FENCED);
+
+    h.nowMs += 10;
+    ClusterControl.HeartbeatResult again =
+        h.heartbeat(soloLeader, epoch, h.image.lastOffset(), true);
+    assertThat(again.fenced()).as("never unfenced while its directory is offline").isTrue();
+    assertThat(again.records()).isEmpty();
+    // Restarted with the disk fixed: a new incarnation, unfenced once caught up, leads again.
+    h.register(soloLeader, incarnation(soloLeader, 2));
+    assertThat(h.heartbeat(soloLeader).fenced()).isFalse();
+    assertThat(h.partition("solo", 0).leader()).isEqualTo(soloLeader);
+  }
+
+  @Test
   void aNewIncarnationGivesUpWhatTheOldProcessLedUntilItIsUnfenced() {
     h.startBrokers(1);
     h.createTopic("t", 2, 1);

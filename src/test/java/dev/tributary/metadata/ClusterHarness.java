@@ -48,8 +48,14 @@ final class ClusterHarness {
   }
 
   ClusterControl.HeartbeatResult heartbeat(int brokerId, long brokerEpoch, long metadataOffset) {
+    return heartbeat(brokerId, brokerEpoch, metadataOffset, false);
+  }
+
+  /** A heartbeat that also says whether the broker's log directory is offline. */
+  ClusterControl.HeartbeatResult heartbeat(
+      int brokerId, long brokerEpoch, long metadataOffset, boolean logDirOffline) {
     ClusterControl.HeartbeatResult result =
-        cluster.heartbeat(image, brokerId, brokerEpoch, metadataOffset, nowMs);
+        cluster.heartbeat(image, brokerId, brokerEpoch, metadataOffset, logDirOffline, nowMs);
     commit(result.records());
     return result;
   }

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
  * A seeded, single-threaded simulation of a 3–5 broker cluster over simulated time: brokers
  * heartbeat, fall silent, resume, restart as new incarnations and lag in replaying metadata; topics
  * are created; the controller fences stale brokers, fails over to a new one, and (standing in for
- * the replication issue) followers join ISRs by hand. After every event the named invariants below
- * are checked. A failure names its seed; rerun just that one with {@code -Dtributary.seed=N}.
+ * the replication issue) followers join ISRs by hand; a broker's log directory goes offline
+ * (docs/adr/0015) until it restarts. After every event the named invariants below are checked. A
+ * failure names its seed; rerun just that one with {@code -Dtributary.seed=N}.
  */
 class ClusterSimulationTest {
   private static final int SEEDS = 100;
@@ -68,6 +69,9 @@ class ClusterSimulationTest {
     boolean up = true;
 
     long epoch = -1;
+
+    /** Its log directory went offline: every heartbeat says so until the broker restarts. */
+    boolean logDirOffline;
 
     /** The epoch of a replaced incarnation (a zombie that may still speak), or -1. */
     long previousEpoch = -1;
@@ -157,8 +161,11 @@ class ClusterSimulationTest {
         return expandIsr();
       } else if (roll < 94) {
         return lateRecordAboutOldIncarnation(b);
-      } else if (roll < 97) {
+      } else if (roll < 96) {
         return zombieHeartbeat(b);
+      } else if (roll < 97) {
+        b.logDirOffline = true;
+        return "b" + b.id + "'s log directory goes offline";
       } else {
         return failover();
       }
@@ -174,6 +181,7 @@ class ClusterSimulationTest {
           .as("a new registration starts fenced")
           .isEqualTo(ClusterControl.BrokerState.FENCED);
       b.up = true;
+      b.logDirOffline = false; // the restart recovered its logs
       b.view = MetadataImage.EMPTY; // a restarted broker replays the metadata log again
       catchUp(b);
     }
@@ -200,16 +208,39 @@ class ClusterSimulationTest {
         if (random.nextBoolean()) {
           catchUp(b);
         }
-        boolean fenced = h.heartbeat(b.id, b.epoch, b.view.lastOffset()).fenced();
+        boolean wasFenced = h.image.broker(b.id).orElseThrow().fenced();
+        boolean fenced = h.heartbeat(b.id, b.epoch, b.view.lastOffset(), b.logDirOffline).fenced();
         lastContactMs.put(b.id, h.nowMs);
         boolean caughtUp = b.view.lastOffset() >= b.epoch;
         assertThat(fenced)
             .as("b" + b.id + " fenced after a heartbeat at offset " + b.view.lastOffset())
-            .isEqualTo(!caughtUp && h.image.broker(b.id).orElseThrow().fenced());
+            .isEqualTo(b.logDirOffline || (!caughtUp && wasFenced));
+        if (b.logDirOffline) {
+          checkLeadsNothingAndLeftTheIsrs(b.id);
+        }
         assertThat(h.state(b.id) == ClusterControl.BrokerState.FENCED).isEqualTo(fenced);
         sent.append(" b").append(b.id).append(fenced ? "(fenced)" : "");
       }
       return sent.toString();
+    }
+
+    /**
+     * A broker whose log directory is offline leads nothing and is in no ISR, unless it is the last
+     * member of one (the partition is then offline, waiting for it).
+     */
+    private void checkLeadsNothingAndLeftTheIsrs(int brokerId) {
+      for (TopicImage topic : h.image.topicsByName().values()) {
+        for (PartitionImage p : topic.partitions().values()) {
+          String name = topic.name() + "-" + p.partition();
+          assertThat(p.leader()).as("offline b%d leads %s", brokerId, name).isNotEqualTo(brokerId);
+          if (p.isr().contains(brokerId)) {
+            assertThat(p.isr())
+                .as("offline b%d stays only as the last of %s", brokerId, name)
+                .containsExactly(brokerId);
+            assertThat(p.leader()).isEqualTo(-1);
+          }
+        }
+      }
     }
 
     private String createTopic() {

@@ -7,7 +7,11 @@ import dev.tributary.common.TopicPartition;
 import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.ApiException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.log.DiskFaults;
+import dev.tributary.log.KafkaStorageException;
+import dev.tributary.log.LogCleaner;
 import dev.tributary.log.LogConfig;
+import dev.tributary.log.LogDirFailureChannel;
 import dev.tributary.log.LogManager;
 import dev.tributary.log.PartitionLog;
 import dev.tributary.log.record.BatchIterator;
@@ -43,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A whole cluster on one thread, seeded: three brokers with real logs and replica managers, the
  * real controller logic (placement, fencing, election, AlterPartition), followers stepped fetch by
- * fetch, metadata delivered to each broker late and out of step, crashes, restarts and a fake
+ * fetch, metadata delivered to each broker late and out of step, crashes, restarts, disks that fill
+ * up or fail an fsync (the log directory goes offline until a restart, docs/adr/0015) and a fake
  * clock. After every event the replication invariants are checked; at the end the cluster heals and
  * every replica must hold the same log, with every acknowledged record. A failing seed is printed
  * with the last events; {@code -Dtributary.seed=N} replays it.
@@ -62,6 +67,7 @@ class ReplicationSimulationTest {
     long acked = 0;
     long isrChanges = 0;
     long crashes = 0;
+    long offlineDirectories = 0;
     int maxLeaderEpoch = 0;
     for (int i = 0; i < seeds; i++) {
       long seed = fixed >= 0 ? fixed : i;
@@ -71,6 +77,7 @@ class ReplicationSimulationTest {
         acked += sim.acked.size();
         isrChanges += sim.isrChanges;
         crashes += sim.crashes;
+        offlineDirectories += sim.offlineDirectories;
         maxLeaderEpoch = Math.max(maxLeaderEpoch, sim.partition().leaderEpoch());
       } catch (Throwable e) {
         throw new AssertionError(
@@ -89,6 +96,9 @@ class ReplicationSimulationTest {
     }
     // The runs must have exercised what they claim to check.
     assertThat(acked).as("acknowledged records").isGreaterThan(20L * seeds);
+    if (fixed < 0) {
+      assertThat(offlineDirectories).as("log directories reported offline").isPositive();
+    }
     assertThat(isrChanges).as("committed ISR changes").isGreaterThan(2L * seeds);
     assertThat(crashes).as("crashes").isGreaterThan(2L * seeds);
     assertThat(maxLeaderEpoch).as("leader changes").isGreaterThan(3);
@@ -142,6 +152,7 @@ class ReplicationSimulationTest {
     int nextValue;
     int isrChanges;
     int crashes;
+    int offlineDirectories;
     int generation;
     boolean unclean;
 
@@ -203,11 +214,37 @@ class ReplicationSimulationTest {
         return heartbeats();
       } else if (dice < 975) {
         return crash();
-      } else if (dice < 995) {
+      } else if (dice < 990) {
         return restart();
+      } else if (dice < 995) {
+        return diskFails();
       }
       commit(ClusterControl.preferredLeaderChanges(image));
       return "preferred leader election";
+    }
+
+    /** A live broker's disk fills up or starts failing fsyncs; its next write finds out. */
+    String diskFails() {
+      SimBroker broker = randomAlive();
+      if (broker == null) {
+        return "disk: nobody alive";
+      }
+      if (random.nextBoolean()) {
+        broker.disk.diskFullAfter(random.nextInt(200));
+        return "b" + broker.id + "'s disk fills up";
+      }
+      broker.disk.fsyncFails();
+      return "b" + broker.id + "'s disk fails fsyncs";
+    }
+
+    /** What the broker's failure-channel listener starts at once: the fetchers stop. */
+    void noticeOfflineDirectories() {
+      for (SimBroker broker : brokers.values()) {
+        if (broker.alive && broker.logs.isOffline() && !broker.offlineNoticed) {
+          broker.offlineNoticed = true;
+          broker.replicas.onLogDirFailure();
+        }
+      }
     }
 
     String produce() {
@@ -225,7 +262,7 @@ class ReplicationSimulationTest {
           inFlight.add(new InFlight(value, future));
         }
         return "produce " + value + " acks=" + acks + " to b" + leader.id;
-      } catch (ApiException e) {
+      } catch (ApiException | KafkaStorageException e) {
         return "produce "
             + value
             + " refused by b"
@@ -303,8 +340,16 @@ class ReplicationSimulationTest {
                     broker.id,
                     broker.brokerEpoch,
                     broker.appliedOffset(),
+                    broker.logs.isOffline(),
                     clock.milliseconds());
             commit(result.records());
+            if (broker.logs.isOffline()) {
+              if (!broker.offlineReported) {
+                offlineDirectories++;
+              }
+              broker.offlineReported = true;
+              assertThat(result.fenced()).as("b%d with its directory offline", broker.id).isTrue();
+            }
             done.append(" b").append(broker.id);
           } catch (StaleBrokerEpochException e) {
             done.append(" b").append(broker.id).append("(stale)");
@@ -328,11 +373,13 @@ class ReplicationSimulationTest {
     }
 
     String restart() {
-      List<SimBroker> dead = brokers.values().stream().filter(b -> !b.alive).toList();
+      List<SimBroker> dead =
+          brokers.values().stream().filter(b -> !b.alive || b.logs.isOffline()).toList();
       if (dead.isEmpty()) {
         return "restart: nobody is down";
       }
       SimBroker broker = dead.get(random.nextInt(dead.size()));
+      broker.crash(); // an offline one is stopped first; its disk is fine again
       start(broker.id);
       return "restart b" + broker.id;
     }
@@ -371,8 +418,21 @@ class ReplicationSimulationTest {
     // invariants
 
     void checkInvariants() {
+      noticeOfflineDirectories();
       collectAcks();
       PartitionImage p = partition();
+      for (SimBroker broker : brokers.values()) {
+        if (broker.alive && broker.offlineReported) {
+          assertThat(p.leader())
+              .as("b%d reported its directory offline", broker.id)
+              .isNotEqualTo(broker.id);
+          if (p.isr().contains(broker.id)) {
+            assertThat(p.isr())
+                .as("offline b%d only as the last ISR member", broker.id)
+                .containsExactly(broker.id);
+          }
+        }
+      }
       if (p.leader() != -1) {
         assertThat(p.isr()).contains(p.leader());
       }
@@ -430,8 +490,10 @@ class ReplicationSimulationTest {
      */
     void heal() {
       for (SimBroker broker : List.copyOf(brokers.values())) {
-        if (!broker.alive) {
-          start(broker.id);
+        broker.disk.heal(); // space is back, the device is fine
+        if (!broker.alive || broker.logs.isOffline()) {
+          broker.crash();
+          start(broker.id); // a restart recovers an offline directory
         }
       }
       for (int round = 0; round < 400; round++) {
@@ -501,7 +563,11 @@ class ReplicationSimulationTest {
      */
     final class SimBroker {
       final int id;
+      final DiskFaults.Switchable disk = DiskFaults.switchable();
+      final AutoCloseable fault;
       final LogManager logs;
+      boolean offlineNoticed;
+      boolean offlineReported;
       final ReplicaFetcherManager fetchers;
       final ReplicaManager replicas;
       boolean alive = true;
@@ -510,7 +576,14 @@ class ReplicationSimulationTest {
 
       SimBroker(int id) {
         this.id = id;
-        logs = new LogManager(dir.resolve("b" + id), clock, Runnable::run);
+        fault = DiskFaults.install(dir.resolve("b" + id), disk);
+        logs =
+            new LogManager(
+                dir.resolve("b" + id),
+                clock,
+                Runnable::run,
+                LogCleaner.Config.defaults(),
+                new LogDirFailureChannel());
         logs.loadLogs(
             tp ->
                 Optional.of(
@@ -549,6 +622,11 @@ class ReplicationSimulationTest {
           alive = false;
           replicas.shutdown();
           logs.shutdown();
+          try {
+            fault.close(); // the disk is fine again for the next incarnation
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
         }
       }
 

@@ -51,6 +51,28 @@ class BrokerLifecycleManagerTest {
   }
 
   @Test
+  void afterTheLogDirectoryWentOfflineEveryHeartbeatSaysSoAndTheBrokerIsFenced() {
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(false, -1));
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
+    lifecycle.tick();
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.RUNNING);
+
+    lifecycle.onLogDirOffline();
+    lifecycle.tick();
+    lifecycle.tick();
+
+    assertThat(controller.calls)
+        .containsExactly(
+            "register",
+            "heartbeat(epoch=7,offset=-1)",
+            "heartbeat(epoch=7,offset=-1,logDirOffline)",
+            "heartbeat(epoch=7,offset=-1,logDirOffline)");
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.REGISTERED);
+    assertThat(lifecycle.logDirOffline()).isTrue();
+  }
+
+  @Test
   void registersThenHeartbeatsAndIsUnfencedWhenTheControllerSaysSo() {
     controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
     controller.heartbeats.add(new ControllerChannel.HeartbeatResult(false, -1));
@@ -135,6 +157,7 @@ class BrokerLifecycleManagerTest {
               + heartbeat.brokerEpoch()
               + ",offset="
               + heartbeat.metadataOffset()
+              + (heartbeat.logDirOffline() ? ",logDirOffline" : "")
               + ")");
       return heartbeats.removeFirst();
     }

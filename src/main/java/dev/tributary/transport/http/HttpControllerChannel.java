@@ -87,6 +87,7 @@ public final class HttpControllerChannel implements ControllerChannel {
     body.put("broker_id", heartbeat.brokerId());
     body.put("broker_epoch", heartbeat.brokerEpoch());
     body.put("metadata_offset", heartbeat.metadataOffset());
+    body.put("log_dir_offline", heartbeat.logDirOffline());
     JsonNode answer = call(controller, "POST", InternalApi.HEARTBEAT, body, heartbeatTimeout);
     return new HeartbeatResult(
         answer.path("fenced").asBoolean(), answer.path("metadata_offset").asLong());
