@@ -20,7 +20,8 @@ class ArchitectureTest {
     "dev.tributary.metadata..",
     "dev.tributary.group..",
     "dev.tributary.consumer..",
-    "dev.tributary.server.."
+    "dev.tributary.server..",
+    "dev.tributary.quota.."
   };
   private static JavaClasses classes;
 
@@ -74,6 +75,7 @@ class ArchitectureTest {
             "dev.tributary.replication..",
             "dev.tributary.metadata..",
             "dev.tributary.server..",
+            "dev.tributary.quota..",
             "dev.tributary.group..")
         .check(classes);
   }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -71,13 +72,17 @@ class ConsumersV2Controller {
   private final RecordJsonWriter writer;
   private final ConsumerInstanceProxy proxy;
   private final TopicMeters meters;
+  private final int maxConsumerInstancesPerPrincipal;
 
   ConsumersV2Controller(
       BrokerServer broker,
       GroupServices groups,
       JsonMapper json,
       ConsumerInstanceProxy proxy,
-      TopicMeters meters) {
+      TopicMeters meters,
+      @Value("${tributary.max-consumer-instances-per-principal:100}")
+          int maxConsumerInstancesPerPrincipal) {
+    this.maxConsumerInstancesPerPrincipal = maxConsumerInstancesPerPrincipal;
     this.broker = broker;
     this.groups = groups;
     this.json = json;
@@ -95,7 +100,9 @@ class ConsumersV2Controller {
 
   @PostMapping("/consumers/{group}")
   ResponseEntity<CreatedInstance> create(
-      @PathVariable String group, @RequestBody(required = false) JsonNode body) {
+      @PathVariable String group,
+      @RequestBody(required = false) JsonNode body,
+      HttpServletRequest request) {
     requireGroupName(group);
     JsonNode config = body == null || body.isNull() ? json.createObjectNode() : body;
     if (!config.isObject()) {
@@ -152,7 +159,14 @@ class ConsumersV2Controller {
               + ", got "
               + sessionTimeoutMs);
     }
-    ConsumerInstance instance = consumers().create(group, name, settings);
+    ConsumerInstance instance =
+        consumers()
+            .create(
+                group,
+                name,
+                settings,
+                ClientIdentity.of(request),
+                maxConsumerInstancesPerPrincipal);
     return ResponseEntity.ok()
         .contentType(V2_JSON)
         .body(new CreatedInstance(instance.instanceId(), baseUri(group, instance.instanceId())));

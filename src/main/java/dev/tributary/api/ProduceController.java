@@ -1,12 +1,18 @@
 package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.common.Scheduler;
+import dev.tributary.quota.ClientQuotaManager;
 import dev.tributary.replication.Acks;
 import dev.tributary.server.ProduceHandler;
 import dev.tributary.server.ProduceRecord;
 import dev.tributary.transport.http.Forwarding;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -27,13 +33,29 @@ import tools.jackson.databind.json.JsonMapper;
 class ProduceController {
   static final MediaType V2_JSON = MediaType.parseMediaType("application/vnd.kafka.v2+json");
 
+  /** How long this answer was held back by the principal's produce quota, in milliseconds. */
+  static final String THROTTLE_TIME_HEADER = "X-Tributary-Throttle-Time-Ms";
+
   private final ProduceHandler produce;
   private final ProduceRequestParser parser;
   private final TopicMeters meters;
+  private final ClientQuotaManager quotas;
+  private final QuotaMeters quotaMeters;
+  private final Scheduler scheduler;
 
-  ProduceController(ProduceHandler produce, JsonMapper json, TopicMeters meters) {
+  ProduceController(
+      ProduceHandler produce,
+      JsonMapper json,
+      TopicMeters meters,
+      ClientQuotaManager quotas,
+      QuotaMeters quotaMeters,
+      Scheduler scheduler,
+      @Value("${tributary.max-records-per-request:10000}") int maxRecordsPerRequest) {
     this.produce = produce;
-    this.parser = new ProduceRequestParser(json);
+    this.quotas = quotas;
+    this.quotaMeters = quotaMeters;
+    this.scheduler = scheduler;
+    this.parser = new ProduceRequestParser(json, maxRecordsPerRequest);
     this.meters = meters;
   }
 
@@ -43,8 +65,10 @@ class ProduceController {
       @RequestParam(defaultValue = "all") String acks,
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
       @RequestHeader(value = Forwarding.FORWARDED_HEADER, required = false) String forwarded,
-      @RequestBody(required = false) byte[] body) {
-    return produce(topic, null, acks, contentType, forwarded != null, body);
+      @RequestBody(required = false) byte[] body,
+      HttpServletRequest request,
+      HttpServletResponse response) {
+    return produce(topic, null, acks, contentType, forwarded != null, body, request, response);
   }
 
   @PostMapping("/topics/{topic}/partitions/{partition}")
@@ -54,8 +78,10 @@ class ProduceController {
       @RequestParam(defaultValue = "all") String acks,
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
       @RequestHeader(value = Forwarding.FORWARDED_HEADER, required = false) String forwarded,
-      @RequestBody(required = false) byte[] body) {
-    return produce(topic, partition, acks, contentType, forwarded != null, body);
+      @RequestBody(required = false) byte[] body,
+      HttpServletRequest request,
+      HttpServletResponse response) {
+    return produce(topic, partition, acks, contentType, forwarded != null, body, request, response);
   }
 
   private CompletableFuture<ResponseEntity<ProduceResponse>> produce(
@@ -64,7 +90,9 @@ class ProduceController {
       String acksText,
       String contentType,
       boolean forwarded,
-      byte[] body) {
+      byte[] body,
+      HttpServletRequest request,
+      HttpServletResponse response) {
     Acks acks;
     try {
       acks = Acks.parse(acksText);
@@ -75,16 +103,56 @@ class ProduceController {
       throw RestException.badRequest("The request has no body; send {\"records\":[...]}");
     }
     List<ProduceRecord> records = parser.parse(body, EmbeddedFormat.ofContentType(contentType));
-    return produce
-        .handleProduce(topic, partition, records, acks, forwarded)
-        .thenApply(
-            offsets -> {
-              count(topic, records.size(), body.length);
-              List<PartitionOffset> out = offsets.stream().map(ProduceController::toDto).toList();
-              return ResponseEntity.ok()
-                  .contentType(V2_JSON)
-                  .body(new ProduceResponse(null, null, out));
-            });
+    long throttleMs = forwarded ? 0 : throttle(ClientIdentity.of(request), body.length, response);
+    return delayed(
+        throttleMs,
+        produce
+            .handleProduce(topic, partition, records, acks, forwarded)
+            .thenApply(
+                offsets -> {
+                  count(topic, records.size(), body.length);
+                  List<PartitionOffset> out =
+                      offsets.stream().map(ProduceController::toDto).toList();
+                  return ResponseEntity.ok()
+                      .contentType(V2_JSON)
+                      .body(new ProduceResponse(null, null, out));
+                }));
+  }
+
+  /**
+   * Records the request's bytes against the principal's produce quota and returns how long to delay
+   * its answer. The time goes to the client in {@value #THROTTLE_TIME_HEADER} on every produce
+   * answer (Kafka's {@code throttle_time_ms}), 0 when not throttled. Forwarded requests are not
+   * counted again: the broker the client reached counted them.
+   */
+  private long throttle(String principal, long bytes, HttpServletResponse response) {
+    long throttleMs = quotas.recordAndGetThrottleTimeMs(principal, bytes);
+    response.setHeader(THROTTLE_TIME_HEADER, Long.toString(throttleMs));
+    quotaMeters.throttleTime(principal).record(throttleMs, TimeUnit.MILLISECONDS);
+    return throttleMs;
+  }
+
+  /**
+   * The answer, {@code delayMs} after it is ready: the scheduler completes it, so no request thread
+   * waits out a throttle.
+   */
+  private <T> CompletableFuture<T> delayed(long delayMs, CompletableFuture<T> answer) {
+    if (delayMs <= 0) {
+      return answer;
+    }
+    CompletableFuture<T> later = new CompletableFuture<>();
+    answer.whenComplete(
+        (value, failure) ->
+            scheduler.schedule(
+                delayMs,
+                () -> {
+                  if (failure != null) {
+                    later.completeExceptionally(failure);
+                  } else {
+                    later.complete(value);
+                  }
+                }));
+    return later;
   }
 
   private static PartitionOffset toDto(ProduceHandler.RecordOffset offset) {
