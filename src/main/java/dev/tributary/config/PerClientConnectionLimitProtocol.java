@@ -40,7 +40,10 @@ public class PerClientConnectionLimitProtocol extends Http11NioProtocol {
       String address = remoteAddress(socket);
       if (address != null && connectionsFrom(address) >= maxConnectionsPerClient) {
         refuse(socket, address);
-        return false; // the acceptor closes it and releases its slot in maxConnections
+        // Closes it and gives back its slot in maxConnections. The acceptor's own closeSocket
+        // finds no connection registered for it and does nothing, so this happens once.
+        destroySocket(socket);
+        return false;
       }
       return super.setSocketOptions(socket);
     }
