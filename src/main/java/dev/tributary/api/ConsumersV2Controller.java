@@ -33,6 +33,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -541,6 +542,8 @@ class ConsumersV2Controller {
     JsonNode node;
     try {
       node = json.readTree(body);
+    } catch (StreamConstraintsException e) {
+      throw JsonLimits.constraintBroken(e);
     } catch (RuntimeException e) {
       throw new RestException(HttpStatus.BAD_REQUEST, 40001, "The request body is not valid JSON");
     }
