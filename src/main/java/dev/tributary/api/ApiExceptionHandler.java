@@ -42,6 +42,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -82,6 +83,12 @@ class ApiExceptionHandler {
     for (Throwable cause = error; cause != null; cause = cause.getCause()) {
       if (cause instanceof RequestSizeFilter.RequestTooLargeException tooLarge) {
         return respond(HttpStatus.CONTENT_TOO_LARGE, 41302, tooLarge.getMessage());
+      }
+      if (cause instanceof BodyDeadlineFilter.BodyTimeoutException timeout) {
+        return ResponseEntity.status(HttpStatus.REQUEST_TIMEOUT)
+            .header(HttpHeaders.CONNECTION, "close") // do not wait for the rest of it
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(new ErrorResponse(40801, timeout.getMessage()));
       }
       if (cause instanceof StreamConstraintsException constraintBroken) {
         RestException e = JsonLimits.constraintBroken(constraintBroken);

@@ -46,6 +46,7 @@ import tools.jackson.databind.json.JsonMapper;
       "tributary.group.initial-rebalance-delay-ms=0",
       "tributary.max-request-bytes=4194304",
       "tributary.max-connections-per-client=200",
+      "tributary.request-body-timeout-ms=5000",
       "tributary.quota.producer-byte-rate-overrides[Anonymous\\:127.0.0.5]=1000",
       "logging.level.dev.tributary=WARN"
     })
