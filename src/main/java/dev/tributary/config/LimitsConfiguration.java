@@ -57,7 +57,7 @@ class LimitsConfiguration {
   WebServerFactoryCustomizer<TomcatServletWebServerFactory> tomcatLimits(
       @Value("${server.max-http-request-header-size:8KB}") DataSize maxHttpRequestHeaderSize,
       @Value("${tributary.max-http-header-count:100}") int maxHttpHeaderCount,
-      @Value("${tributary.max-connections-per-client:1000}") int maxConnectionsPerClient) {
+      @Value("${tributary.max-connections-per-client:256}") int maxConnectionsPerClient) {
     return factory -> {
       factory.addContextCustomizers(
           context -> {

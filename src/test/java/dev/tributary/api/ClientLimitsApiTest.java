@@ -197,5 +197,9 @@ class ClientLimitsApiTest extends ApiTestSupport {
                 .gauge()
                 .value())
         .isGreaterThan(1_000.0);
+    assertThat(get("/actuator/prometheus").body())
+        .contains(
+            "tributary_quota_produce_throttle_time_seconds_count{principal=\"" + principal + "\"}")
+        .contains("tributary_quota_produce_byte_rate_bytes{principal=\"" + principal + "\"}");
   }
 }
