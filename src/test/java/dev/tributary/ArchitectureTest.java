@@ -21,7 +21,8 @@ class ArchitectureTest {
     "dev.tributary.group..",
     "dev.tributary.consumer..",
     "dev.tributary.server..",
-    "dev.tributary.security.."
+    "dev.tributary.security..",
+    "dev.tributary.quota.."
   };
   private static JavaClasses classes;
 
@@ -75,6 +76,7 @@ class ArchitectureTest {
             "dev.tributary.replication..",
             "dev.tributary.metadata..",
             "dev.tributary.server..",
+            "dev.tributary.quota..",
             "dev.tributary.group..")
         .check(classes);
   }

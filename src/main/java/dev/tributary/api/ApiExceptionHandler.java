@@ -27,6 +27,7 @@ import dev.tributary.consumer.ConsumerInstanceNotFoundException;
 import dev.tributary.consumer.CoordinatorNotAvailableException;
 import dev.tributary.consumer.IllegalConsumerStateException;
 import dev.tributary.consumer.NoOffsetForPartitionException;
+import dev.tributary.consumer.TooManyConsumerInstancesException;
 import dev.tributary.consumer.UndeliverableRecordException;
 import dev.tributary.log.InvalidConfigException;
 import dev.tributary.log.InvalidRecordException;
@@ -43,6 +44,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -56,6 +58,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import tools.jackson.core.exc.StreamConstraintsException;
 
 /**
  * Maps every failure to {@code {"error_code", "message"}} with the right status. The table is in
@@ -82,6 +85,16 @@ class ApiExceptionHandler {
     for (Throwable cause = error; cause != null; cause = cause.getCause()) {
       if (cause instanceof RequestSizeFilter.RequestTooLargeException tooLarge) {
         return respond(HttpStatus.CONTENT_TOO_LARGE, 41302, tooLarge.getMessage());
+      }
+      if (cause instanceof BodyDeadlineFilter.BodyTimeoutException timeout) {
+        return ResponseEntity.status(HttpStatus.REQUEST_TIMEOUT)
+            .header(HttpHeaders.CONNECTION, "close") // do not wait for the rest of it
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(new ErrorResponse(40801, timeout.getMessage()));
+      }
+      if (cause instanceof StreamConstraintsException constraintBroken) {
+        RestException e = JsonLimits.constraintBroken(constraintBroken);
+        return respond(e.status, e.errorCode, e.getMessage());
       }
     }
     String message = error.getMessage();
@@ -171,6 +184,8 @@ class ApiExceptionHandler {
       return respond(HttpStatus.GATEWAY_TIMEOUT, 50401, message);
     } else if (error instanceof ConsumerInstanceNotFoundException) {
       return respond(HttpStatus.NOT_FOUND, 40403, message);
+    } else if (error instanceof TooManyConsumerInstancesException) {
+      return respond(HttpStatus.TOO_MANY_REQUESTS, 42901, message);
     } else if (error instanceof ConsumerAlreadyExistsException) {
       return respond(HttpStatus.CONFLICT, 40902, message);
     } else if (error instanceof IllegalConsumerStateException) {

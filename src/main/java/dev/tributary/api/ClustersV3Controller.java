@@ -36,6 +36,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -465,6 +466,8 @@ class ClustersV3Controller {
     JsonNode node;
     try {
       node = json.readTree(body);
+    } catch (StreamConstraintsException e) {
+      throw JsonLimits.constraintBroken(e);
     } catch (JacksonException e) {
       throw new RestException(
           HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -37,6 +38,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -78,6 +80,7 @@ class ConsumersV2Controller {
   private final ConsumerInstanceProxy proxy;
   private final TopicMeters meters;
   private final PeerUrls urls;
+  private final int maxConsumerInstancesPerPrincipal;
 
   ConsumersV2Controller(
       BrokerServer broker,
@@ -86,8 +89,11 @@ class ConsumersV2Controller {
       ConsumerInstanceProxy proxy,
       TopicMeters meters,
       AccessGuard access,
-      PeerUrls urls) {
+      PeerUrls urls,
+      @Value("${tributary.max-consumer-instances-per-principal:100}")
+          int maxConsumerInstancesPerPrincipal) {
     this.access = access;
+    this.maxConsumerInstancesPerPrincipal = maxConsumerInstancesPerPrincipal;
     this.broker = broker;
     this.urls = urls;
     this.groups = groups;
@@ -165,7 +171,8 @@ class ConsumersV2Controller {
               + ", got "
               + sessionTimeoutMs);
     }
-    String principal = RequestPrincipal.of(request);
+    // The authenticated principal; with authentication off, the client's address (ClientIdentity).
+    String principal = ClientIdentity.of(request);
     ConsumerInstance instance =
         consumers()
             .create(
@@ -173,7 +180,8 @@ class ConsumersV2Controller {
                 name,
                 settings,
                 principal,
-                topic -> access.allows(principal, AclOperation.READ, ResourceType.TOPIC, topic));
+                topic -> access.allows(principal, AclOperation.READ, ResourceType.TOPIC, topic),
+                maxConsumerInstancesPerPrincipal);
     return ResponseEntity.ok()
         .contentType(V2_JSON)
         .body(new CreatedInstance(instance.instanceId(), baseUri(group, instance.instanceId())));
@@ -567,6 +575,8 @@ class ConsumersV2Controller {
     JsonNode node;
     try {
       node = json.readTree(body);
+    } catch (StreamConstraintsException e) {
+      throw JsonLimits.constraintBroken(e);
     } catch (RuntimeException e) {
       throw new RestException(HttpStatus.BAD_REQUEST, 40001, "The request body is not valid JSON");
     }

@@ -2,6 +2,8 @@ package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tributary.auth.AccessGuard;
+import dev.tributary.common.Scheduler;
+import dev.tributary.quota.ClientQuotaManager;
 import dev.tributary.replication.Acks;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
@@ -10,8 +12,11 @@ import dev.tributary.server.ProduceHandler;
 import dev.tributary.server.ProduceRecord;
 import dev.tributary.transport.http.Forwarding;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -32,22 +37,35 @@ import tools.jackson.databind.json.JsonMapper;
 class ProduceController {
   static final MediaType V2_JSON = MediaType.parseMediaType("application/vnd.kafka.v2+json");
 
+  /** How long this answer was held back by the principal's produce quota, in milliseconds. */
+  static final String THROTTLE_TIME_HEADER = "X-Tributary-Throttle-Time-Ms";
+
   private final ProduceHandler produce;
   private final ProduceRequestParser parser;
   private final TopicMeters meters;
   private final BrokerServer broker;
   private final AccessGuard access;
+  private final ClientQuotaManager quotas;
+  private final QuotaMeters quotaMeters;
+  private final Scheduler scheduler;
 
   ProduceController(
       ProduceHandler produce,
       JsonMapper json,
       TopicMeters meters,
       BrokerServer broker,
-      AccessGuard access) {
+      AccessGuard access,
+      ClientQuotaManager quotas,
+      QuotaMeters quotaMeters,
+      Scheduler scheduler,
+      @Value("${tributary.max-records-per-request:10000}") int maxRecordsPerRequest) {
     this.broker = broker;
     this.access = access;
     this.produce = produce;
-    this.parser = new ProduceRequestParser(json);
+    this.quotas = quotas;
+    this.quotaMeters = quotaMeters;
+    this.scheduler = scheduler;
+    this.parser = new ProduceRequestParser(json, maxRecordsPerRequest);
     this.meters = meters;
   }
 
@@ -58,9 +76,10 @@ class ProduceController {
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
       @RequestHeader(value = Forwarding.FORWARDED_HEADER, required = false) String forwarded,
       @RequestBody(required = false) byte[] body,
-      HttpServletRequest request) {
+      HttpServletRequest request,
+      HttpServletResponse response) {
     requireCreateIfAbsent(request, topic);
-    return produce(topic, null, acks, contentType, forwarded != null, body);
+    return produce(topic, null, acks, contentType, forwarded != null, body, request, response);
   }
 
   @PostMapping("/topics/{topic}/partitions/{partition}")
@@ -71,9 +90,10 @@ class ProduceController {
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
       @RequestHeader(value = Forwarding.FORWARDED_HEADER, required = false) String forwarded,
       @RequestBody(required = false) byte[] body,
-      HttpServletRequest request) {
+      HttpServletRequest request,
+      HttpServletResponse response) {
     requireCreateIfAbsent(request, topic);
-    return produce(topic, partition, acks, contentType, forwarded != null, body);
+    return produce(topic, partition, acks, contentType, forwarded != null, body, request, response);
   }
 
   /**
@@ -92,7 +112,9 @@ class ProduceController {
       String acksText,
       String contentType,
       boolean forwarded,
-      byte[] body) {
+      byte[] body,
+      HttpServletRequest request,
+      HttpServletResponse response) {
     Acks acks;
     try {
       acks = Acks.parse(acksText);
@@ -103,16 +125,61 @@ class ProduceController {
       throw RestException.badRequest("The request has no body; send {\"records\":[...]}");
     }
     List<ProduceRecord> records = parser.parse(body, EmbeddedFormat.ofContentType(contentType));
-    return produce
-        .handleProduce(topic, partition, records, acks, forwarded)
-        .thenApply(
-            offsets -> {
-              count(topic, records.size(), body.length);
-              List<PartitionOffset> out = offsets.stream().map(ProduceController::toDto).toList();
-              return ResponseEntity.ok()
-                  .contentType(V2_JSON)
-                  .body(new ProduceResponse(null, null, out));
-            });
+    // A produce another broker forwarded was throttled there, for its client; a forwarding header
+    // without the cluster secret proves nothing.
+    long throttleMs =
+        BrokerCalls.fromBroker(request, broker.config().clusterSecret())
+            ? 0
+            : throttle(ClientIdentity.of(request), body.length, response);
+    return delayed(
+        throttleMs,
+        produce
+            .handleProduce(topic, partition, records, acks, forwarded)
+            .thenApply(
+                offsets -> {
+                  count(topic, records.size(), body.length);
+                  List<PartitionOffset> out =
+                      offsets.stream().map(ProduceController::toDto).toList();
+                  return ResponseEntity.ok()
+                      .contentType(V2_JSON)
+                      .body(new ProduceResponse(null, null, out));
+                }));
+  }
+
+  /**
+   * Records the request's bytes against the principal's produce quota and returns how long to delay
+   * its answer. The time goes to the client in {@value #THROTTLE_TIME_HEADER} on every produce
+   * answer (Kafka's {@code throttle_time_ms}), 0 when not throttled. Forwarded requests are not
+   * counted again: the broker the client reached counted them.
+   */
+  private long throttle(String principal, long bytes, HttpServletResponse response) {
+    long throttleMs = quotas.recordAndGetThrottleTimeMs(principal, bytes);
+    response.setHeader(THROTTLE_TIME_HEADER, Long.toString(throttleMs));
+    quotaMeters.throttleTime(principal).record(throttleMs, TimeUnit.MILLISECONDS);
+    return throttleMs;
+  }
+
+  /**
+   * The answer, {@code delayMs} after it is ready: the scheduler completes it, so no request thread
+   * waits out a throttle.
+   */
+  private <T> CompletableFuture<T> delayed(long delayMs, CompletableFuture<T> answer) {
+    if (delayMs <= 0) {
+      return answer;
+    }
+    CompletableFuture<T> later = new CompletableFuture<>();
+    answer.whenComplete(
+        (value, failure) ->
+            scheduler.schedule(
+                delayMs,
+                () -> {
+                  if (failure != null) {
+                    later.completeExceptionally(failure);
+                  } else {
+                    later.complete(value);
+                  }
+                }));
+    return later;
   }
 
   private static PartitionOffset toDto(ProduceHandler.RecordOffset offset) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -25,8 +26,14 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class ProduceRequestParser {
   private final JsonMapper json;
+  private final int maxRecordsPerRequest;
 
-  ProduceRequestParser(JsonMapper json) {
+  /**
+   * @param maxRecordsPerRequest more records than this in one body are refused (413 41303) before
+   *     any is decoded, so nothing of such a request is appended
+   */
+  ProduceRequestParser(JsonMapper json, int maxRecordsPerRequest) {
+    this.maxRecordsPerRequest = maxRecordsPerRequest;
     // Decimals as BigDecimal: a JSON value is stored as the text it was, not rounded through a
     // double.
     this.json = json.rebuild().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
@@ -36,6 +43,8 @@ final class ProduceRequestParser {
     JsonNode root;
     try {
       root = json.readTree(body);
+    } catch (StreamConstraintsException e) {
+      throw JsonLimits.constraintBroken(e);
     } catch (JacksonException e) {
       throw new RestException(
           HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
@@ -44,6 +53,16 @@ final class ProduceRequestParser {
       throw RestException.badRequest("The body must be a JSON object with a \"records\" array");
     }
     JsonNode records = root.get("records");
+    if (records.size() > maxRecordsPerRequest) {
+      throw new RestException(
+          HttpStatus.CONTENT_TOO_LARGE,
+          41303,
+          "The request has "
+              + records.size()
+              + " records, more than tributary.max-records-per-request="
+              + maxRecordsPerRequest
+              + "; send them in several requests");
+    }
     List<ProduceRecord> result = new ArrayList<>(records.size());
     for (int i = 0; i < records.size(); i++) {
       JsonNode record = records.get(i);

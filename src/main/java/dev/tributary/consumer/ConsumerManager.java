@@ -32,6 +32,14 @@ public final class ConsumerManager {
   private final Random random;
   private final String clientHost;
   private final Map<Key, ConsumerInstance> instances = new ConcurrentHashMap<>();
+
+  /**
+   * Who created each instance, for the per-principal cap. Invariant: its keys are those of {@link
+   * #instances} (an entry leaves right after its instance does, so a count may briefly include an
+   * instance that is just going: the cap errs on the safe side).
+   */
+  private final Map<Key, String> owners = new ConcurrentHashMap<>();
+
   private volatile boolean closed;
 
   record Key(String groupId, String instanceId) {}
@@ -63,28 +71,57 @@ public final class ConsumerManager {
    * {@code rest-consumer-...}).
    */
   public ConsumerInstance create(String groupId, String name, ConsumerSettings settings) {
-    return create(groupId, name, settings, "User:ANONYMOUS", topic -> true);
+    return create(groupId, name, settings, "User:ANONYMOUS", topic -> true, Integer.MAX_VALUE);
   }
 
-  /**
-   * As {@link #create(String, String, ConsumerSettings)}, for {@code principal}, which sees only
-   * the topics {@code mayRead} accepts (a pattern subscription matches no others, as Kafka's only
-   * match topics the consumer may describe).
-   */
+  /** As the full {@code create}, for a principal that may read every topic. */
   public ConsumerInstance create(
       String groupId,
       String name,
       ConsumerSettings settings,
       String principal,
-      java.util.function.Predicate<String> mayRead) {
+      int maxInstancesPerPrincipal) {
+    return create(groupId, name, settings, principal, topic -> true, maxInstancesPerPrincipal);
+  }
+
+  /**
+   * Creates an instance on behalf of {@code principal} (a client's name, such as {@code
+   * "User:alice"}), which sees only the topics {@code mayRead} accepts (a pattern subscription
+   * matches no others, as Kafka's only match topics the consumer may describe), unless that
+   * principal already has {@code maxInstancesPerPrincipal} instances on this broker ({@link
+   * TooManyConsumerInstancesException}).
+   */
+  public synchronized ConsumerInstance create(
+      String groupId,
+      String name,
+      ConsumerSettings settings,
+      String principal,
+      java.util.function.Predicate<String> mayRead,
+      int maxInstancesPerPrincipal) {
     if (closed) {
       throw new dev.tributary.common.errors.BrokerNotAvailableException(
           "The broker is shutting down");
+    }
+    long owned = owners.values().stream().filter(principal::equals).count();
+    if (owned >= maxInstancesPerPrincipal) {
+      throw new TooManyConsumerInstancesException(
+          principal
+              + " already has "
+              + owned
+              + " consumer instances on this broker, as many as"
+              + " tributary.max-consumer-instances-per-principal="
+              + maxInstancesPerPrincipal
+              + " allows; delete some first (or let idle ones expire)");
     }
     String id =
         name != null
             ? name
             : "rest-consumer-" + new java.util.UUID(random.nextLong(), random.nextLong());
+    Key key = new Key(groupId, id);
+    if (instances.containsKey(key)) {
+      throw new ConsumerAlreadyExistsException(
+          "Consumer instance '" + id + "' already exists in group '" + groupId + "'");
+    }
     ConsumerInstance instance =
         new ConsumerInstance(
             groupId,
@@ -102,12 +139,9 @@ public final class ConsumerManager {
             scheduler,
             clientHost,
             principal);
-    ConsumerInstance existing = instances.putIfAbsent(new Key(groupId, id), instance);
-    if (existing != null) {
-      throw new ConsumerAlreadyExistsException(
-          "Consumer instance '" + id + "' already exists in group '" + groupId + "'");
-    }
-    logger.info("Created consumer instance {} in group {}", id, groupId);
+    owners.put(key, principal);
+    instances.put(key, instance);
+    logger.info("Created consumer instance {} in group {} for {}", id, groupId, principal);
     return instance;
   }
 
@@ -128,6 +162,7 @@ public final class ConsumerManager {
   /** Deletes the instance: commits (with auto-commit) and leaves its group. */
   public CompletableFuture<Void> delete(String groupId, String instanceId) {
     ConsumerInstance instance = instances.remove(new Key(groupId, instanceId));
+    owners.remove(new Key(groupId, instanceId));
     if (instance == null) {
       throw new ConsumerInstanceNotFoundException(
           "Consumer instance '" + instanceId + "' not found in group '" + groupId + "'");
@@ -163,6 +198,7 @@ public final class ConsumerManager {
       ConsumerInstance instance = entry.getValue();
       if (instance.idleMs(nowMs) >= instance.settings().instanceTimeoutMs()) {
         if (instances.remove(entry.getKey(), instance)) {
+          owners.remove(entry.getKey());
           logger.info(
               "Consumer instance {} of group {} was idle for {} ms >= consumer.instance.timeout.ms; deleting it",
               entry.getKey().instanceId(),
@@ -186,6 +222,7 @@ public final class ConsumerManager {
       closing.add(instance.close());
     }
     instances.clear();
+    owners.clear();
     try {
       CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
           .get(2, java.util.concurrent.TimeUnit.SECONDS);

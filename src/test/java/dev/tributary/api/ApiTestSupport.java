@@ -47,6 +47,9 @@ import tools.jackson.databind.json.JsonMapper;
       "tributary.max-request-bytes=4194304",
       // Access control has its own test (SecurityApiTest); these test what every principal sees.
       "tributary.security.enabled=false",
+      "tributary.max-connections-per-client=200",
+      "tributary.request-body-timeout-ms=5000",
+      "tributary.quota.producer-byte-rate-overrides[Anonymous\\:127.0.0.5]=1000",
       "logging.level.dev.tributary=WARN"
     })
 abstract class ApiTestSupport {
