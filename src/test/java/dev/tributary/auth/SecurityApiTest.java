@@ -445,6 +445,58 @@ class SecurityApiTest {
     assertThat(adminPage.body).contains("data-can-act=\"true\"");
   }
 
+  /**
+   * In a real browser: a wrong secret shows the error on the sign-in page; a reader signed in sees
+   * the live page without the action forms and fault buttons, and its socket is live.
+   */
+  @Test
+  void inABrowserAReaderSignsInAndSeesTheLivePageWithoutActions() {
+    createTopic("shown" + COUNTER.incrementAndGet()); // so the page has a topic to offer deleting
+    Key reader = newKey("User:browser-" + COUNTER.incrementAndGet());
+    acl(reader.principal, "READ", "CLUSTER", "LITERAL", "kafka-cluster");
+    dev.tributary.browser.HeadlessChromium browser =
+        dev.tributary.browser.HeadlessChromium.start(1300, 900);
+    try {
+      org.openqa.selenium.WebDriver driver = browser.driver();
+      driver.get("http://127.0.0.1:" + port + "/");
+      await().atMost(Duration.ofSeconds(20)).until(() -> driver.getCurrentUrl().endsWith("/login"));
+      signInWith(driver, reader.id, "not-the-secret");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> !driver.findElements(org.openqa.selenium.By.id("login-error")).isEmpty());
+      assertThat(browser.text("#login-error")).contains("do not match");
+      signInWith(driver, reader.id, reader.secret);
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> "live".equals(browser.attribute("#connection", "data-state")));
+      assertThat(browser.text("#principal")).isEqualTo(reader.principal);
+      assertThat(driver.findElement(org.openqa.selenium.By.id("actions")).isDisplayed()).isFalse();
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  !driver
+                      .findElements(
+                          org.openqa.selenium.By.cssSelector("[data-action='delete-topic']"))
+                      .isEmpty());
+      assertThat(
+              driver.findElements(
+                  org.openqa.selenium.By.cssSelector("[data-action='delete-topic']")))
+          .noneMatch(org.openqa.selenium.WebElement::isDisplayed);
+      browser.screenshot("dashboard-reader");
+    } finally {
+      browser.close();
+    }
+  }
+
+  private static void signInWith(org.openqa.selenium.WebDriver driver, String id, String secret) {
+    org.openqa.selenium.WebElement keyId = driver.findElement(org.openqa.selenium.By.id("key-id"));
+    keyId.clear();
+    keyId.sendKeys(id);
+    driver.findElement(org.openqa.selenium.By.id("secret")).sendKeys(secret);
+    driver.findElement(org.openqa.selenium.By.id("sign-in")).click();
+  }
+
   @Test
   void denialsAreCounted() {
     double before = denials("unauthenticated");
