@@ -35,8 +35,6 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -453,29 +451,11 @@ class ClustersV3Controller {
   }
 
   private void requireCluster(String clusterId) {
-    if (!broker.clusterId().equals(clusterId)) {
-      throw RestException.notFound(
-          40404, "Cluster '" + clusterId + "' not found; this is cluster " + broker.clusterId());
-    }
+    V3Requests.requireCluster(broker, clusterId);
   }
 
   private JsonNode object(byte[] body) {
-    if (body == null || body.length == 0) {
-      throw RestException.badRequest("The request needs a JSON body");
-    }
-    JsonNode node;
-    try {
-      node = json.readTree(body);
-    } catch (StreamConstraintsException e) {
-      throw JsonLimits.constraintBroken(e);
-    } catch (JacksonException e) {
-      throw new RestException(
-          HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
-    }
-    if (node == null || !node.isObject()) {
-      throw RestException.badRequest("The body must be a JSON object");
-    }
-    return node;
+    return V3Requests.object(json, body);
   }
 
   private static int intField(JsonNode request, String field, int fallback) {

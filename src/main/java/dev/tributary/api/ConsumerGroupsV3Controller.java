@@ -322,10 +322,7 @@ class ConsumerGroupsV3Controller {
   }
 
   private void requireCluster(String clusterId) {
-    if (!broker.clusterId().equals(clusterId)) {
-      throw RestException.notFound(
-          40404, "Cluster '" + clusterId + "' not found; this is cluster " + broker.clusterId());
-    }
+    V3Requests.requireCluster(broker, clusterId);
   }
 
   private String clusterPath() {

@@ -27,7 +27,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -301,27 +300,11 @@ class SecurityV3Controller {
   }
 
   private JsonNode object(byte[] body) {
-    if (body == null || body.length == 0) {
-      throw RestException.badRequest("The request needs a JSON body");
-    }
-    JsonNode node;
-    try {
-      node = json.readTree(body);
-    } catch (JacksonException e) {
-      throw new RestException(
-          HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
-    }
-    if (node == null || !node.isObject()) {
-      throw RestException.badRequest("The body must be a JSON object");
-    }
-    return node;
+    return V3Requests.object(json, body);
   }
 
   private void requireCluster(String clusterId) {
-    if (!broker.clusterId().equals(clusterId)) {
-      throw RestException.notFound(
-          40404, "Cluster '" + clusterId + "' not found; this is cluster " + broker.clusterId());
-    }
+    V3Requests.requireCluster(broker, clusterId);
   }
 
   private String clusterPath() {

@@ -1,0 +1,44 @@
+package dev.tributary.api;
+
+import dev.tributary.server.BrokerServer;
+import org.springframework.http.HttpStatus;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** What every v3 admin controller checks first: the cluster id in the path, a JSON object body. */
+final class V3Requests {
+  private V3Requests() {}
+
+  /** 404 40404 unless {@code clusterId} is this cluster's. */
+  static void requireCluster(BrokerServer broker, String clusterId) {
+    if (!broker.clusterId().equals(clusterId)) {
+      throw RestException.notFound(
+          40404, "Cluster '" + clusterId + "' not found; this is cluster " + broker.clusterId());
+    }
+  }
+
+  /**
+   * The body as a JSON object: 400 40002 if absent or not an object, 40001 if malformed, 40004 past
+   * the JSON limits.
+   */
+  static JsonNode object(JsonMapper json, byte[] body) {
+    if (body == null || body.length == 0) {
+      throw RestException.badRequest("The request needs a JSON body");
+    }
+    JsonNode node;
+    try {
+      node = json.readTree(body);
+    } catch (StreamConstraintsException e) {
+      throw JsonLimits.constraintBroken(e);
+    } catch (JacksonException e) {
+      throw new RestException(
+          HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
+    }
+    if (node == null || !node.isObject()) {
+      throw RestException.badRequest("The body must be a JSON object");
+    }
+    return node;
+  }
+}
