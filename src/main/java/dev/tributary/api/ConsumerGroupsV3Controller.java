@@ -138,10 +138,10 @@ class ConsumerGroupsV3Controller {
 
   @GetMapping(GROUPS + "/{groupId}/lags")
   CompletableFuture<ResponseEntity<V3Resources.ResourceList<ConsumerLag>>> lags(
-      @PathVariable String clusterId, @PathVariable String groupId) {
+      @PathVariable String clusterId, @PathVariable String groupId, HttpServletRequest request) {
     requireCluster(clusterId);
     String origin = origin();
-    return lagsOf(origin, groupId)
+    return lagsOf(origin, groupId, RequestPrincipal.of(request))
         .thenApply(
             lags ->
                 ok(
@@ -151,10 +151,10 @@ class ConsumerGroupsV3Controller {
 
   @GetMapping(GROUPS + "/{groupId}/lag-summary")
   CompletableFuture<ResponseEntity<LagSummary>> lagSummary(
-      @PathVariable String clusterId, @PathVariable String groupId) {
+      @PathVariable String clusterId, @PathVariable String groupId, HttpServletRequest request) {
     requireCluster(clusterId);
     String origin = origin();
-    return lagsOf(origin, groupId)
+    return lagsOf(origin, groupId, RequestPrincipal.of(request))
         .thenApply(
             lags -> {
               ConsumerLag max =
@@ -212,7 +212,9 @@ class ConsumerGroupsV3Controller {
    * One row per partition the group has committed an offset for or has assigned: committed offset,
    * the partition's high watermark, the difference, and the member holding it now.
    */
-  private CompletableFuture<List<ConsumerLag>> lagsOf(String origin, String groupId) {
+  /** The group's lag per partition, for the topics {@code principal} may read (as Kafka). */
+  private CompletableFuture<List<ConsumerLag>> lagsOf(
+      String origin, String groupId, String principal) {
     return existing(groupId)
         .thenCompose(
             d ->
@@ -236,6 +238,13 @@ class ConsumerGroupsV3Controller {
                                       .thenComparingInt(TopicPartition::partition));
                           partitions.addAll(committed.offsets().keySet());
                           partitions.addAll(owners.keySet());
+                          partitions.removeIf(
+                              tp ->
+                                  !access.allows(
+                                      principal,
+                                      AclOperation.READ,
+                                      ResourceType.TOPIC,
+                                      tp.topic()));
                           List<CompletableFuture<ConsumerLag>> rows = new ArrayList<>();
                           for (TopicPartition tp : partitions) {
                             OffsetAndMetadata o = committed.offsets().get(tp);

@@ -484,6 +484,11 @@ class ConsumersV2Controller {
             if (node.has("offsets")
                 && !(node.get("offsets").isArray() && node.get("offsets").isEmpty())) {
               offsets = offsets(node, true);
+              // As Kafka's OffsetCommit: committing for a topic takes READ on it, not only on
+              // the group (else group members could move others' positions in any topic).
+              for (TopicPartition tp : offsets.keySet()) {
+                access.require(request, AclOperation.READ, ResourceType.TOPIC, tp.topic());
+              }
             }
           }
           return consumer.commit(offsets).thenApply(v -> ResponseEntity.ok().build());
@@ -506,6 +511,9 @@ class ConsumersV2Controller {
               body == null || body.length == 0
                   ? consumer.assignedPartitions()
                   : partitions(parse(body), "partitions");
+          for (TopicPartition tp : partitions) {
+            access.require(request, AclOperation.READ, ResourceType.TOPIC, tp.topic());
+          }
           return consumer
               .committed(partitions)
               .thenApply(

@@ -1,5 +1,6 @@
 package dev.tributary.api;
 
+import dev.tributary.auth.RequestPaths;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
@@ -53,8 +54,7 @@ class InFlightLimitFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    return request.getRequestURI().startsWith("/internal/")
-        || BrokerCalls.fromBroker(request, clusterSecret);
+    return RequestPaths.isInternal(request) || BrokerCalls.fromBroker(request, clusterSecret);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.tributary.api;
 
+import dev.tributary.auth.RequestPaths;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.transport.http.InternalApi;
 import jakarta.servlet.FilterChain;
@@ -27,7 +28,7 @@ class InternalAuthFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    return !request.getRequestURI().startsWith("/internal/");
+    return !RequestPaths.isInternal(request);
   }
 
   @Override

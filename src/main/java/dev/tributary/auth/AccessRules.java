@@ -46,6 +46,22 @@ final class AccessRules {
     };
   }
 
+  /** The cluster secret in its header, compared in constant time. */
+  AuthorizationManager<RequestAuthorizationContext> clusterSecret(Supplier<String> secret) {
+    return (authentication, context) -> {
+      String expected = secret.get();
+      String presented =
+          context.getRequest().getHeader(dev.tributary.transport.http.InternalApi.SECRET_HEADER);
+      return new AuthorizationDecision(
+          expected != null
+              && !expected.isEmpty()
+              && presented != null
+              && java.security.MessageDigest.isEqual(
+                  expected.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                  presented.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    };
+  }
+
   AuthorizationManager<RequestAuthorizationContext> authenticated() {
     return (authentication, context) ->
         new AuthorizationDecision(principal(authentication) != null);

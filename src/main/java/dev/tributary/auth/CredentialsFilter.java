@@ -32,12 +32,17 @@ final class CredentialsFilter extends OncePerRequestFilter {
   private final Supplier<String> clusterSecret;
   private final DashboardSessions sessions;
   private final SecurityErrors errors;
+  private final ClusterOrigins origins;
+
+  private static final java.util.Set<String> SAFE_METHODS = java.util.Set.of("GET", "HEAD");
 
   CredentialsFilter(
       Authorizer authorizer,
       Supplier<String> clusterSecret,
       DashboardSessions sessions,
-      SecurityErrors errors) {
+      SecurityErrors errors,
+      ClusterOrigins origins) {
+    this.origins = origins;
     this.authorizer = authorizer;
     this.clusterSecret = clusterSecret;
     this.sessions = sessions;
@@ -49,7 +54,7 @@ final class CredentialsFilter extends OncePerRequestFilter {
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     String presentedSecret = request.getHeader(InternalApi.SECRET_HEADER);
-    if (presentedSecret != null && !request.getRequestURI().startsWith("/internal/")) {
+    if (presentedSecret != null && !RequestPaths.isInternal(request)) {
       if (!secretMatches(presentedSecret)) {
         errors.unauthenticated(request, response, 40101, "the cluster secret is wrong");
         return;
@@ -88,11 +93,20 @@ final class CredentialsFilter extends OncePerRequestFilter {
       chain.doFilter(request, response);
       return;
     }
-    Optional<String> sessionKey = sessionKeyId(request);
-    if (sessionKey.isPresent()) {
-      Optional<String> principal = authorizer.principalOfKey(sessionKey.get());
-      if (principal.isPresent()) {
-        authenticated(request, principal.get(), sessionKey.get(), "session");
+    Optional<DashboardSessions.Session> session = session(request);
+    if (session.isPresent()) {
+      Optional<ApiKey> key =
+          authorizer.key(session.get().keyId()).filter(k -> session.get().isFor(k));
+      if (key.isPresent()) {
+        // A cookie goes with every request the browser makes to this host, whichever page made
+        // it: a change (anything but GET and HEAD) is taken only from the cluster's own pages
+        // (CSRF; SameSite does not tell ports or sibling hosts apart).
+        if (!SAFE_METHODS.contains(request.getMethod())
+            && !isClusterPage(request.getHeader("Origin"), request.getHeader("Host"))) {
+          errors.forbiddenChange(response);
+          return;
+        }
+        authenticated(request, key.get().principal(), key.get().keyId(), "session");
       }
     }
     chain.doFilter(request, response);
@@ -131,7 +145,11 @@ final class CredentialsFilter extends OncePerRequestFilter {
     return authorizer.authenticate(keyId, secret);
   }
 
-  private Optional<String> sessionKeyId(HttpServletRequest request) {
+  private boolean isClusterPage(String origin, String host) {
+    return origin != null && origins.isAllowed(origin, host);
+  }
+
+  private Optional<DashboardSessions.Session> session(HttpServletRequest request) {
     Cookie[] cookies = request.getCookies();
     if (cookies == null) {
       return Optional.empty();

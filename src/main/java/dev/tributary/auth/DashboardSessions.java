@@ -1,6 +1,7 @@
 package dev.tributary.auth;
 
 import dev.tributary.common.Time;
+import dev.tributary.security.ApiKey;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -10,11 +11,14 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Dashboard sign-ins as a signed cookie, {@code <base64url(keyId|expiresMs)>.<base64url(hmac)>},
- * HMAC-SHA256 under a key derived from the cluster secret. Every broker can check it, so a page
- * that moves its socket to another broker when the first dies stays signed in, and no broker keeps
- * session state. The cookie carries no secret: the key's current principal is looked up on each
- * request, and deleting the key ends its sessions.
+ * Dashboard sign-ins as a signed cookie, {@code
+ * <base64url(keyId|secretFingerprint|expiresMs)>.<base64url(hmac)>}, HMAC-SHA256 under a key
+ * derived from the cluster secret. Every broker can check it, so a page that moves its socket to
+ * another broker when the first dies stays signed in, and no broker keeps session state. The cookie
+ * carries no secret: the key's current principal is looked up on each request; deleting the key, or
+ * giving its id a new secret (rotating the bootstrap key), ends its sessions, since the fingerprint
+ * of the stored hash no longer matches. Signing out clears the cookie in that browser only: a
+ * copied cookie lasts until it expires or its key is deleted.
  */
 final class DashboardSessions {
   static final String COOKIE = "tributary_session";
@@ -35,14 +39,32 @@ final class DashboardSessions {
     return lifetimeMs;
   }
 
-  String issue(String keyId) {
-    String payload = keyId + "|" + (time.milliseconds() + lifetimeMs);
+  String issue(ApiKey apiKey) {
+    String payload =
+        apiKey.keyId() + "|" + fingerprintOf(apiKey) + "|" + (time.milliseconds() + lifetimeMs);
     byte[] payloadBytes = payload.getBytes(StandardCharsets.UTF_8);
     return base64(payloadBytes) + "." + base64(hmac(key, payload));
   }
 
-  /** The key id a valid, unexpired token was issued for. */
-  Optional<String> verify(String token) {
+  /** A sign-in: the key it was made with, and the fingerprint of that key's secret hash then. */
+  record Session(String keyId, String fingerprint) {
+    /** True if {@code current} is the key this session was made with (same id, same secret). */
+    boolean isFor(ApiKey current) {
+      return current.keyId().equals(keyId)
+          && MessageDigest.isEqual(
+              fingerprintOf(current).getBytes(StandardCharsets.UTF_8),
+              fingerprint.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** A short, one-way tag of the key's stored hash: changes when the key gets a new secret. */
+  static String fingerprintOf(ApiKey apiKey) {
+    return base64(hmac(apiKey.secretSha256().getBytes(StandardCharsets.UTF_8), "session"))
+        .substring(0, 16);
+  }
+
+  /** The session a valid, unexpired token holds. */
+  Optional<Session> verify(String token) {
     if (token == null || token.length() > 512) {
       return Optional.empty();
     }
@@ -58,10 +80,13 @@ final class DashboardSessions {
       if (!MessageDigest.isEqual(mac, hmac(key, payload))) {
         return Optional.empty();
       }
-      int bar = payload.lastIndexOf('|');
-      long expiresMs = Long.parseLong(payload.substring(bar + 1));
+      String[] parts = payload.split("\\|", -1);
+      if (parts.length != 3) {
+        return Optional.empty();
+      }
+      long expiresMs = Long.parseLong(parts[2]);
       return expiresMs > time.milliseconds()
-          ? Optional.of(payload.substring(0, bar))
+          ? Optional.of(new Session(parts[0], parts[1]))
           : Optional.empty();
     } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
       return Optional.empty();

@@ -71,7 +71,7 @@ class LoginController {
           HttpStatus.UNAUTHORIZED);
     }
     ResponseCookie cookie =
-        ResponseCookie.from(DashboardSessions.COOKIE, sessions.issue(key.get().keyId()))
+        ResponseCookie.from(DashboardSessions.COOKIE, sessions.issue(key.get()))
             .httpOnly(true)
             .secure(request.isSecure())
             .sameSite("Strict")

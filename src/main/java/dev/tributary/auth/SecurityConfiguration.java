@@ -85,7 +85,8 @@ class SecurityConfiguration {
       Authorizer authorizer,
       BrokerServer broker,
       DashboardSessions sessions,
-      SecurityErrors errors)
+      SecurityErrors errors,
+      ClusterOrigins origins)
       throws Exception {
     http.csrf(csrf -> csrf.disable())
         .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
@@ -96,15 +97,27 @@ class SecurityConfiguration {
         .exceptionHandling(
             e ->
                 e.authenticationEntryPoint(
-                        (request, response, ex) ->
+                        (request, response, ex) -> {
+                          if (RequestPaths.isInternal(request)) {
+                            errors.noClusterSecret(request, response);
+                          } else {
                             errors.unauthenticated(
                                 request,
                                 response,
                                 40102,
                                 "Authentication is required: send an API key as 'Authorization:"
-                                    + " Bearer <key_id>.<secret>' or HTTP basic"))
+                                    + " Bearer <key_id>.<secret>' or HTTP basic");
+                          }
+                        })
                     .accessDeniedHandler(
-                        (request, response, ex) -> errors.forbidden(request, response)));
+                        (request, response, ex) -> {
+                          // An API key is no substitute for the cluster secret.
+                          if (RequestPaths.isInternal(request)) {
+                            errors.noClusterSecret(request, response);
+                          } else {
+                            errors.forbidden(request, response);
+                          }
+                        }));
     if (!properties.enabled()) {
       logger.warn(
           "Client authentication is OFF (tributary.security.enabled=false): anyone who reaches"
@@ -116,7 +129,8 @@ class SecurityConfiguration {
         "Client authentication is on: API keys (bearer or basic) and ACLs; super users {}",
         properties.superUsers());
     http.addFilterBefore(
-        new CredentialsFilter(authorizer, () -> broker.config().clusterSecret(), sessions, errors),
+        new CredentialsFilter(
+            authorizer, () -> broker.config().clusterSecret(), sessions, errors, origins),
         AnonymousAuthenticationFilter.class);
     AccessRules rules = new AccessRules(authorizer);
     String v3 = "/v3/clusters/{clusterId}";
@@ -127,9 +141,10 @@ class SecurityConfiguration {
                 .permitAll()
                 .requestMatchers(HttpMethod.OPTIONS, "/**")
                 .permitAll()
-                // The cluster secret guards these (InternalAuthFilter).
+                // The cluster secret guards these (InternalAuthFilter); checked here too, on the
+                // path as MVC routes it (decoded).
                 .requestMatchers("/internal/**")
-                .permitAll()
+                .access(rules.clusterSecret(() -> broker.config().clusterSecret()))
                 .requestMatchers(
                     "/actuator/health",
                     "/actuator/health/**",
@@ -143,7 +158,9 @@ class SecurityConfiguration {
                 .requestMatchers(
                     HttpMethod.POST, "/topics/{topic}", "/topics/{topic}/partitions/{partition}")
                 .access(rules.topic(AclOperation.WRITE))
-                .requestMatchers(HttpMethod.GET, "/topics/{topic}", "/topics/{topic}/**")
+                // Any other method on a topic's paths (GET, and HEAD, which MVC answers with the
+                // GET handlers) reads.
+                .requestMatchers("/topics/{topic}", "/topics/{topic}/**")
                 .access(rules.topic(AclOperation.READ))
                 // Consumers, by group (their topics are checked when they subscribe or assign).
                 .requestMatchers("/consumers/{group}", "/consumers/{group}/**")
@@ -153,6 +170,8 @@ class SecurityConfiguration {
                     v3 + "/acls", v3 + "/acls/**", v3 + "/api-keys", v3 + "/api-keys/**")
                 .access(rules.cluster(AclOperation.ADMIN))
                 .requestMatchers(HttpMethod.GET, v3 + "/topics/{topic}", v3 + "/topics/{topic}/**")
+                .access(rules.topic(AclOperation.READ))
+                .requestMatchers(HttpMethod.HEAD, v3 + "/topics/{topic}", v3 + "/topics/{topic}/**")
                 .access(rules.topic(AclOperation.READ))
                 .requestMatchers(v3 + "/topics/{topic}", v3 + "/topics/{topic}/**")
                 .access(rules.topic(AclOperation.ADMIN))

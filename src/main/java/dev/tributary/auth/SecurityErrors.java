@@ -51,6 +51,28 @@ final class SecurityErrors {
     write(response, HttpServletResponse.SC_BAD_REQUEST, code, message);
   }
 
+  /** A change sent with a dashboard cookie by a page that is not the cluster's own: 403 40306. */
+  void forbiddenChange(HttpServletResponse response) throws IOException {
+    count("forbidden");
+    write(
+        response,
+        HttpServletResponse.SC_FORBIDDEN,
+        40306,
+        "A dashboard sign-in may change things only from the cluster's own pages (the request's"
+            + " Origin is missing or another site's); API clients send their key instead");
+  }
+
+  /** An internal endpoint without the right cluster secret: 401 40101, as InternalAuthFilter. */
+  void noClusterSecret(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    count("unauthenticated");
+    write(
+        response,
+        HttpServletResponse.SC_UNAUTHORIZED,
+        40101,
+        "internal broker endpoints need the cluster secret");
+  }
+
   void count(String reason) {
     meters.counter("tributary.security.denials", "reason", reason).increment();
   }

@@ -111,6 +111,10 @@ public final class MetadataRecordSerde {
       } else {
         throw new IllegalArgumentException("unknown metadata record " + record);
       }
+    } catch (java.io.UTFDataFormatException e) {
+      // A string over writeUTF's 65,535 bytes: the records' constructors should have refused it.
+      throw new IllegalArgumentException(
+          "a string in a " + record.getClass().getSimpleName() + " is too long to encode", e);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // cannot happen writing to memory
     }

@@ -8,8 +8,9 @@ import java.util.Objects;
  * Tributary's ACLs only allow (no DENY) and match any host.
  *
  * <p>Invariants (checked here, so the metadata log never holds a malformed grant): principal is
- * {@code Type:name} with both parts non-empty; resourceName is non-empty and, for the cluster,
- * {@link #CLUSTER_NAME} with a literal pattern; a prefixed pattern is not the wildcard.
+ * {@code Type:name} with both parts non-empty; resourceName is 1 to {@value #MAX_NAME_LENGTH}
+ * characters and, for the cluster, {@link #CLUSTER_NAME} with a literal pattern; a prefixed pattern
+ * is not the wildcard.
  */
 public record AclBinding(
     String principal,
@@ -20,6 +21,9 @@ public record AclBinding(
   /** The literal name that matches every resource of a type. */
   public static final String WILDCARD = "*";
 
+  /** Longer than any topic (249) or group id this API accepts. */
+  public static final int MAX_NAME_LENGTH = 255;
+
   /** The cluster's resource name, as Kafka's {@code kafka-cluster}. */
   public static final String CLUSTER_NAME = "kafka-cluster";
 
@@ -28,8 +32,9 @@ public record AclBinding(
     Objects.requireNonNull(resourceType, "resource_type");
     Objects.requireNonNull(patternType, "pattern_type");
     Principals.requireValid(principal);
-    if (resourceName == null || resourceName.isEmpty()) {
-      throw new IllegalArgumentException("resource_name must not be empty");
+    if (resourceName == null || resourceName.isEmpty() || resourceName.length() > MAX_NAME_LENGTH) {
+      throw new IllegalArgumentException(
+          "resource_name must be 1 to " + MAX_NAME_LENGTH + " characters");
     }
     if (resourceType == ResourceType.CLUSTER
         && !(patternType == PatternType.LITERAL && resourceName.equals(CLUSTER_NAME))) {

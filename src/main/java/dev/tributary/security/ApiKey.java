@@ -13,6 +13,8 @@ import java.util.Objects;
 public record ApiKey(
     String keyId, String principal, String secretSha256, String description, long createdMs) {
 
+  public static final int MAX_DESCRIPTION_LENGTH = 1024;
+
   public ApiKey {
     requireValidKeyId(keyId);
     Principals.requireValid(principal);
@@ -21,6 +23,10 @@ public record ApiKey(
       throw new IllegalArgumentException("secretSha256 must be 64 lowercase hex digits");
     }
     description = description == null ? "" : description;
+    if (description.length() > MAX_DESCRIPTION_LENGTH) {
+      throw new IllegalArgumentException(
+          "description must be at most " + MAX_DESCRIPTION_LENGTH + " characters");
+    }
   }
 
   /** True if {@code secret} is this key's secret (compared in constant time). */

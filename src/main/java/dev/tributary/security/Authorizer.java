@@ -45,13 +45,18 @@ public final class Authorizer {
     return key.matches(secret) ? Optional.of(key) : Optional.empty();
   }
 
-  /** The principal of key {@code keyId}, if it still exists (a deleted key's sessions end). */
-  public Optional<String> principalOfKey(String keyId) {
+  /** The key {@code keyId}, if it still exists (a deleted key's sessions end). */
+  public Optional<ApiKey> key(String keyId) {
     ApiKey key = bootstrapKeys.get(keyId);
     if (key == null) {
       key = image.get().apiKeys().get(keyId);
     }
-    return Optional.ofNullable(key).map(ApiKey::principal);
+    return Optional.ofNullable(key);
+  }
+
+  /** The principal of key {@code keyId}, if it still exists. */
+  public Optional<String> principalOfKey(String keyId) {
+    return key(keyId).map(ApiKey::principal);
   }
 
   /** True if {@code principal} may do {@code operation} on the {@code type} named {@code name}. */

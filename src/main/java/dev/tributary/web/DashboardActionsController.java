@@ -1,5 +1,6 @@
 package dev.tributary.web;
 
+import dev.tributary.auth.ClusterOrigins;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.transport.http.InternalApi;

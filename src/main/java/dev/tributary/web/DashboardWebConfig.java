@@ -1,5 +1,6 @@
 package dev.tributary.web;
 
+import dev.tributary.auth.ClusterOrigins;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.tributary.web;
+package dev.tributary.auth;
 
 import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.server.BrokerServer;
@@ -11,10 +11,12 @@ import org.springframework.stereotype.Component;
  * Which browser origins may open the live view's socket and call the API from a page: the cluster's
  * own brokers ({@code http://host:port}, or {@code https://} with TLS on, of every registered
  * broker), because a page served by one broker reconnects to another when its broker dies. Any
- * other site's page is refused, so it cannot drive this cluster from a visitor's browser.
+ * other site's page is refused, so it cannot drive this cluster from a visitor's browser. Used for
+ * the socket, CORS, the fault actions, and every change a dashboard session cookie makes ({@link
+ * CredentialsFilter}).
  */
 @Component
-class ClusterOrigins {
+public class ClusterOrigins {
   private final BrokerServer broker;
   private final PeerUrls urls;
 
@@ -28,7 +30,7 @@ class ClusterOrigins {
    * header), or one of the cluster's brokers. Loopback names count as one host: a page opened at
    * localhost:8081 may reconnect to the broker registered as 127.0.0.1:8082.
    */
-  boolean isAllowed(String origin, String requestHost) {
+  public boolean isAllowed(String origin, String requestHost) {
     if (origin == null) {
       return true; // not a browser page (curl, another broker): nothing cross-site to guard against
     }

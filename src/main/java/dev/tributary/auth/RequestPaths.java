@@ -1,0 +1,18 @@
+package dev.tributary.auth;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.web.util.UrlPathHelper;
+
+/**
+ * Request paths as Spring MVC routes them: percent-decoded. A check made on the raw URI would let
+ * {@code /%69nternal/...} pass as "not internal" and still reach an internal handler.
+ */
+public final class RequestPaths {
+  private RequestPaths() {}
+
+  /** True if the request is for the internal broker-to-broker API, however its path is encoded. */
+  public static boolean isInternal(HttpServletRequest request) {
+    return request.getRequestURI().startsWith("/internal/")
+        || UrlPathHelper.defaultInstance.getPathWithinApplication(request).startsWith("/internal/");
+  }
+}
