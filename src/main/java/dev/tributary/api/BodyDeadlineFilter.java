@@ -1,7 +1,6 @@
 package dev.tributary.api;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -65,9 +64,8 @@ class BodyDeadlineFilter extends OncePerRequestFilter {
     @Override
     public ServletInputStream getInputStream() throws IOException {
       if (stream == null) {
-        ServletInputStream in = super.getInputStream();
         stream =
-            new ServletInputStream() {
+            new ForwardingServletInputStream(super.getInputStream()) {
               private int check(int n) throws IOException {
                 if (System.nanoTime() - deadlineNs > 0 && !in.isFinished()) {
                   throw new BodyTimeoutException(requestBodyTimeoutMs);
@@ -85,21 +83,6 @@ class BodyDeadlineFilter extends OncePerRequestFilter {
               public int read(byte[] buffer, int offset, int length) throws IOException {
                 check(0);
                 return check(in.read(buffer, offset, length));
-              }
-
-              @Override
-              public boolean isFinished() {
-                return in.isFinished();
-              }
-
-              @Override
-              public boolean isReady() {
-                return in.isReady();
-              }
-
-              @Override
-              public void setReadListener(ReadListener listener) {
-                in.setReadListener(listener);
               }
             };
       }

@@ -2,8 +2,6 @@ package dev.tributary.api;
 
 import dev.tributary.transport.http.InternalApi;
 import jakarta.servlet.http.HttpServletRequest;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 
 /**
  * Whether a request comes from another broker of the cluster: it carries the cluster secret
@@ -15,12 +13,6 @@ final class BrokerCalls {
   private BrokerCalls() {}
 
   static boolean fromBroker(HttpServletRequest request, String clusterSecret) {
-    String presented = request.getHeader(InternalApi.SECRET_HEADER);
-    return presented != null
-        && clusterSecret != null
-        && !clusterSecret.isEmpty()
-        && MessageDigest.isEqual(
-            clusterSecret.getBytes(StandardCharsets.UTF_8),
-            presented.getBytes(StandardCharsets.UTF_8));
+    return InternalApi.secretMatches(clusterSecret, request.getHeader(InternalApi.SECRET_HEADER));
   }
 }

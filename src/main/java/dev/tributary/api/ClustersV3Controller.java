@@ -451,11 +451,11 @@ class ClustersV3Controller {
   }
 
   private void requireCluster(String clusterId) {
-    V3Requests.requireCluster(broker, clusterId);
+    ApiRequests.requireCluster(broker, clusterId);
   }
 
   private JsonNode object(byte[] body) {
-    return V3Requests.object(json, body);
+    return ApiRequests.object(json, body);
   }
 
   private static int intField(JsonNode request, String field, int fallback) {

@@ -331,7 +331,7 @@ class ConsumerGroupsV3Controller {
   }
 
   private void requireCluster(String clusterId) {
-    V3Requests.requireCluster(broker, clusterId);
+    ApiRequests.requireCluster(broker, clusterId);
   }
 
   private String clusterPath() {

@@ -38,7 +38,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -577,21 +576,7 @@ class ConsumersV2Controller {
   }
 
   private JsonNode parse(byte[] body) {
-    if (body == null || body.length == 0) {
-      throw RestException.badRequest("The request needs a JSON body");
-    }
-    JsonNode node;
-    try {
-      node = json.readTree(body);
-    } catch (StreamConstraintsException e) {
-      throw JsonLimits.constraintBroken(e);
-    } catch (RuntimeException e) {
-      throw new RestException(HttpStatus.BAD_REQUEST, 40001, "The request body is not valid JSON");
-    }
-    if (node == null || !node.isObject()) {
-      throw RestException.badRequest("The body must be a JSON object");
-    }
-    return node;
+    return ApiRequests.object(json, body);
   }
 
   private static List<TopicPartition> partitions(JsonNode body, String field) {

@@ -8,8 +8,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -35,14 +33,8 @@ class InternalAuthFilter extends OncePerRequestFilter {
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    String expected = broker.config().clusterSecret();
-    String presented = request.getHeader(InternalApi.SECRET_HEADER);
-    if (expected == null
-        || expected.isEmpty()
-        || presented == null
-        || !MessageDigest.isEqual(
-            expected.getBytes(StandardCharsets.UTF_8),
-            presented.getBytes(StandardCharsets.UTF_8))) {
+    if (!InternalApi.secretMatches(
+        broker.config().clusterSecret(), request.getHeader(InternalApi.SECRET_HEADER))) {
       response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
       response.setContentType("application/json");
       response

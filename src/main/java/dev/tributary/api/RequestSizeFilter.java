@@ -1,7 +1,6 @@
 package dev.tributary.api;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -80,9 +79,8 @@ class RequestSizeFilter extends OncePerRequestFilter {
     @Override
     public ServletInputStream getInputStream() throws IOException {
       if (stream == null) {
-        ServletInputStream in = super.getInputStream();
         stream =
-            new ServletInputStream() {
+            new ForwardingServletInputStream(super.getInputStream()) {
               private long read;
 
               private int count(int n) throws IOException {
@@ -107,21 +105,6 @@ class RequestSizeFilter extends OncePerRequestFilter {
               @Override
               public int read(byte[] buffer, int offset, int length) throws IOException {
                 return count(in.read(buffer, offset, length));
-              }
-
-              @Override
-              public boolean isFinished() {
-                return in.isFinished();
-              }
-
-              @Override
-              public boolean isReady() {
-                return in.isReady();
-              }
-
-              @Override
-              public void setReadListener(ReadListener listener) {
-                in.setReadListener(listener);
               }
             };
       }

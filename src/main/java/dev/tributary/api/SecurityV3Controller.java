@@ -300,11 +300,11 @@ class SecurityV3Controller {
   }
 
   private JsonNode object(byte[] body) {
-    return V3Requests.object(json, body);
+    return ApiRequests.object(json, body);
   }
 
   private void requireCluster(String clusterId) {
-    V3Requests.requireCluster(broker, clusterId);
+    ApiRequests.requireCluster(broker, clusterId);
   }
 
   private String clusterPath() {

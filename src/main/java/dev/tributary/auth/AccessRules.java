@@ -4,6 +4,7 @@ import dev.tributary.security.AclBinding;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.Authorizer;
 import dev.tributary.security.ResourceType;
+import dev.tributary.transport.http.InternalApi;
 import java.util.Locale;
 import java.util.function.Supplier;
 import org.springframework.security.authorization.AuthorizationDecision;
@@ -48,18 +49,10 @@ final class AccessRules {
 
   /** The cluster secret in its header, compared in constant time. */
   AuthorizationManager<RequestAuthorizationContext> clusterSecret(Supplier<String> secret) {
-    return (authentication, context) -> {
-      String expected = secret.get();
-      String presented =
-          context.getRequest().getHeader(dev.tributary.transport.http.InternalApi.SECRET_HEADER);
-      return new AuthorizationDecision(
-          expected != null
-              && !expected.isEmpty()
-              && presented != null
-              && java.security.MessageDigest.isEqual(
-                  expected.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                  presented.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    };
+    return (authentication, context) ->
+        new AuthorizationDecision(
+            InternalApi.secretMatches(
+                secret.get(), context.getRequest().getHeader(InternalApi.SECRET_HEADER)));
   }
 
   AuthorizationManager<RequestAuthorizationContext> authenticated() {

@@ -11,7 +11,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -163,11 +162,7 @@ final class CredentialsFilter extends OncePerRequestFilter {
   }
 
   private boolean secretMatches(String presented) {
-    String expected = clusterSecret.get();
-    return expected != null
-        && !expected.isEmpty()
-        && MessageDigest.isEqual(
-            expected.getBytes(StandardCharsets.UTF_8), presented.getBytes(StandardCharsets.UTF_8));
+    return InternalApi.secretMatches(clusterSecret.get(), presented);
   }
 
   private static void authenticated(

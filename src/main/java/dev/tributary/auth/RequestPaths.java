@@ -12,7 +12,13 @@ public final class RequestPaths {
 
   /** True if the request is for the internal broker-to-broker API, however its path is encoded. */
   public static boolean isInternal(HttpServletRequest request) {
-    return request.getRequestURI().startsWith("/internal/")
-        || UrlPathHelper.defaultInstance.getPathWithinApplication(request).startsWith("/internal/");
+    String raw = request.getRequestURI();
+    if (raw.startsWith("/internal/")) {
+      return true;
+    }
+    // Decoding costs only paths that are encoded (the firewall refuses ';' and '//', so a path
+    // without '%' is already what MVC routes).
+    return raw.indexOf('%') >= 0
+        && UrlPathHelper.defaultInstance.getPathWithinApplication(request).startsWith("/internal/");
   }
 }

@@ -31,14 +31,9 @@ public final class ConsumerManager {
   private final Scheduler scheduler;
   private final Random random;
   private final String clientHost;
+  // Each instance knows its principal (ConsumerInstance.principal()): the per-principal cap counts
+  // them here, so there is no second map to keep in step.
   private final Map<Key, ConsumerInstance> instances = new ConcurrentHashMap<>();
-
-  /**
-   * Who created each instance, for the per-principal cap. Invariant: its keys are those of {@link
-   * #instances} (an entry leaves right after its instance does, so a count may briefly include an
-   * instance that is just going: the cap errs on the safe side).
-   */
-  private final Map<Key, String> owners = new ConcurrentHashMap<>();
 
   private volatile boolean closed;
 
@@ -102,7 +97,7 @@ public final class ConsumerManager {
       throw new dev.tributary.common.errors.BrokerNotAvailableException(
           "The broker is shutting down");
     }
-    long owned = owners.values().stream().filter(principal::equals).count();
+    long owned = instances.values().stream().filter(i -> i.principal().equals(principal)).count();
     if (owned >= maxInstancesPerPrincipal) {
       throw new TooManyConsumerInstancesException(
           principal
@@ -139,7 +134,6 @@ public final class ConsumerManager {
             scheduler,
             clientHost,
             principal);
-    owners.put(key, principal);
     instances.put(key, instance);
     logger.info("Created consumer instance {} in group {} for {}", id, groupId, principal);
     return instance;
@@ -162,7 +156,6 @@ public final class ConsumerManager {
   /** Deletes the instance: commits (with auto-commit) and leaves its group. */
   public CompletableFuture<Void> delete(String groupId, String instanceId) {
     ConsumerInstance instance = instances.remove(new Key(groupId, instanceId));
-    owners.remove(new Key(groupId, instanceId));
     if (instance == null) {
       throw new ConsumerInstanceNotFoundException(
           "Consumer instance '" + instanceId + "' not found in group '" + groupId + "'");
@@ -198,7 +191,6 @@ public final class ConsumerManager {
       ConsumerInstance instance = entry.getValue();
       if (instance.idleMs(nowMs) >= instance.settings().instanceTimeoutMs()) {
         if (instances.remove(entry.getKey(), instance)) {
-          owners.remove(entry.getKey());
           logger.info(
               "Consumer instance {} of group {} was idle for {} ms >= consumer.instance.timeout.ms; deleting it",
               entry.getKey().instanceId(),
@@ -222,7 +214,6 @@ public final class ConsumerManager {
       closing.add(instance.close());
     }
     instances.clear();
-    owners.clear();
     try {
       CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
           .get(2, java.util.concurrent.TimeUnit.SECONDS);

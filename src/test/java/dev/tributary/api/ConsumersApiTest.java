@@ -160,7 +160,7 @@ class ConsumersApiTest extends ApiTestSupport {
         post(base(g, "c1") + "/subscription", V2_JSON, "{\"topics\":"),
         400,
         40001,
-        "not valid JSON");
+        "Malformed JSON body");
 
     assertThat(readAtLeast(g, "c1", 2)).hasSize(2);
     assertError(

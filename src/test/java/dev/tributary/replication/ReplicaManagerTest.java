@@ -1,5 +1,7 @@
 package dev.tributary.replication;
 
+import static dev.tributary.replication.TestBatches.batch;
+import static dev.tributary.replication.TestBatches.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,19 +10,11 @@ import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogManager;
-import dev.tributary.log.record.BatchIterator;
-import dev.tributary.log.record.CompressionType;
-import dev.tributary.log.record.RecordBatch;
-import dev.tributary.log.record.RecordBatchBuilder;
-import dev.tributary.log.record.SimpleRecord;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataRecord;
 import dev.tributary.metadata.TopicControl;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -58,22 +52,6 @@ class ReplicaManagerTest {
       image = image.replay(image.lastOffset() + 1, record);
     }
     replicaManager.onMetadataUpdate(image);
-  }
-
-  private static ByteBuffer batch(String... values) {
-    List<SimpleRecord> records = new ArrayList<>();
-    for (String value : values) {
-      records.add(new SimpleRecord(1000L, null, value.getBytes(StandardCharsets.UTF_8), List.of()));
-    }
-    return RecordBatchBuilder.build(records, CompressionType.NONE, 0L, -1);
-  }
-
-  private static List<String> values(ByteBuffer records) {
-    List<String> values = new ArrayList<>();
-    for (RecordBatch batch : BatchIterator.strict(records)) {
-      batch.records().forEach(r -> values.add(StandardCharsets.UTF_8.decode(r.value()).toString()));
-    }
-    return values;
   }
 
   @Test

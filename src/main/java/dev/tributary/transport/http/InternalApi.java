@@ -7,6 +7,20 @@ package dev.tributary.transport.http;
  */
 public final class InternalApi {
   public static final String SECRET_HEADER = "X-Tributary-Cluster-Secret";
+
+  /**
+   * True if {@code presented} (a {@link #SECRET_HEADER} value, or null) is the cluster secret
+   * {@code expected}; compared in constant time. A broker without a secret matches nothing.
+   */
+  public static boolean secretMatches(String expected, String presented) {
+    return expected != null
+        && !expected.isEmpty()
+        && presented != null
+        && java.security.MessageDigest.isEqual(
+            expected.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            presented.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   public static final String PREFIX = "/internal/v1/controller";
   public static final String REGISTER = PREFIX + "/register";
   public static final String HEARTBEAT = PREFIX + "/heartbeat";

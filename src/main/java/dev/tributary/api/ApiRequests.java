@@ -7,9 +7,12 @@ import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** What every v3 admin controller checks first: the cluster id in the path, a JSON object body. */
-final class V3Requests {
-  private V3Requests() {}
+/**
+ * What the controllers check first: the v3 cluster id in the path, and a JSON object body (v3 admin
+ * and the consumer API alike).
+ */
+final class ApiRequests {
+  private ApiRequests() {}
 
   /** 404 40404 unless {@code clusterId} is this cluster's. */
   static void requireCluster(BrokerServer broker, String clusterId) {
