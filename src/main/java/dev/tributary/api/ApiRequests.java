@@ -1,6 +1,6 @@
 package dev.tributary.api;
 
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.MetadataCache;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamConstraintsException;
@@ -15,7 +15,7 @@ final class ApiRequests {
   private ApiRequests() {}
 
   /** 404 40404 unless {@code clusterId} is this cluster's. */
-  static void requireCluster(BrokerServer broker, String clusterId) {
+  static void requireCluster(MetadataCache broker, String clusterId) {
     if (!broker.clusterId().equals(clusterId)) {
       throw RestException.notFound(
           40404, "Cluster '" + clusterId + "' not found; this is cluster " + broker.clusterId());

@@ -3,7 +3,8 @@ package dev.tributary.api;
 import dev.tributary.auth.RequestPrincipal;
 import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.metadata.BrokerImage;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.MetadataCache;
 import dev.tributary.transport.http.Forwarding;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.transport.http.PeerUrls;
@@ -29,11 +30,14 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class BrokerRelay {
-  private final BrokerServer broker;
+  private final MetadataCache broker;
+  private final BrokerConfig config;
   private final HttpClient http;
   private final PeerUrls urls;
 
-  BrokerRelay(BrokerServer broker, HttpClient tributaryHttpClient, PeerUrls urls) {
+  BrokerRelay(
+      MetadataCache broker, BrokerConfig config, HttpClient tributaryHttpClient, PeerUrls urls) {
+    this.config = config;
     this.urls = urls;
     this.broker = broker;
     this.http = tributaryHttpClient;
@@ -54,10 +58,9 @@ class BrokerRelay {
         HttpRequest.newBuilder(
                 urls.uri(target.host(), target.port(), request.getRequestURI() + query))
             .timeout(Duration.ofSeconds(90))
-            .header(Forwarding.FORWARDED_HEADER, Integer.toString(broker.config().brokerId()))
+            .header(Forwarding.FORWARDED_HEADER, Integer.toString(config.brokerId()))
             .header(
-                Forwarding.METADATA_OFFSET_HEADER,
-                Long.toString(broker.replicaManager().metadataOffset()))
+                Forwarding.METADATA_OFFSET_HEADER, Long.toString(broker.metadata().lastOffset()))
             .method(
                 request.getMethod(),
                 body == null || body.length == 0
@@ -65,7 +68,7 @@ class BrokerRelay {
                     : HttpRequest.BodyPublishers.ofByteArray(body));
     // The other broker trusts the cluster secret and acts for the principal this broker
     // authenticated (dev.tributary.auth.CredentialsFilter); the client's own credentials stay here.
-    String secret = broker.config().clusterSecret();
+    String secret = config.clusterSecret();
     if (secret != null && !secret.isEmpty()) {
       out.header(InternalApi.SECRET_HEADER, secret);
       out.header(RequestPrincipal.ON_BEHALF_OF_HEADER, RequestPrincipal.of(request));

@@ -1,6 +1,7 @@
 package dev.tributary.api;
 
 import dev.tributary.auth.RequestPrincipal;
+import dev.tributary.server.RequestContext;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
@@ -11,17 +12,11 @@ import jakarta.servlet.http.HttpServletRequest;
  * cannot use up a limit for every other.
  */
 public final class ClientIdentity {
-  /** The prefix of an unauthenticated client's name; its remote address follows. */
-  public static final String ANONYMOUS_PREFIX = "Anonymous:";
-
   private ClientIdentity() {}
 
   /** The principal's name, or {@code "Anonymous:<remote address>"} when none is authenticated. */
   public static String of(HttpServletRequest request) {
-    Object principal = request.getAttribute(RequestPrincipal.ATTRIBUTE);
-    if (principal instanceof String name && !name.isBlank()) {
-      return name;
-    }
-    return ANONYMOUS_PREFIX + request.getRemoteAddr();
+    return new RequestContext(RequestPrincipal.of(request), request.getRemoteAddr(), false)
+        .clientIdentity();
   }
 }

@@ -1,6 +1,7 @@
 package dev.tributary.api;
 
 import dev.tributary.auth.AccessGuard;
+import dev.tributary.auth.RequestContexts;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
@@ -9,11 +10,13 @@ import dev.tributary.log.LogConfig;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.PartitionImage;
 import dev.tributary.metadata.TopicImage;
-import dev.tributary.replication.Partition;
+import dev.tributary.replication.PartitionStatus;
 import dev.tributary.replication.ReplicaStatus;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.AdminService;
+import dev.tributary.server.MetadataCache;
+import dev.tributary.server.ReplicaStatusService;
 import dev.tributary.transport.http.Forwarding;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
@@ -45,15 +48,27 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @RestController
 class ClustersV3Controller {
-  private final BrokerServer broker;
+  private final MetadataCache broker;
+  private final AdminService admin;
+  private final ReplicaStatusService replicaStatus;
+  private final RequestContexts contexts;
   private final JsonMapper json;
   private final LeaderProxy leaderProxy;
   private final AccessGuard access;
 
   ClustersV3Controller(
-      BrokerServer broker, JsonMapper json, LeaderProxy leaderProxy, AccessGuard access) {
+      MetadataCache broker,
+      AdminService admin,
+      ReplicaStatusService replicaStatus,
+      RequestContexts contexts,
+      JsonMapper json,
+      LeaderProxy leaderProxy,
+      AccessGuard access) {
     this.access = access;
     this.broker = broker;
+    this.admin = admin;
+    this.replicaStatus = replicaStatus;
+    this.contexts = contexts;
     this.json = json;
     this.leaderProxy = leaderProxy;
   }
@@ -112,7 +127,7 @@ class ClustersV3Controller {
    * [{name, value}]}}.
    */
   @PostMapping("/v3/clusters/{clusterId}/topics")
-  ResponseEntity<V3Resources.Topic> createTopic(
+  CompletableFuture<ResponseEntity<V3Resources.Topic>> createTopic(
       @PathVariable String clusterId,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest http) {
@@ -123,9 +138,9 @@ class ClustersV3Controller {
       throw RestException.badRequest("\"topic_name\" is required and must be a string");
     }
     access.require(http, AclOperation.ADMIN, ResourceType.TOPIC, name.stringValue());
-    int partitions = intField(request, "partitions_count", broker.config().numPartitions());
+    int partitions = intField(request, "partitions_count", admin.config().numPartitions());
     int replicationFactor =
-        intField(request, "replication_factor", broker.config().defaultReplicationFactor());
+        intField(request, "replication_factor", admin.config().defaultReplicationFactor());
     Map<String, String> configs = new LinkedHashMap<>();
     JsonNode configList = request.get("configs");
     if (configList != null && !configList.isNull()) {
@@ -142,13 +157,17 @@ class ClustersV3Controller {
         configs.put(config.get("name").stringValue(), config.get("value").asString());
       }
     }
-    TopicImage created =
-        broker.createTopic(name.stringValue(), partitions, replicationFactor, configs);
-    V3Resources.Topic resource = topicResource(created);
-    return ResponseEntity.status(HttpStatus.CREATED)
-        .location(java.net.URI.create(resource.metadata().self()))
-        .contentType(MediaType.APPLICATION_JSON)
-        .body(resource);
+    return admin
+        .createTopic(contexts.of(http), name.stringValue(), partitions, replicationFactor, configs)
+        .thenApply(
+            RequestBound.withRequest(
+                created -> {
+                  V3Resources.Topic resource = topicResource(created);
+                  return ResponseEntity.status(HttpStatus.CREATED)
+                      .location(java.net.URI.create(resource.metadata().self()))
+                      .contentType(MediaType.APPLICATION_JSON)
+                      .body(resource);
+                }));
   }
 
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}")
@@ -163,24 +182,29 @@ class ClustersV3Controller {
    * be added).
    */
   @PatchMapping("/v3/clusters/{clusterId}/topics/{topic}")
-  ResponseEntity<V3Resources.Topic> updateTopic(
+  CompletableFuture<ResponseEntity<V3Resources.Topic>> updateTopic(
       @PathVariable String clusterId,
       @PathVariable String topic,
-      @RequestBody(required = false) byte[] body) {
+      @RequestBody(required = false) byte[] body,
+      HttpServletRequest http) {
     requireCluster(clusterId);
     JsonNode request = object(body);
     if (!request.has("partitions_count")) {
       throw RestException.badRequest("Only \"partitions_count\" can be changed");
     }
     int partitions = intField(request, "partitions_count", 0);
-    return ok(topicResource(broker.createPartitions(topic, partitions)));
+    return admin
+        .createPartitions(contexts.of(http), topic, partitions)
+        .thenApply(RequestBound.withRequest(grown -> ok(topicResource(grown))));
   }
 
   @DeleteMapping("/v3/clusters/{clusterId}/topics/{topic}")
-  ResponseEntity<Void> deleteTopic(@PathVariable String clusterId, @PathVariable String topic) {
+  CompletableFuture<ResponseEntity<Void>> deleteTopic(
+      @PathVariable String clusterId, @PathVariable String topic, HttpServletRequest http) {
     requireCluster(clusterId);
-    broker.deleteTopic(topic);
-    return ResponseEntity.noContent().build();
+    return admin
+        .deleteTopic(contexts.of(http), topic)
+        .thenApply(done -> ResponseEntity.noContent().<Void>build());
   }
 
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions")
@@ -262,13 +286,11 @@ class ClustersV3Controller {
       PartitionImage found,
       java.util.function.Function<ReplicaProgress, ResponseEntity<?>> answer) {
     TopicPartition tp = new TopicPartition(image.name(), found.partition());
-    Optional<Partition> local = broker.replicaManager().partition(tp).filter(Partition::isLeader);
+    Optional<PartitionStatus> local = replicaStatus.ledHere(tp);
     if (local.isPresent()) {
-      Partition leader = local.get();
+      PartitionStatus leader = local.get();
       return CompletableFuture.completedFuture(
-          answer.apply(
-              new ReplicaProgress(
-                  leader.highWatermark(), leader.replicaStatuses(System.currentTimeMillis()))));
+          answer.apply(new ReplicaProgress(leader.highWatermark(), leader.replicaStatuses())));
     }
     ResponseEntity<?> fallback = answer.apply(ReplicaProgress.UNKNOWN);
     if (found.leader() < 0 || request.getHeader(Forwarding.FORWARDED_HEADER) != null) {
@@ -320,30 +342,36 @@ class ClustersV3Controller {
 
   /** Sets one config: {@code {"value": "..."}}. */
   @PutMapping("/v3/clusters/{clusterId}/topics/{topic}/configs/{name}")
-  ResponseEntity<Void> setConfig(
+  CompletableFuture<ResponseEntity<Void>> setConfig(
       @PathVariable String clusterId,
       @PathVariable String topic,
       @PathVariable String name,
-      @RequestBody(required = false) byte[] body) {
+      @RequestBody(required = false) byte[] body,
+      HttpServletRequest http) {
     requireCluster(clusterId);
     JsonNode value = object(body).get("value");
     if (value == null || !(value.isString() || value.isNumber())) {
       throw RestException.badRequest("The body must be {\"value\": \"...\"}");
     }
-    broker.alterConfig(topic, name, value.asString());
-    return ResponseEntity.noContent().build();
+    return admin
+        .alterConfig(contexts.of(http), topic, name, value.asString())
+        .thenApply(done -> ResponseEntity.noContent().<Void>build());
   }
 
   /** Resets one config to its default. */
   @DeleteMapping("/v3/clusters/{clusterId}/topics/{topic}/configs/{name}")
-  ResponseEntity<Void> resetConfig(
-      @PathVariable String clusterId, @PathVariable String topic, @PathVariable String name) {
+  CompletableFuture<ResponseEntity<Void>> resetConfig(
+      @PathVariable String clusterId,
+      @PathVariable String topic,
+      @PathVariable String name,
+      HttpServletRequest http) {
     requireCluster(clusterId);
     if (!LogConfig.names().contains(name)) {
       throw new InvalidConfigException("Unknown topic config '" + name + "'");
     }
-    broker.alterConfig(topic, name, null);
-    return ResponseEntity.noContent().build();
+    return admin
+        .alterConfig(contexts.of(http), topic, name, null)
+        .thenApply(done -> ResponseEntity.noContent().<Void>build());
   }
 
   private V3Resources.Cluster cluster() {

@@ -14,8 +14,8 @@ import dev.tributary.group.GroupState;
 import dev.tributary.group.OffsetAndMetadata;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
-import dev.tributary.server.BrokerServer;
 import dev.tributary.server.GroupServices;
+import dev.tributary.server.MetadataCache;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -40,11 +40,11 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 class ConsumerGroupsV3Controller {
   private static final String GROUPS = "/v3/clusters/{clusterId}/consumer-groups";
 
-  private final BrokerServer broker;
+  private final MetadataCache broker;
   private final AccessGuard access;
   private final GroupServices groups;
 
-  ConsumerGroupsV3Controller(BrokerServer broker, GroupServices groups, AccessGuard access) {
+  ConsumerGroupsV3Controller(MetadataCache broker, GroupServices groups, AccessGuard access) {
     this.access = access;
     this.broker = broker;
     this.groups = groups;

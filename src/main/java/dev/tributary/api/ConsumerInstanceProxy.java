@@ -2,8 +2,9 @@ package dev.tributary.api;
 
 import dev.tributary.consumer.ConsumerInstanceNotFoundException;
 import dev.tributary.metadata.BrokerImage;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.GroupServices;
+import dev.tributary.server.MetadataCache;
 import dev.tributary.transport.http.Forwarding;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.transport.http.PeerUrls;
@@ -35,7 +36,8 @@ import org.springframework.web.bind.annotation.RestController;
 class ConsumerInstanceProxy {
   static final String WHERE = "/internal/v1/consumer/instances/{group}/{instance}";
 
-  private final BrokerServer broker;
+  private final MetadataCache broker;
+  private final BrokerConfig config;
   private final HttpClient http;
   private final PeerUrls urls;
   private final BrokerRelay relay;
@@ -51,8 +53,13 @@ class ConsumerInstanceProxy {
           });
 
   ConsumerInstanceProxy(
-      BrokerServer broker, HttpClient tributaryHttpClient, PeerUrls urls, BrokerRelay relay) {
+      MetadataCache broker,
+      BrokerConfig config,
+      HttpClient tributaryHttpClient,
+      PeerUrls urls,
+      BrokerRelay relay) {
     this.broker = broker;
+    this.config = config;
     this.urls = urls;
     this.http = tributaryHttpClient;
     this.relay = relay;
@@ -74,7 +81,7 @@ class ConsumerInstanceProxy {
               + "' not found in group '"
               + group
               + "' on broker "
-              + broker.config().brokerId());
+              + config.brokerId());
     }
     String key = group + "\u0000" + instance;
     Integer cached = owners.get(key);
@@ -117,7 +124,7 @@ class ConsumerInstanceProxy {
   private CompletableFuture<Integer> locate(String group, String instance) {
     List<CompletableFuture<Integer>> asks = new ArrayList<>();
     for (BrokerImage b : broker.metadata().brokers().values()) {
-      if (b.brokerId() == broker.config().brokerId() || b.fenced()) {
+      if (b.brokerId() == config.brokerId() || b.fenced()) {
         continue;
       }
       HttpRequest ask =
@@ -164,7 +171,7 @@ class ConsumerInstanceProxy {
   }
 
   private String secret() {
-    String secret = broker.config().clusterSecret();
+    String secret = config.clusterSecret();
     return secret == null ? "" : secret;
   }
 

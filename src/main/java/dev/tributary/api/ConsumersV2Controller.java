@@ -12,8 +12,8 @@ import dev.tributary.group.OffsetAndMetadata;
 import dev.tributary.group.assignor.PartitionAssignors;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
-import dev.tributary.server.BrokerServer;
 import dev.tributary.server.GroupServices;
+import dev.tributary.server.MetadataCache;
 import dev.tributary.transport.http.PeerUrls;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLEncoder;
@@ -71,22 +71,20 @@ class ConsumersV2Controller {
           "partition.assignment.strategy",
           "consumer.instance.timeout.ms");
 
-  private final BrokerServer broker;
+  private final MetadataCache broker;
   private final AccessGuard access;
   private final GroupServices groups;
   private final JsonMapper json;
   private final RecordJsonWriter writer;
   private final ConsumerInstanceProxy proxy;
-  private final TopicMeters meters;
   private final PeerUrls urls;
   private final int maxConsumerInstancesPerPrincipal;
 
   ConsumersV2Controller(
-      BrokerServer broker,
+      MetadataCache broker,
       GroupServices groups,
       JsonMapper json,
       ConsumerInstanceProxy proxy,
-      TopicMeters meters,
       AccessGuard access,
       PeerUrls urls,
       @Value("${tributary.max-consumer-instances-per-principal:100}")
@@ -99,7 +97,6 @@ class ConsumersV2Controller {
     this.json = json;
     this.writer = new RecordJsonWriter(json);
     this.proxy = proxy;
-    this.meters = meters;
   }
 
   private ConsumerManager consumers() {
@@ -440,12 +437,6 @@ class ConsumersV2Controller {
                     }
                     RecordJsonWriter.Rendered rendered =
                         writer.renderAll(slices, format, format == EmbeddedFormat.JSON);
-                    for (PartitionRecords p : read) {
-                      meters
-                          .fetch(p.topicPartition().topic())
-                          .records()
-                          .increment(p.untilOffset() - p.fromOffset());
-                    }
                     return ResponseEntity.ok()
                         .contentType(MediaType.parseMediaType(format.mediaType))
                         .header(GENERATION_HEADER, Integer.toString(delivery.generationId()))

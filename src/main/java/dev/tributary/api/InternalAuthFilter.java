@@ -1,7 +1,7 @@
 package dev.tributary.api;
 
 import dev.tributary.auth.RequestPaths;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerConfig;
 import dev.tributary.transport.http.InternalApi;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -18,10 +18,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 @Component
 class InternalAuthFilter extends OncePerRequestFilter {
-  private final BrokerServer broker;
+  private final BrokerConfig config;
 
-  InternalAuthFilter(BrokerServer broker) {
-    this.broker = broker;
+  InternalAuthFilter(BrokerConfig config) {
+    this.config = config;
   }
 
   @Override
@@ -34,7 +34,7 @@ class InternalAuthFilter extends OncePerRequestFilter {
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     if (!InternalApi.secretMatches(
-        broker.config().clusterSecret(), request.getHeader(InternalApi.SECRET_HEADER))) {
+        config.clusterSecret(), request.getHeader(InternalApi.SECRET_HEADER))) {
       response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
       response.setContentType("application/json");
       response

@@ -1,9 +1,11 @@
 package dev.tributary.api;
 
+import dev.tributary.auth.RequestContexts;
 import dev.tributary.replication.ReplicaFetch;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.FetchService;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.transport.http.ReplicaFetchCodec;
+import jakarta.servlet.http.HttpServletRequest;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.http.MediaType;
@@ -21,31 +23,33 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class InternalReplicaEndpoints {
   private static final MediaType REPLICA = MediaType.parseMediaType(InternalApi.REPLICA_MEDIA_TYPE);
-  private final BrokerServer broker;
+  private final FetchService fetch;
+  private final RequestContexts contexts;
 
-  InternalReplicaEndpoints(BrokerServer broker) {
-    this.broker = broker;
+  InternalReplicaEndpoints(FetchService fetch, RequestContexts contexts) {
+    this.fetch = fetch;
+    this.contexts = contexts;
   }
 
   @PostMapping(InternalApi.REPLICA_FETCH)
-  CompletableFuture<ResponseEntity<byte[]>> fetch(@RequestBody byte[] body) {
+  CompletableFuture<ResponseEntity<byte[]>> fetch(
+      @RequestBody byte[] body, HttpServletRequest http) {
     ReplicaFetch.Request request =
         decode(() -> ReplicaFetchCodec.decodeRequest(ByteBuffer.wrap(body)));
-    return broker
-        .replicaManager()
-        .handleReplicaFetch(request)
+    return fetch
+        .replicaFetch(contexts.of(http), request)
         .thenApply(
             response ->
                 ResponseEntity.ok().contentType(REPLICA).body(ReplicaFetchCodec.encode(response)));
   }
 
   @PostMapping(InternalApi.REPLICA_EPOCHS)
-  ResponseEntity<byte[]> epochEndOffsets(@RequestBody byte[] body) {
+  ResponseEntity<byte[]> epochEndOffsets(@RequestBody byte[] body, HttpServletRequest http) {
     ReplicaFetch.EpochRequest request =
         decode(() -> ReplicaFetchCodec.decodeEpochRequest(ByteBuffer.wrap(body)));
     return ResponseEntity.ok()
         .contentType(REPLICA)
-        .body(ReplicaFetchCodec.encode(broker.replicaManager().handleEpochEndOffsets(request)));
+        .body(ReplicaFetchCodec.encode(fetch.replicaEpochEndOffsets(contexts.of(http), request)));
   }
 
   private interface Decoder<T> {

@@ -2,7 +2,7 @@ package dev.tributary.api;
 
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.metadata.BrokerImage;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.MetadataCache;
 import dev.tributary.transport.http.Forwarding;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
@@ -18,10 +18,10 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class LeaderProxy {
-  private final BrokerServer broker;
+  private final MetadataCache broker;
   private final BrokerRelay relay;
 
-  LeaderProxy(BrokerServer broker, BrokerRelay relay) {
+  LeaderProxy(MetadataCache broker, BrokerRelay relay) {
     this.broker = broker;
     this.relay = relay;
   }

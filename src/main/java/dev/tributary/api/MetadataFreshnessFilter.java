@@ -1,12 +1,14 @@
 package dev.tributary.api;
 
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.MetadataCache;
+import dev.tributary.server.MetadataWaiters;
 import dev.tributary.transport.http.Forwarding;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.concurrent.ExecutionException;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -21,10 +23,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @Component
 class MetadataFreshnessFilter extends OncePerRequestFilter {
   static final long MAX_WAIT_MS = 2_000;
-  private final BrokerServer broker;
+  private final MetadataCache broker;
+  private final MetadataWaiters metadata;
 
-  MetadataFreshnessFilter(BrokerServer broker) {
+  MetadataFreshnessFilter(MetadataCache broker, MetadataWaiters metadata) {
     this.broker = broker;
+    this.metadata = metadata;
   }
 
   @Override
@@ -37,10 +41,14 @@ class MetadataFreshnessFilter extends OncePerRequestFilter {
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     try {
-      broker.awaitMetadataOffset(
-          Long.parseLong(request.getHeader(Forwarding.METADATA_OFFSET_HEADER)), MAX_WAIT_MS);
-    } catch (NumberFormatException e) {
-      // not a number: nothing to wait for; the request is handled as it is
+      long offset = Long.parseLong(request.getHeader(Forwarding.METADATA_OFFSET_HEADER));
+      // Bounded and rare (only when this broker is behind the one that relayed): wait on the
+      // future, then handle the request whatever happened.
+      metadata.awaitOffset(offset, MAX_WAIT_MS).get();
+    } catch (NumberFormatException | ExecutionException e) {
+      // not a number, or not caught up in time: the request is handled as it is
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     chain.doFilter(request, response);
   }

@@ -1,14 +1,23 @@
 package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.tributary.auth.RequestContexts;
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.TimestampAndOffset;
-import dev.tributary.replication.Partition;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.replication.FetchParams;
+import dev.tributary.replication.FetchPartitionData;
+import dev.tributary.replication.PartitionFetch;
+import dev.tributary.server.FetchService;
+import dev.tributary.server.MetadataCache;
+import dev.tributary.server.OffsetsService;
+import dev.tributary.server.RequestContext;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -33,17 +42,26 @@ class RecordsController {
   /** The longest long poll we accept, in milliseconds. */
   static final long MAX_TIMEOUT_MS = 60_000;
 
-  private final BrokerServer broker;
+  private final MetadataCache metadata;
+  private final FetchService fetch;
+  private final OffsetsService offsets;
+  private final RequestContexts contexts;
   private final RecordJsonWriter writer;
-  private final TopicMeters meters;
   private final LeaderProxy leaderProxy;
 
   RecordsController(
-      BrokerServer broker, JsonMapper json, TopicMeters meters, LeaderProxy leaderProxy) {
-    this.broker = broker;
+      MetadataCache metadata,
+      FetchService fetch,
+      OffsetsService offsets,
+      RequestContexts contexts,
+      JsonMapper json,
+      LeaderProxy leaderProxy) {
+    this.metadata = metadata;
+    this.fetch = fetch;
+    this.offsets = offsets;
+    this.contexts = contexts;
     this.leaderProxy = leaderProxy;
     this.writer = new RecordJsonWriter(json);
-    this.meters = meters;
   }
 
   @GetMapping("/topics/{topic}/partitions/{partition}/records")
@@ -66,27 +84,42 @@ class RecordsController {
     }
     EmbeddedFormat format = EmbeddedFormat.ofAccept(accept);
     TopicPartition tp = topicPartition(topic, partition);
-    Partition leader;
-    try {
-      leader = broker.replicaManager().leaderPartition(tp);
-    } catch (NotLeaderOrFollowerException e) {
-      return leaderProxy.forward(request, e);
+    RequestContext context = contexts.of(request);
+    long from;
+    if (offset != null) {
+      from = offset;
+    } else {
+      try {
+        from = offsets.partitionOffsets(context, tp).logStartOffset();
+      } catch (NotLeaderOrFollowerException e) {
+        return leaderProxy.forward(request, e);
+      }
     }
-    long from = offset == null ? leader.logStartOffset() : offset;
-    return broker
-        .replicaManager()
-        .fetch(leader, from, Math.min(maxBytes, MAX_FETCH_BYTES), Math.min(timeout, MAX_TIMEOUT_MS))
-        .thenApply(
-            fetched -> {
+    int fetchMaxBytes = Math.min(maxBytes, MAX_FETCH_BYTES);
+    return fetch
+        .fetch(
+            context,
+            FetchParams.consumer(Math.min(timeout, MAX_TIMEOUT_MS), 1, fetchMaxBytes),
+            List.of(PartitionFetch.of(tp, from, fetchMaxBytes)))
+        .thenCompose(
+            answers -> {
+              FetchPartitionData fetched = answers.get(0);
+              if (fetched.error() == Errors.NOT_LEADER_OR_FOLLOWER && fetched.leaderId() >= 0) {
+                return leaderProxy.forward(
+                    request,
+                    new NotLeaderOrFollowerException(
+                        fetched.errorMessage(), OptionalInt.of(fetched.leaderId())));
+              }
+              if (fetched.error() != Errors.NONE) {
+                throw fetched.error().exception(fetched.errorMessage());
+              }
               RecordJsonWriter.Rendered rendered =
                   writer.render(topic, partition, fetched.records(), from, format);
-              TopicMeters.Counters counters = meters.fetch(topic);
-              counters.records().increment(rendered.recordCount());
-              counters.bytes().increment(fetched.records().remaining());
-              return ResponseEntity.ok()
-                  .contentType(MediaType.parseMediaType(format.mediaType))
-                  .header("X-Tributary-High-Watermark", Long.toString(fetched.highWatermark()))
-                  .body(rendered.body());
+              return CompletableFuture.completedFuture(
+                  ResponseEntity.ok()
+                      .contentType(MediaType.parseMediaType(format.mediaType))
+                      .header("X-Tributary-High-Watermark", Long.toString(fetched.highWatermark()))
+                      .body(rendered.body()));
             });
   }
 
@@ -96,13 +129,35 @@ class RecordsController {
       @PathVariable int partition,
       @RequestParam(required = false) Long timestamp,
       HttpServletRequest request) {
-    Partition leader;
+    TopicPartition tp = topicPartition(topic, partition);
+    RequestContext context = contexts.of(request);
+    OffsetsService.PartitionOffsets found;
     try {
-      leader = broker.replicaManager().leaderPartition(topicPartition(topic, partition));
+      found = offsets.partitionOffsets(context, tp);
     } catch (NotLeaderOrFollowerException e) {
       return leaderProxy.forward(request, e);
     }
-    return CompletableFuture.completedFuture(offsetsOf(leader, timestamp));
+    Offsets answer =
+        new Offsets(found.logStartOffset(), found.highWatermark(), found.logEndOffset());
+    if (timestamp == null) {
+      return CompletableFuture.completedFuture(
+          ResponseEntity.ok().contentType(ProduceController.V2_JSON).body(answer));
+    }
+    if (timestamp < 0) {
+      throw RestException.badParameter(
+          "timestamp must be epoch milliseconds (>= 0), got " + timestamp);
+    }
+    Optional<TimestampAndOffset> match = offsets.offsetForTimestamp(context, tp, timestamp);
+    return CompletableFuture.completedFuture(
+        ResponseEntity.ok()
+            .contentType(ProduceController.V2_JSON)
+            .body(
+                new OffsetForTimestamp(
+                    answer.beginningOffset(),
+                    answer.endOffset(),
+                    answer.logEndOffset(),
+                    match.map(TimestampAndOffset::offset).orElse(null),
+                    match.map(TimestampAndOffset::timestampMs).orElse(null))));
   }
 
   /**
@@ -112,7 +167,7 @@ class RecordsController {
   private TopicPartition topicPartition(String topic, int partition) {
     if (partition < 0) {
       int count =
-          broker
+          metadata
               .metadata()
               .topic(topic)
               .map(t -> t.partitionCount())
@@ -120,29 +175,6 @@ class RecordsController {
       throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, count);
     }
     return new TopicPartition(topic, partition);
-  }
-
-  private ResponseEntity<?> offsetsOf(Partition leader, Long timestamp) {
-    long highWatermark = leader.highWatermark();
-    Offsets offsets = new Offsets(leader.logStartOffset(), highWatermark, leader.logEndOffset());
-    if (timestamp == null) {
-      return ResponseEntity.ok().contentType(ProduceController.V2_JSON).body(offsets);
-    }
-    if (timestamp < 0) {
-      throw RestException.badParameter(
-          "timestamp must be epoch milliseconds (>= 0), got " + timestamp);
-    }
-    Optional<TimestampAndOffset> match =
-        leader.log().offsetForTimestamp(timestamp).filter(found -> found.offset() < highWatermark);
-    return ResponseEntity.ok()
-        .contentType(ProduceController.V2_JSON)
-        .body(
-            new OffsetForTimestamp(
-                offsets.beginningOffset(),
-                offsets.endOffset(),
-                offsets.logEndOffset(),
-                match.map(TimestampAndOffset::offset).orElse(null),
-                match.map(TimestampAndOffset::timestampMs).orElse(null)));
   }
 
   /**

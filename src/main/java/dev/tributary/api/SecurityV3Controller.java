@@ -1,5 +1,6 @@
 package dev.tributary.api;
 
+import dev.tributary.auth.RequestContexts;
 import dev.tributary.security.AclBinding;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ApiKey;
@@ -7,7 +8,9 @@ import dev.tributary.security.ApiKeySecrets;
 import dev.tributary.security.PatternType;
 import dev.tributary.security.ResourceType;
 import dev.tributary.security.SecurityChange;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.AdminService;
+import dev.tributary.server.MetadataCache;
+import jakarta.servlet.http.HttpServletRequest;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -49,12 +53,17 @@ class SecurityV3Controller {
           "host",
           "operation",
           "permission");
-  private final BrokerServer broker;
+  private final MetadataCache broker;
+  private final AdminService admin;
+  private final RequestContexts contexts;
   private final JsonMapper json;
   private final SecureRandom random = new SecureRandom();
 
-  SecurityV3Controller(BrokerServer broker, JsonMapper json) {
+  SecurityV3Controller(
+      MetadataCache broker, AdminService admin, RequestContexts contexts, JsonMapper json) {
     this.broker = broker;
+    this.admin = admin;
+    this.contexts = contexts;
     this.json = json;
   }
 
@@ -73,8 +82,10 @@ class SecurityV3Controller {
    * Creates one ACL: {@code {resource_type, resource_name, pattern_type, principal, operation}}.
    */
   @PostMapping(ACLS)
-  ResponseEntity<Void> createAcl(
-      @PathVariable String clusterId, @RequestBody(required = false) byte[] body) {
+  CompletableFuture<ResponseEntity<Void>> createAcl(
+      @PathVariable String clusterId,
+      @RequestBody(required = false) byte[] body,
+      HttpServletRequest http) {
     requireCluster(clusterId);
     JsonNode request = object(body);
     for (String field : request.propertyNames()) {
@@ -91,34 +102,41 @@ class SecurityV3Controller {
             text(request, "resource_type", null),
             text(request, "pattern_type", "LITERAL"),
             text(request, "resource_name", null));
-    broker.alterSecurity(SecurityChange.createAcls(List.of(acl)));
-    return ResponseEntity.status(HttpStatus.CREATED).build();
+    return admin
+        .alterSecurity(contexts.of(http), SecurityChange.createAcls(List.of(acl)))
+        .thenApply(done -> ResponseEntity.status(HttpStatus.CREATED).<Void>build());
   }
 
   /** Deletes every ACL the query matches (as REST Proxy v3); answers the deleted ones. */
   @DeleteMapping(ACLS)
-  ResponseEntity<Map<String, Object>> deleteAcls(
-      @PathVariable String clusterId, @RequestParam Map<String, String> filter) {
+  CompletableFuture<ResponseEntity<Map<String, Object>>> deleteAcls(
+      @PathVariable String clusterId,
+      @RequestParam Map<String, String> filter,
+      HttpServletRequest http) {
     requireCluster(clusterId);
     if (!filter.containsKey("resource_type")) {
       throw RestException.badParameter(
           "resource_type is required to delete ACLs (TOPIC, GROUP, CLUSTER or ANY)");
     }
     List<AclBinding> deleted = matching(filter);
-    if (!deleted.isEmpty()) {
-      broker.alterSecurity(SecurityChange.deleteAcls(deleted));
-    }
     List<Map<String, Object>> data = new ArrayList<>();
     for (AclBinding acl : deleted) {
       data.add(aclResource(acl));
     }
-    return ok(Map.of("data", data));
+    if (deleted.isEmpty()) {
+      return CompletableFuture.completedFuture(ok(Map.of("data", data)));
+    }
+    return admin
+        .alterSecurity(contexts.of(http), SecurityChange.deleteAcls(deleted))
+        .thenApply(done -> ok(Map.of("data", data)));
   }
 
   /** Makes an API key: {@code {"principal": "User:alice", "description": "..."}}. */
   @PostMapping(API_KEYS)
-  ResponseEntity<Map<String, Object>> createApiKey(
-      @PathVariable String clusterId, @RequestBody(required = false) byte[] body) {
+  CompletableFuture<ResponseEntity<Map<String, Object>>> createApiKey(
+      @PathVariable String clusterId,
+      @RequestBody(required = false) byte[] body,
+      HttpServletRequest http) {
     requireCluster(clusterId);
     JsonNode request = object(body);
     for (String field : request.propertyNames()) {
@@ -140,14 +158,19 @@ class SecurityV3Controller {
     } catch (IllegalArgumentException e) {
       throw RestException.badRequest(e.getMessage());
     }
-    broker.alterSecurity(SecurityChange.createApiKey(key));
     Map<String, Object> answer = keyResource(key);
     answer.put("secret", secret);
     answer.put("token", key.keyId() + "." + secret);
-    return ResponseEntity.status(HttpStatus.CREATED)
-        .location(java.net.URI.create((String) ((Map<?, ?>) answer.get("metadata")).get("self")))
-        .contentType(MediaType.APPLICATION_JSON)
-        .body(answer);
+    return admin
+        .alterSecurity(contexts.of(http), SecurityChange.createApiKey(key))
+        .thenApply(
+            done ->
+                ResponseEntity.status(HttpStatus.CREATED)
+                    .location(
+                        java.net.URI.create(
+                            (String) ((Map<?, ?>) answer.get("metadata")).get("self")))
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(answer));
   }
 
   @GetMapping(API_KEYS)
@@ -161,13 +184,15 @@ class SecurityV3Controller {
   }
 
   @DeleteMapping(API_KEYS + "/{keyId}")
-  ResponseEntity<Void> deleteApiKey(@PathVariable String clusterId, @PathVariable String keyId) {
+  CompletableFuture<ResponseEntity<Void>> deleteApiKey(
+      @PathVariable String clusterId, @PathVariable String keyId, HttpServletRequest http) {
     requireCluster(clusterId);
     if (!broker.metadata().security().apiKeys().containsKey(keyId)) {
       throw RestException.notFound(40410, "API key '" + keyId + "' does not exist");
     }
-    broker.alterSecurity(SecurityChange.deleteApiKey(keyId));
-    return ResponseEntity.noContent().build();
+    return admin
+        .alterSecurity(contexts.of(http), SecurityChange.deleteApiKey(keyId))
+        .thenApply(done -> ResponseEntity.noContent().<Void>build());
   }
 
   private List<AclBinding> matching(Map<String, String> filter) {

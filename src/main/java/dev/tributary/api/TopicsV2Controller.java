@@ -8,7 +8,7 @@ import dev.tributary.metadata.PartitionImage;
 import dev.tributary.metadata.TopicImage;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.MetadataCache;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
@@ -23,10 +23,10 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 class TopicsV2Controller {
-  private final BrokerServer broker;
+  private final MetadataCache broker;
   private final AccessGuard access;
 
-  TopicsV2Controller(BrokerServer broker, AccessGuard access) {
+  TopicsV2Controller(MetadataCache broker, AccessGuard access) {
     this.broker = broker;
     this.access = access;
   }

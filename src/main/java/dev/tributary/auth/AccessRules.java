@@ -4,8 +4,8 @@ import dev.tributary.security.AclBinding;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.Authorizer;
 import dev.tributary.security.ResourceType;
+import dev.tributary.server.AccessControl;
 import dev.tributary.transport.http.InternalApi;
-import java.util.Locale;
 import java.util.function.Supplier;
 import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.authorization.AuthorizationManager;
@@ -101,17 +101,6 @@ final class AccessRules {
           case GROUP -> 40304;
           case CLUSTER -> 40305;
         };
-    String what =
-        type == ResourceType.CLUSTER
-            ? "the cluster"
-            : type.name().toLowerCase(Locale.ROOT) + " '" + name + "'";
-    return new SecurityErrors.Denial(
-        code,
-        principal
-            + " is not authorized to "
-            + operation.name()
-            + " "
-            + what
-            + " (no ACL allows it; an admin can add one at /v3/clusters/{cluster_id}/acls)");
+    return new SecurityErrors.Denial(code, AccessControl.message(principal, operation, type, name));
   }
 }

@@ -15,7 +15,7 @@ public final class RequestPrincipal {
   /**
    * The principal that other brokers act as when they forward a request with the cluster secret.
    */
-  public static final String BROKER = "User:tributary-broker";
+  public static final String BROKER = Principals.BROKER;
 
   /**
    * Names the client principal a broker forwards a request for; honoured only together with the

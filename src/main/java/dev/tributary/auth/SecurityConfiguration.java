@@ -4,6 +4,7 @@ import dev.tributary.common.Time;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ApiKey;
 import dev.tributary.security.Authorizer;
+import dev.tributary.server.AccessControl;
 import dev.tributary.server.BrokerServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.DispatcherType;
@@ -47,10 +48,21 @@ class SecurityConfiguration {
     return new SecurityErrors(json, meters);
   }
 
+  /** The services' authorisation checks, one instance for every protocol. */
   @Bean
-  AccessGuard accessGuard(
+  AccessControl accessControl(
       Authorizer authorizer, SecurityProperties properties, SecurityErrors errors) {
-    return new AccessGuard(authorizer, properties.enabled(), () -> errors.count("forbidden"));
+    return new AccessControl(authorizer, properties.enabled(), () -> errors.count("forbidden"));
+  }
+
+  @Bean
+  AccessGuard accessGuard(AccessControl accessControl) {
+    return new AccessGuard(accessControl);
+  }
+
+  @Bean
+  RequestContexts requestContexts(BrokerServer broker) {
+    return new RequestContexts(() -> broker.config().clusterSecret());
   }
 
   @Bean

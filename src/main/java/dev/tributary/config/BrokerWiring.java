@@ -2,24 +2,34 @@ package dev.tributary.config;
 
 import dev.tributary.common.Time;
 import dev.tributary.group.GroupCoordinatorConfig;
+import dev.tributary.quota.ClientQuotaManager;
 import dev.tributary.replication.LeaderEndpoint;
 import dev.tributary.replication.ReplicationConfig;
+import dev.tributary.server.AccessControl;
+import dev.tributary.server.AdminService;
+import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerStats;
 import dev.tributary.server.ControllerChannel;
+import dev.tributary.server.FetchService;
 import dev.tributary.server.GroupServices;
 import dev.tributary.server.GroupTransport;
+import dev.tributary.server.MetadataWaiters;
+import dev.tributary.server.OffsetsService;
 import dev.tributary.server.PartitionForwarder;
-import dev.tributary.server.ProduceHandler;
+import dev.tributary.server.ProduceService;
+import dev.tributary.server.RecordProducer;
+import dev.tributary.server.ReplicaStatusService;
 import dev.tributary.transport.http.HttpControllerChannel;
 import dev.tributary.transport.http.HttpGroupTransport;
 import dev.tributary.transport.http.HttpLeaderEndpoint;
 import dev.tributary.transport.http.HttpPartitionForwarder;
 import dev.tributary.transport.http.PeerUrls;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -134,28 +144,90 @@ class BrokerWiring {
 
   @Bean
   PartitionForwarder partitionForwarder(
-      HttpClient tributaryHttpClient,
-      PeerUrls peerUrls,
-      JsonMapper json,
-      BrokerServer broker,
-      BrokerConfig config) {
+      HttpClient tributaryHttpClient, PeerUrls peerUrls, BrokerServer broker, BrokerConfig config) {
     return new HttpPartitionForwarder(
         tributaryHttpClient,
         peerUrls,
-        json,
-        id ->
-            Optional.ofNullable(broker.metadata().brokers().get(id))
-                .map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port())),
-        config.brokerId(),
-        Duration.ofMillis(config.requestTimeoutMs() + 5_000),
-        () -> broker.replicaManager().metadataOffset(),
+        broker::brokerEndpoint,
+        Duration.ofSeconds(5),
+        () -> broker.metadata().lastOffset(),
         config.clusterSecret());
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // the broker's services: what every protocol adapter calls
+
+  /** Futures waiting for this broker to apply some metadata (the broker owns them). */
+  @Bean
+  MetadataWaiters metadataWaiters(BrokerServer broker) {
+    return broker.metadataWaiters();
+  }
+
+  @Bean
+  BrokerStats brokerStats(MeterRegistry registry, ClientQuotaManager quotas) {
+    return new MicrometerBrokerStats(registry, quotas);
+  }
+
+  @Bean
+  ProduceService produceService(
+      BrokerServer broker,
+      AccessControl access,
+      ClientQuotaManager quotas,
+      PartitionForwarder partitionForwarder,
+      BrokerStats stats) {
+    return new ProduceService(broker, access, quotas, partitionForwarder, stats);
+  }
+
+  @Bean
+  FetchService fetchService(BrokerServer broker, AccessControl access, BrokerStats stats) {
+    return new FetchService(broker, access, stats);
+  }
+
+  @Bean
+  OffsetsService offsetsService(BrokerServer broker, AccessControl access) {
+    return new OffsetsService(broker, access);
+  }
+
+  @Bean
+  AdminService adminService(
+      BrokerServer broker,
+      BrokerConfig config,
+      AccessControl access,
+      MetadataWaiters metadataWaiters) {
+    return new AdminService(broker, config, access, metadataWaiters);
+  }
+
+  @Bean
+  AutoTopicCreator autoTopicCreator(
+      BrokerServer broker,
+      BrokerConfig config,
+      AdminService adminService,
+      MetadataWaiters metadataWaiters) {
+    return new AutoTopicCreator(broker, config, adminService, metadataWaiters);
+  }
+
+  @Bean
+  RecordProducer recordProducer(
+      BrokerServer broker,
+      ProduceService produceService,
+      AutoTopicCreator autoTopicCreator,
+      BrokerConfig config) {
+    return new RecordProducer(
+        broker, produceService, autoTopicCreator, Time.SYSTEM, config.requestTimeoutMs());
+  }
+
+  @Bean
+  ReplicaStatusService replicaStatusService(BrokerServer broker) {
+    return new ReplicaStatusService(broker, Time.SYSTEM);
   }
 
   /** Closed by {@link BrokerLifecycle} around the broker's own shutdown. */
   @Bean(destroyMethod = "")
   GroupServices groupServices(
       BrokerServer broker,
+      AdminService adminService,
+      FetchService fetchService,
+      OffsetsService offsetsService,
       TributaryProperties properties,
       ExecutorScheduler scheduler,
       ExecutorService tributaryDelayedCompletions,
@@ -182,16 +254,14 @@ class BrokerWiring {
             Duration.ofSeconds(5));
     return new GroupServices(
         broker,
+        adminService,
+        fetchService,
+        offsetsService,
         coordinatorConfig,
         transport,
         Time.SYSTEM,
         scheduler,
         new SecureRandom(),
         tributaryDelayedCompletions);
-  }
-
-  @Bean
-  ProduceHandler produceHandler(BrokerServer broker, PartitionForwarder partitionForwarder) {
-    return new ProduceHandler(broker, partitionForwarder, Time.SYSTEM);
   }
 }

@@ -1,6 +1,7 @@
 package dev.tributary.consumer;
 
 import dev.tributary.common.errors.ApiException;
+import dev.tributary.common.errors.Errors;
 
 /** The group's coordinator could not be reached or answered a retriable error; retry. */
 public final class CoordinatorNotAvailableException extends ApiException {
@@ -14,5 +15,10 @@ public final class CoordinatorNotAvailableException extends ApiException {
       throw new CoordinatorNotAvailableException(
           "The coordinator of group '" + groupId + "' is not available (" + error + "); retry");
     }
+  }
+
+  @Override
+  public Errors error() {
+    return Errors.COORDINATOR_NOT_AVAILABLE;
   }
 }

@@ -132,6 +132,21 @@ final class LeaderEpochCache {
   }
 
   /**
+   * The epoch that wrote {@code offset}: the latest epoch starting at or before it; -1 if none
+   * does.
+   */
+  int epochForOffset(long offset) {
+    int found = -1;
+    for (Map.Entry<Integer, Long> entry : startOffsets.entrySet()) {
+      if (entry.getValue() > offset) {
+        break;
+      }
+      found = entry.getKey();
+    }
+    return found;
+  }
+
+  /**
    * Where {@code requestedEpoch} ends in a log ending at {@code logEndOffset}, with Kafka's
    * semantics: the latest epoch ends at the log end offset; an older one at the start of the next
    * epoch the cache knows, reported with the largest known epoch at most {@code requestedEpoch} (or

@@ -539,6 +539,25 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
+   * ListOffsets' MAX_TIMESTAMP: the record with the largest timestamp below {@code boundOffset}
+   * (the high watermark), with its batch's leader epoch; empty when there is none. Scans the
+   * segments that could hold it (see {@link MaxTimestampLookup}); rare, so it takes the lock.
+   */
+  public Optional<TimestampAndOffset> maxTimestampBelow(long boundOffset) {
+    return inLock(
+        "offset lookup in",
+        () -> {
+          ensureOpen();
+          return MaxTimestampLookup.find(segments, logStartOffset, boundOffset);
+        });
+  }
+
+  /** The leader epoch that wrote {@code offset}, by the epoch cache; -1 if unknown. */
+  public int epochForOffset(long offset) {
+    return inLock("epoch lookup in", () -> epochs.epochForOffset(offset));
+  }
+
+  /**
    * Removes everything at and after {@code offset} (replication truncation). Truncation is at batch
    * boundaries: if {@code offset} falls inside a batch, that whole batch goes and the log end
    * offset ends below {@code offset}. Below the log start offset this is {@link

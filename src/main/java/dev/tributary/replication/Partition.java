@@ -1,8 +1,10 @@
 package dev.tributary.replication;
 
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.FencedLeaderEpochException;
 import dev.tributary.common.errors.IneligibleReplicaException;
+import dev.tributary.common.errors.InvalidRequestException;
 import dev.tributary.common.errors.InvalidUpdateVersionException;
 import dev.tributary.common.errors.NotEnoughReplicasAfterAppendException;
 import dev.tributary.common.errors.NotEnoughReplicasException;
@@ -14,12 +16,14 @@ import dev.tributary.log.LogAppendInfo;
 import dev.tributary.log.LogReadInfo;
 import dev.tributary.log.OffsetOutOfRangeException;
 import dev.tributary.log.PartitionLog;
+import dev.tributary.log.TimestampAndOffset;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -326,18 +330,208 @@ public final class Partition {
   // leader: consume
 
   /**
-   * Reads committed records from {@code offset}: whole batches, up to {@code maxBytes} (at least
-   * one batch), below the high watermark only. Returns the high watermark the read was bounded by,
-   * so callers report the same one.
+   * This partition's part of a fetch, as its leader (Kafka's Partition.fetchRecords): checks the
+   * fetcher's leader epoch, and for a follower records its fetch offset as its log end offset
+   * (which may add it to the ISR and move the high watermark); then reads whole batches from {@code
+   * fetch.fetchOffset()}, up to the log end for a follower and below the high watermark for a
+   * consumer. When the fetcher's last fetched epoch diverges from this log, answers the diverging
+   * epoch and no records, and leaves the follower's state alone (KIP-595).
+   *
+   * @param maxBytes at most this many bytes (but at least one whole batch if {@code minOneBatch})
+   * @param followerEligible whether a follower's broker may join the ISR now (unfenced in this
+   *     broker's metadata; KIP-841): a fenced one keeps fetching, but is not proposed
+   * @throws FencedLeaderEpochException the fetcher's epoch is older than this leader's
+   * @throws UnknownLeaderEpochException the fetcher's epoch is newer (this broker is behind)
+   * @throws NotLeaderOrFollowerException this broker does not lead, or the follower holds no
+   *     replica
+   * @throws OffsetOutOfRangeException the fetch offset is outside [logStartOffset, logEndOffset]
    */
-  public CommittedRead read(long offset, int maxBytes) {
-    requireLeader();
-    long bound = highWatermark;
-    return new CommittedRead(log.read(offset, maxBytes, bound, true), bound);
+  public FetchPartitionData fetchRecords(
+      FetchParams params,
+      PartitionFetch fetch,
+      int maxBytes,
+      boolean minOneBatch,
+      boolean followerEligible,
+      long nowMs) {
+    return params.isFromFollower()
+        ? fetchAsFollowerOf(params, fetch, maxBytes, minOneBatch, followerEligible, nowMs)
+        : fetchForConsumer(params, fetch, maxBytes, minOneBatch);
   }
 
-  /** Records read below {@code highWatermark}. */
-  public record CommittedRead(LogReadInfo info, long highWatermark) {}
+  /**
+   * A consumer's read: lock-free (the volatile high watermark, then the log below it), so consumers
+   * never wait for producers.
+   */
+  private FetchPartitionData fetchForConsumer(
+      FetchParams params, PartitionFetch fetch, int maxBytes, boolean minOneBatch) {
+    requireLeader();
+    int epoch = leaderEpoch;
+    validateLeaderEpoch(fetch.currentLeaderEpoch(), epoch, "a fetch");
+    long bound = highWatermark; // read once: the answer reports the bound it read with
+    EpochEndOffset diverging = divergingEpoch(fetch);
+    if (diverging != null) {
+      return divergedAnswer(fetch, diverging, bound, epoch);
+    }
+    LogReadInfo read = log.read(fetch.fetchOffset(), maxBytes, bound, minOneBatch);
+    return new FetchPartitionData(
+        topicPartition,
+        Errors.NONE,
+        null,
+        bound,
+        bound,
+        read.logStartOffset(),
+        read.logEndOffset(),
+        null,
+        localBrokerId,
+        epoch,
+        read.records());
+  }
+
+  private FetchPartitionData fetchAsFollowerOf(
+      FetchParams params,
+      PartitionFetch fetch,
+      int maxBytes,
+      boolean minOneBatch,
+      boolean followerEligible,
+      long nowMs) {
+    int replicaId = params.replicaId();
+    long fetchOffset = fetch.fetchOffset();
+    List<Runnable> completions;
+    AlterPartitionRequest expansion;
+    long hw;
+    int epoch;
+    synchronized (lock) {
+      requireLeader();
+      validateLeaderEpoch(fetch.currentLeaderEpoch(), leaderEpoch, "replica " + replicaId);
+      ReplicaState follower = followers.get(replicaId);
+      if (follower == null) {
+        throw new NotLeaderOrFollowerException(
+            "Broker "
+                + replicaId
+                + " holds no replica of "
+                + topicPartition
+                + " (replicas "
+                + replicas
+                + ")");
+      }
+      long logEndOffset = log.logEndOffset();
+      if (fetchOffset > logEndOffset || fetchOffset < log.logStartOffset()) {
+        throw new OffsetOutOfRangeException(
+            "replica "
+                + replicaId
+                + " fetched "
+                + topicPartition
+                + " from "
+                + fetchOffset
+                + ", outside ["
+                + log.logStartOffset()
+                + ", "
+                + logEndOffset
+                + "]");
+      }
+      EpochEndOffset diverging = divergingEpoch(fetch);
+      if (diverging != null) {
+        return divergedAnswer(fetch, diverging, highWatermark, leaderEpoch);
+      }
+      follower.onFetch(fetchOffset, logEndOffset, params.replicaEpoch(), nowMs);
+      expansion = followerEligible ? maybeExpandIsr(follower) : null;
+      completions = maybeIncrementHighWatermark();
+      hw = highWatermark;
+      epoch = leaderEpoch;
+    }
+    completions.forEach(Runnable::run);
+    if (expansion != null) {
+      send(expansion);
+    }
+    // Followers copy what consumers may not see yet: up to the log end, not the high watermark.
+    LogReadInfo read = log.read(fetchOffset, maxBytes, Long.MAX_VALUE, minOneBatch);
+    return new FetchPartitionData(
+        topicPartition,
+        Errors.NONE,
+        null,
+        hw,
+        hw,
+        read.logStartOffset(),
+        read.logEndOffset(),
+        null,
+        localBrokerId,
+        epoch,
+        read.records());
+  }
+
+  /**
+   * Where the fetcher's last fetched epoch ends here, if its log diverged from this one before its
+   * fetch offset (Kafka's check in Partition.readRecords); null when it did not, or it sent none.
+   */
+  private EpochEndOffset divergingEpoch(PartitionFetch fetch) {
+    if (fetch.lastFetchedEpoch() < 0) {
+      return null;
+    }
+    EpochEndOffset end = log.endOffsetForEpoch(fetch.lastFetchedEpoch());
+    if (end.isUndefined()) {
+      throw new OffsetOutOfRangeException(
+          topicPartition
+              + ": the end of the last fetched epoch "
+              + fetch.lastFetchedEpoch()
+              + " is not known to this leader");
+    }
+    if (fetch.fetchOffset() < log.logStartOffset()) {
+      throw new OffsetOutOfRangeException(
+          topicPartition
+              + ": fetch offset "
+              + fetch.fetchOffset()
+              + " is below the log start offset "
+              + log.logStartOffset());
+    }
+    return end.leaderEpoch() < fetch.lastFetchedEpoch() || end.endOffset() < fetch.fetchOffset()
+        ? end
+        : null;
+  }
+
+  private FetchPartitionData divergedAnswer(
+      PartitionFetch fetch, EpochEndOffset diverging, long hw, int epoch) {
+    return new FetchPartitionData(
+        topicPartition,
+        Errors.NONE,
+        null,
+        hw,
+        hw,
+        log.logStartOffset(),
+        log.logEndOffset(),
+        diverging,
+        localBrokerId,
+        epoch,
+        ByteBuffer.allocate(0));
+  }
+
+  /**
+   * KIP-320: a fetcher or client names the epoch it believes this leader is in; -1 skips the check.
+   */
+  private void validateLeaderEpoch(int requestEpoch, int currentEpoch, String who) {
+    if (requestEpoch < 0) {
+      return;
+    }
+    if (requestEpoch < currentEpoch) {
+      throw new FencedLeaderEpochException(
+          who
+              + " asked for "
+              + topicPartition
+              + " in leader epoch "
+              + requestEpoch
+              + "; the current epoch is "
+              + currentEpoch);
+    }
+    if (requestEpoch > currentEpoch) {
+      throw new UnknownLeaderEpochException(
+          who
+              + " asked for "
+              + topicPartition
+              + " in leader epoch "
+              + requestEpoch
+              + ", newer than this leader's "
+              + currentEpoch);
+    }
+  }
 
   /**
    * Completes once the high watermark is above {@code offset}, i.e. a read from {@code offset}
@@ -378,137 +572,47 @@ public final class Partition {
     all.forEach(f -> f.complete(null));
   }
 
-  // -------------------------------------------------------------------------------------------
-  // leader: followers
-
   /**
-   * A follower's fetch from {@code fetchOffset}, sent in {@code followerLeaderEpoch} by
-   * registration {@code brokerEpoch} of {@code replicaId}: records it as that follower's log end
-   * offset, may add it to the ISR and move the high watermark, and reads from {@code fetchOffset}
-   * up to the log end (not only below the HW: followers copy what consumers may not see yet).
-   *
-   * @throws FencedLeaderEpochException the follower's epoch is older than this leader's (its
-   *     metadata is stale)
-   * @throws UnknownLeaderEpochException the follower's epoch is newer (this broker's metadata is
-   *     behind)
-   * @throws NotLeaderOrFollowerException this broker does not lead, or {@code replicaId} holds no
-   *     replica
-   * @param followerEligible whether the follower's broker may join the ISR now (unfenced in this
-   *     broker's metadata; KIP-841): a fenced one keeps fetching, but is not proposed
-   * @throws OffsetOutOfRangeException {@code fetchOffset} is outside [logStartOffset, logEndOffset]
+   * Where {@code requestedEpoch} ends in this leader's log (OffsetsForLeaderEpoch), for a fetcher
+   * in {@code currentLeaderEpoch} (-1: no check) reconciling its log with this one.
    */
-  public FollowerRead handleFollowerFetch(
-      int replicaId,
-      long brokerEpoch,
-      boolean followerEligible,
-      int followerLeaderEpoch,
-      long fetchOffset,
-      int maxBytes,
-      long nowMs) {
-    List<Runnable> completions;
-    AlterPartitionRequest expansion;
-    long hw;
-    int epoch;
+  public EpochEndOffset endOffsetForEpoch(int currentLeaderEpoch, int requestedEpoch) {
     synchronized (lock) {
       requireLeader();
-      if (followerLeaderEpoch < leaderEpoch) {
-        throw new FencedLeaderEpochException(
-            "Replica "
-                + replicaId
-                + " fetched "
-                + topicPartition
-                + " in leader epoch "
-                + followerLeaderEpoch
-                + "; the current epoch is "
-                + leaderEpoch);
-      }
-      if (followerLeaderEpoch > leaderEpoch) {
-        throw new UnknownLeaderEpochException(
-            "Replica "
-                + replicaId
-                + " fetched "
-                + topicPartition
-                + " in leader epoch "
-                + followerLeaderEpoch
-                + ", newer than this leader's "
-                + leaderEpoch);
-      }
-      ReplicaState follower = followers.get(replicaId);
-      if (follower == null) {
-        throw new NotLeaderOrFollowerException(
-            "Broker "
-                + replicaId
-                + " holds no replica of "
-                + topicPartition
-                + " (replicas "
-                + replicas
-                + ")");
-      }
-      long logEndOffset = log.logEndOffset();
-      if (fetchOffset > logEndOffset || fetchOffset < log.logStartOffset()) {
-        throw new OffsetOutOfRangeException(
-            "replica "
-                + replicaId
-                + " fetched "
-                + topicPartition
-                + " from "
-                + fetchOffset
-                + ", outside ["
-                + log.logStartOffset()
-                + ", "
-                + logEndOffset
-                + "]");
-      }
-      follower.onFetch(fetchOffset, logEndOffset, brokerEpoch, nowMs);
-      expansion = followerEligible ? maybeExpandIsr(follower) : null;
-      completions = maybeIncrementHighWatermark();
-      hw = highWatermark;
-      epoch = leaderEpoch;
+      validateLeaderEpoch(currentLeaderEpoch, leaderEpoch, "an epoch query");
+      return log.endOffsetForEpoch(requestedEpoch);
     }
-    completions.forEach(Runnable::run);
-    if (expansion != null) {
-      send(expansion);
-    }
-    LogReadInfo read = log.read(fetchOffset, maxBytes, Long.MAX_VALUE, true);
-    return new FollowerRead(read.records(), hw, read.logStartOffset(), read.logEndOffset(), epoch);
   }
 
   /**
-   * What a follower's fetch returns: batches from its fetch offset, and the leader's offsets at the
-   * time.
+   * ListOffsets as this partition's leader (Kafka's Partition.fetchOffsetForTimestamp): {@link
+   * ListOffsetsTimestamps#EARLIEST} the log start offset, {@link ListOffsetsTimestamps#LATEST} the
+   * high watermark (what consumers can read up to), {@link ListOffsetsTimestamps#MAX_TIMESTAMP} the
+   * committed record with the largest timestamp, any other timestamp (>= 0) the first committed
+   * offset whose record is at least that recent; each with the leader epoch it was written in (the
+   * current one for latest). Empty when no committed record matches.
    */
-  public record FollowerRead(
-      ByteBuffer records,
-      long highWatermark,
-      long logStartOffset,
-      long logEndOffset,
-      int leaderEpoch) {}
-
-  /**
-   * Where {@code requestedEpoch} ends in this leader's log (OffsetsForLeaderEpoch), for a follower
-   * in {@code followerLeaderEpoch} reconciling its log with this one.
-   */
-  public EpochEndOffset endOffsetForEpoch(int followerLeaderEpoch, int requestedEpoch) {
-    synchronized (lock) {
-      requireLeader();
-      if (followerLeaderEpoch < leaderEpoch) {
-        throw new FencedLeaderEpochException(
-            topicPartition
-                + ": epoch "
-                + followerLeaderEpoch
-                + " is older than the leader's "
-                + leaderEpoch);
-      }
-      if (followerLeaderEpoch > leaderEpoch) {
-        throw new UnknownLeaderEpochException(
-            topicPartition
-                + ": epoch "
-                + followerLeaderEpoch
-                + " is newer than the leader's "
-                + leaderEpoch);
-      }
-      return log.endOffsetForEpoch(requestedEpoch);
+  public Optional<TimestampAndOffset> fetchOffsetForTimestamp(
+      long timestampMs, int currentLeaderEpoch) {
+    requireLeader();
+    int epoch = leaderEpoch;
+    validateLeaderEpoch(currentLeaderEpoch, epoch, "a ListOffsets request");
+    long hw = highWatermark;
+    if (timestampMs == ListOffsetsTimestamps.LATEST) {
+      return Optional.of(new TimestampAndOffset(-1, hw, epoch));
     }
+    if (timestampMs == ListOffsetsTimestamps.EARLIEST) {
+      long start = log.logStartOffset();
+      return Optional.of(new TimestampAndOffset(-1, start, log.epochForOffset(start)));
+    }
+    if (timestampMs == ListOffsetsTimestamps.MAX_TIMESTAMP) {
+      return log.maxTimestampBelow(hw);
+    }
+    if (timestampMs < 0) {
+      throw new InvalidRequestException(
+          "timestamp " + timestampMs + " is neither a time nor one of -1, -2, -3");
+    }
+    return log.offsetForTimestamp(timestampMs).filter(found -> found.offset() < hw);
   }
 
   /**
@@ -912,6 +1016,26 @@ public final class Partition {
         }
       }
       return statuses;
+    }
+  }
+
+  /** This replica at one moment, its fields read together under the lock. */
+  public PartitionStatus status(long nowMs) {
+    synchronized (lock) {
+      return new PartitionStatus(
+          topicPartition,
+          leader,
+          leaderId,
+          leaderEpoch,
+          log.logStartOffset(),
+          highWatermark,
+          log.logEndOffset(),
+          log.size(),
+          log.numberOfSegments(),
+          replicas,
+          isr,
+          replicaStatuses(nowMs),
+          statusLine());
     }
   }
 

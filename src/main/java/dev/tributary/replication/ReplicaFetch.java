@@ -1,6 +1,7 @@
 package dev.tributary.replication;
 
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.log.EpochEndOffset;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -39,7 +40,7 @@ public final class ReplicaFetch {
   public record PartitionRequest(
       TopicPartition topicPartition, int currentLeaderEpoch, long fetchOffset, int maxBytes) {}
 
-  public record Response(ReplicaFetchError error, List<PartitionResponse> partitions) {
+  public record Response(Errors error, List<PartitionResponse> partitions) {
     public Response {
       partitions = List.copyOf(partitions);
     }
@@ -52,13 +53,13 @@ public final class ReplicaFetch {
    */
   public record PartitionResponse(
       TopicPartition topicPartition,
-      ReplicaFetchError error,
+      Errors error,
       long highWatermark,
       long logStartOffset,
       long logEndOffset,
       int leaderEpoch,
       ByteBuffer records) {
-    public static PartitionResponse error(TopicPartition tp, ReplicaFetchError error) {
+    public static PartitionResponse error(TopicPartition tp, Errors error) {
       return new PartitionResponse(tp, error, -1, -1, -1, -1, ByteBuffer.allocate(0));
     }
   }
@@ -74,15 +75,12 @@ public final class ReplicaFetch {
   public record EpochPartitionRequest(
       TopicPartition topicPartition, int currentLeaderEpoch, int leaderEpoch) {}
 
-  public record EpochResponse(ReplicaFetchError error, List<EpochPartitionResponse> partitions) {
+  public record EpochResponse(Errors error, List<EpochPartitionResponse> partitions) {
     public EpochResponse {
       partitions = List.copyOf(partitions);
     }
   }
 
   public record EpochPartitionResponse(
-      TopicPartition topicPartition,
-      ReplicaFetchError error,
-      EpochEndOffset endOffset,
-      long logStartOffset) {}
+      TopicPartition topicPartition, Errors error, EpochEndOffset endOffset, long logStartOffset) {}
 }

@@ -2,6 +2,7 @@ package dev.tributary.replication;
 
 import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.log.InvalidOffsetException;
 import dev.tributary.log.KafkaStorageException;
@@ -191,7 +192,7 @@ public final class ReplicaFetcher {
         endpoint.epochEndOffsets(
             leaderId, new ReplicaFetch.EpochRequest(localBrokerId, brokerEpoch.getAsLong(), asks));
     long nowMs = time.milliseconds();
-    if (response.error() != ReplicaFetchError.NONE) {
+    if (response.error() != Errors.NONE) {
       asked
           .values()
           .forEach(state -> replace(state, state.delayed(nowMs + config.replicaFetchBackoffMs())));
@@ -202,7 +203,7 @@ public final class ReplicaFetcher {
       if (state == null) {
         continue;
       }
-      if (answer.error() != ReplicaFetchError.NONE) {
+      if (answer.error() != Errors.NONE) {
         replace(state, state.delayed(nowMs + delayFor(answer.error())));
         continue;
       }
@@ -277,7 +278,7 @@ public final class ReplicaFetcher {
                 config.replicaFetchWaitMaxMs(),
                 config.replicaFetchMaxBytes(),
                 asks));
-    if (response.error() != ReplicaFetchError.NONE) {
+    if (response.error() != Errors.NONE) {
       logger.info(
           "Leader {} refused fetches from broker {}: {}",
           leaderId,
@@ -332,8 +333,8 @@ public final class ReplicaFetcher {
   }
 
   /** Errors that new metadata will resolve wait longer than those the leader resolves by itself. */
-  private long delayFor(ReplicaFetchError error) {
-    return error == ReplicaFetchError.UNKNOWN_LEADER_EPOCH
+  private long delayFor(Errors error) {
+    return error == Errors.UNKNOWN_LEADER_EPOCH
         ? Math.min(50, config.replicaFetchBackoffMs())
         : config.replicaFetchBackoffMs();
   }

@@ -3,15 +3,17 @@ package dev.tributary.replication;
 import dev.tributary.common.Scheduler;
 import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
-import dev.tributary.common.errors.FencedLeaderEpochException;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.LeaderNotAvailableException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
-import dev.tributary.common.errors.UnknownLeaderEpochException;
+import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.log.EpochEndOffset;
 import dev.tributary.log.LogConfig;
 import dev.tributary.log.LogManager;
 import dev.tributary.log.LogStorageException;
 import dev.tributary.log.OffsetOutOfRangeException;
+import dev.tributary.log.TimestampAndOffset;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.PartitionImage;
@@ -20,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -308,177 +311,217 @@ public final class ReplicaManager {
   }
 
   /**
-   * Appends to one partition as leader. The future completes with the append's result once {@code
-   * acks} is satisfied, or fails with a timeout after {@code timeoutMs} if replication does not
-   * catch up.
+   * Appends each partition's batches as its leader (Kafka's ReplicaManager.appendRecords) and
+   * answers per partition once {@code acks} is met: at once for acks 0 and 1; for {@code acks=all}
+   * once the high watermark passes each partition's records, or {@code timeoutMs} has passed (then
+   * REQUEST_TIMED_OUT: appended, outcome unknown). A partition that cannot be appended to (not led
+   * here, too few in-sync replicas, a bad batch, a storage error) answers its error; the others are
+   * appended regardless, as in Kafka.
    */
-  public CompletableFuture<Partition.AppendResult> appendRecords(
-      TopicPartition tp, ByteBuffer batches, Acks acks, long timeoutMs) {
-    Partition.AppendResult result = leaderPartition(tp).appendRecordsAsLeader(batches, acks);
-    if (result.acked().isDone()) {
-      return result.acked().thenApply(ignored -> result);
-    }
-    Scheduler.Cancellable timeout =
-        scheduler.schedule(
-            timeoutMs,
-            () ->
-                result
-                    .acked()
-                    .completeExceptionally(
-                        new java.util.concurrent.TimeoutException(
-                            "Timed out after "
-                                + timeoutMs
-                                + " ms waiting for in-sync replicas of "
-                                + tp
-                                + "; the records were appended and may still be committed (outcome unknown)")));
-    return result
-        .acked()
-        .whenComplete((v, e) -> timeout.cancel())
-        .thenApplyAsync(ignored -> result, delayedCompletionExecutor);
-  }
-
-  /**
-   * Reads committed records from {@code offset}. If none are there yet, waits up to {@code
-   * maxWaitMs} for the high watermark to pass {@code offset} (a long poll that parks no thread),
-   * then reads again.
-   */
-  public CompletableFuture<FetchResult> fetch(
-      TopicPartition tp, long offset, int maxBytes, long maxWaitMs) {
-    return fetch(leaderPartition(tp), offset, maxBytes, maxWaitMs);
-  }
-
-  /**
-   * As {@link #fetch(TopicPartition, long, int, long)}, for a partition the caller already looked
-   * up.
-   */
-  public CompletableFuture<FetchResult> fetch(
-      Partition partition, long offset, int maxBytes, long maxWaitMs) {
-    FetchResult now = readOnce(partition, offset, maxBytes);
-    if (now.records().hasRemaining() || maxWaitMs <= 0 || draining) {
-      return CompletableFuture.completedFuture(now);
-    }
-    CompletableFuture<Void> dataArrived = partition.awaitHighWatermarkAbove(offset);
-    Scheduler.Cancellable timeout = scheduler.schedule(maxWaitMs, () -> dataArrived.complete(null));
-    return dataArrived.thenApplyAsync(
-        ignored -> {
-          timeout.cancel();
-          return readOnce(partition, offset, maxBytes);
-        },
-        delayedCompletionExecutor);
-  }
-
-  private static FetchResult readOnce(Partition partition, long offset, int maxBytes) {
-    Partition.CommittedRead read = partition.read(offset, maxBytes);
-    return new FetchResult(
-        partition.topicPartition(),
-        read.info().records(),
-        read.highWatermark(),
-        partition.logStartOffset(),
-        partition.logEndOffset());
-  }
-
-  /**
-   * What a fetch returns: whole batches (possibly none) plus the partition's offsets at the time of
-   * the read.
-   */
-  public record FetchResult(
-      TopicPartition topicPartition,
-      ByteBuffer records,
-      long highWatermark,
-      long logStartOffset,
-      long logEndOffset) {}
-
-  // -------------------------------------------------------------------------------------------
-  // replica fetch
-
-  /**
-   * Answers a follower's fetch: every partition's batches from its fetch offset, or, when none has
-   * any and none failed, waits up to the request's max wait for one to get some (a long poll that
-   * parks no thread). A sender that is not the current registration of its broker id is refused
-   * whole, so a stale incarnation or a stranger cannot move a high watermark or join an ISR.
-   */
-  public CompletableFuture<ReplicaFetch.Response> handleReplicaFetch(ReplicaFetch.Request request) {
-    if (!isCurrentRegistration(request.replicaId(), request.brokerEpoch())) {
-      return CompletableFuture.completedFuture(
-          new ReplicaFetch.Response(ReplicaFetchError.STALE_BROKER_EPOCH, List.of()));
-    }
-    ReplicaFetch.Response now = readForFollower(request);
-    boolean answerNow = request.maxWaitMs() <= 0 || draining;
-    for (ReplicaFetch.PartitionResponse partition : now.partitions()) {
-      answerNow |=
-          partition.error() != ReplicaFetchError.NONE || partition.records().hasRemaining();
-    }
-    if (answerNow) {
-      return CompletableFuture.completedFuture(now);
-    }
-    List<CompletableFuture<Void>> waits = new ArrayList<>(request.partitions().size() + 1);
-    CompletableFuture<Void> expired = new CompletableFuture<>();
-    waits.add(expired);
-    for (ReplicaFetch.PartitionRequest wanted : request.partitions()) {
-      Partition partition = partitions.get(wanted.topicPartition());
-      if (partition != null) {
-        waits.add(partition.awaitLogEndOffsetAbove(wanted.fetchOffset()));
-      }
-    }
-    Scheduler.Cancellable timeout =
-        scheduler.schedule(request.maxWaitMs(), () -> expired.complete(null));
-    return CompletableFuture.anyOf(waits.toArray(CompletableFuture[]::new))
-        .handleAsync(
-            (ignored, error) -> {
-              timeout.cancel();
-              waits.forEach(w -> w.complete(null)); // the others are done with too
-              return readForFollower(request);
-            },
-            delayedCompletionExecutor);
-  }
-
-  private ReplicaFetch.Response readForFollower(ReplicaFetch.Request request) {
-    long nowMs = time.milliseconds();
-    int budget = request.maxBytes();
-    List<ReplicaFetch.PartitionResponse> answers = new ArrayList<>(request.partitions().size());
-    for (ReplicaFetch.PartitionRequest wanted : request.partitions()) {
-      TopicPartition tp = wanted.topicPartition();
-      Partition partition = partitions.get(tp);
-      if (partition == null) {
-        answers.add(
-            ReplicaFetch.PartitionResponse.error(tp, ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION));
-        continue;
-      }
+  public CompletableFuture<Map<TopicPartition, ProducePartitionResult>> appendRecords(
+      Map<TopicPartition, ByteBuffer> entriesPerPartition, Acks acks, long timeoutMs) {
+    Map<TopicPartition, ProducePartitionResult> results = new LinkedHashMap<>();
+    Map<TopicPartition, Partition.AppendResult> waiting = new LinkedHashMap<>();
+    for (Map.Entry<TopicPartition, ByteBuffer> entry : entriesPerPartition.entrySet()) {
+      TopicPartition tp = entry.getKey();
       try {
-        Partition.FollowerRead read =
-            partition.handleFollowerFetch(
-                request.replicaId(),
-                request.brokerEpoch(),
-                image.isUnfenced(request.replicaId()),
-                wanted.currentLeaderEpoch(),
-                wanted.fetchOffset(),
-                Math.max(1, Math.min(wanted.maxBytes(), budget)),
+        Partition.AppendResult appended =
+            leaderPartition(tp).appendRecordsAsLeader(entry.getValue(), acks);
+        if (appended.acked().isDone()) {
+          results.put(tp, ProducePartitionResult.appended(appended.info()));
+        } else {
+          waiting.put(tp, appended);
+          results.put(tp, null); // keeps the request's order; filled in once acknowledged
+        }
+      } catch (RuntimeException e) {
+        results.put(tp, ProducePartitionResult.failed(errorFor(tp, e), Errors.messageOf(e)));
+      }
+    }
+    if (waiting.isEmpty()) {
+      return CompletableFuture.completedFuture(results);
+    }
+    return new DelayedProduce(waiting, results, timeoutMs)
+        .start(scheduler)
+        .thenApplyAsync(done -> done, delayedCompletionExecutor);
+  }
+
+  /**
+   * Reads each partition as its leader (Kafka's ReplicaManager.fetchMessages): whole batches as
+   * stored, within the fetch's byte limits, up to the log end for a follower and the high watermark
+   * for a consumer. When fewer than {@code params.minBytes()} are there and nothing failed, waits
+   * up to {@code params.maxWaitMs()} for more ({@link DelayedFetch}: completed by appends and high
+   * watermark moves, holding no thread). A follower's fetch also tells this leader how far the
+   * follower has got (ISR and high watermark).
+   *
+   * @throws StaleBrokerEpochException a follower that is not the current registration of its broker
+   *     id (a stale incarnation or a stranger): it may not move a high watermark or join an ISR, so
+   *     the whole fetch is refused
+   */
+  public CompletableFuture<List<FetchPartitionData>> fetchMessages(
+      FetchParams params, List<PartitionFetch> fetches) {
+    if (params.isFromFollower()
+        && !isCurrentRegistration(params.replicaId(), params.replicaEpoch())) {
+      throw new StaleBrokerEpochException(
+          "Broker "
+              + params.replicaId()
+              + " fetched with broker epoch "
+              + params.replicaEpoch()
+              + ", which is not its current registration");
+    }
+    List<FetchPartitionData> now = readFromLocalLog(params, fetches);
+    if (params.maxWaitMs() <= 0
+        || fetches.isEmpty()
+        || draining
+        || DelayedFetch.satisfies(params, now)) {
+      return CompletableFuture.completedFuture(now);
+    }
+    return new DelayedFetch(
+            params,
+            fetches,
+            fetch -> watchable(params, fetch),
+            () -> readFromLocalLog(params, fetches),
+            delayedCompletionExecutor)
+        .start(now, scheduler);
+  }
+
+  private DelayedFetch.Watchable watchable(FetchParams params, PartitionFetch fetch) {
+    Partition partition = partitions.get(fetch.topicPartition());
+    if (partition == null) {
+      return null;
+    }
+    return params.isFromFollower()
+        ? partition::awaitLogEndOffsetAbove
+        : partition::awaitHighWatermarkAbove;
+  }
+
+  /**
+   * One read of every partition, in order. The byte budget is Kafka's: the first partition with
+   * data returns at least one whole batch; after that, partitions share what is left of {@code
+   * params.maxBytes()}.
+   */
+  private List<FetchPartitionData> readFromLocalLog(
+      FetchParams params, List<PartitionFetch> fetches) {
+    long nowMs = time.milliseconds();
+    MetadataImage current = image;
+    boolean followerEligible = params.isFromFollower() && current.isUnfenced(params.replicaId());
+    int budget = params.maxBytes();
+    boolean minOneBatch = true;
+    List<FetchPartitionData> answers = new ArrayList<>(fetches.size());
+    for (PartitionFetch fetch : fetches) {
+      TopicPartition tp = fetch.topicPartition();
+      FetchPartitionData answer;
+      try {
+        Partition partition = leaderPartition(tp);
+        answer =
+            partition.fetchRecords(
+                params,
+                fetch,
+                Math.min(fetch.maxBytes(), budget),
+                minOneBatch,
+                followerEligible,
                 nowMs);
-        budget -= read.records().remaining();
-        answers.add(
-            new ReplicaFetch.PartitionResponse(
-                tp,
-                ReplicaFetchError.NONE,
-                read.highWatermark(),
-                read.logStartOffset(),
-                read.logEndOffset(),
-                read.leaderEpoch(),
-                read.records()));
       } catch (OffsetOutOfRangeException e) {
-        answers.add(
-            new ReplicaFetch.PartitionResponse(
+        Partition partition = partitions.get(tp);
+        answer =
+            new FetchPartitionData(
                 tp,
-                ReplicaFetchError.OFFSET_OUT_OF_RANGE,
+                Errors.OFFSET_OUT_OF_RANGE,
+                Errors.messageOf(e),
+                partition.highWatermark(),
                 partition.highWatermark(),
                 partition.logStartOffset(),
                 partition.logEndOffset(),
+                null,
+                localBrokerId,
                 partition.leaderEpoch(),
-                java.nio.ByteBuffer.allocate(0)));
+                ByteBuffer.allocate(0));
       } catch (RuntimeException e) {
-        answers.add(ReplicaFetch.PartitionResponse.error(tp, errorFor(e)));
+        PartitionImage placement = placement(current, tp);
+        answer =
+            FetchPartitionData.error(
+                tp,
+                errorFor(tp, e),
+                Errors.messageOf(e),
+                placement == null ? -1 : placement.leader(),
+                placement == null ? -1 : placement.leaderEpoch());
       }
+      if (answer.sizeInBytes() > 0) {
+        budget = Math.max(0, budget - answer.sizeInBytes());
+        minOneBatch = false;
+      }
+      answers.add(answer);
     }
-    return new ReplicaFetch.Response(ReplicaFetchError.NONE, answers);
+    return answers;
+  }
+
+  private static PartitionImage placement(MetadataImage image, TopicPartition tp) {
+    return image
+        .topic(tp.topic())
+        .map(topic -> topic.partitions().get(tp.partition()))
+        .orElse(null);
+  }
+
+  /**
+   * ListOffsets for one partition this broker leads; see {@link Partition#fetchOffsetForTimestamp}.
+   * Empty when no committed record matches the timestamp.
+   */
+  public Optional<TimestampAndOffset> fetchOffsetForTimestamp(
+      TopicPartition tp, long timestampMs, int currentLeaderEpoch) {
+    return leaderPartition(tp).fetchOffsetForTimestamp(timestampMs, currentLeaderEpoch);
+  }
+
+  /**
+   * OffsetsForLeaderEpoch for one partition this broker leads: where {@code leaderEpoch} ends in
+   * its log, for a fetcher in {@code currentLeaderEpoch} (-1: no check).
+   */
+  public EpochEndOffset lastOffsetForLeaderEpoch(
+      TopicPartition tp, int currentLeaderEpoch, int leaderEpoch) {
+    return leaderPartition(tp).endOffsetForEpoch(currentLeaderEpoch, leaderEpoch);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // replica fetch over the internal transport
+
+  /**
+   * Answers a follower's fetch (the internal transport's message): {@link #fetchMessages} for a
+   * follower. A sender that is not the current registration of its broker id is refused whole.
+   */
+  public CompletableFuture<ReplicaFetch.Response> handleReplicaFetch(ReplicaFetch.Request request) {
+    FetchParams params =
+        FetchParams.follower(
+            request.replicaId(), request.brokerEpoch(), request.maxWaitMs(), 1, request.maxBytes());
+    List<PartitionFetch> fetches = new ArrayList<>(request.partitions().size());
+    for (ReplicaFetch.PartitionRequest wanted : request.partitions()) {
+      fetches.add(
+          new PartitionFetch(
+              wanted.topicPartition(),
+              wanted.fetchOffset(),
+              wanted.maxBytes(),
+              wanted.currentLeaderEpoch(),
+              PartitionFetch.NO_EPOCH));
+    }
+    try {
+      return fetchMessages(params, fetches)
+          .thenApply(
+              answers -> {
+                List<ReplicaFetch.PartitionResponse> out = new ArrayList<>(answers.size());
+                for (FetchPartitionData a : answers) {
+                  out.add(
+                      new ReplicaFetch.PartitionResponse(
+                          a.topicPartition(),
+                          a.error(),
+                          a.highWatermark(),
+                          a.logStartOffset(),
+                          a.logEndOffset(),
+                          a.leaderEpoch(),
+                          a.records()));
+                }
+                return new ReplicaFetch.Response(Errors.NONE, out);
+              });
+    } catch (StaleBrokerEpochException e) {
+      return CompletableFuture.completedFuture(
+          new ReplicaFetch.Response(Errors.STALE_BROKER_EPOCH, List.of()));
+    }
   }
 
   /**
@@ -487,7 +530,7 @@ public final class ReplicaManager {
    */
   public ReplicaFetch.EpochResponse handleEpochEndOffsets(ReplicaFetch.EpochRequest request) {
     if (!isCurrentRegistration(request.replicaId(), request.brokerEpoch())) {
-      return new ReplicaFetch.EpochResponse(ReplicaFetchError.STALE_BROKER_EPOCH, List.of());
+      return new ReplicaFetch.EpochResponse(Errors.STALE_BROKER_EPOCH, List.of());
     }
     List<ReplicaFetch.EpochPartitionResponse> answers = new ArrayList<>();
     for (ReplicaFetch.EpochPartitionRequest wanted : request.partitions()) {
@@ -496,26 +539,23 @@ public final class ReplicaManager {
       if (partition == null) {
         answers.add(
             new ReplicaFetch.EpochPartitionResponse(
-                tp,
-                ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION,
-                dev.tributary.log.EpochEndOffset.UNDEFINED,
-                -1));
+                tp, Errors.UNKNOWN_TOPIC_OR_PARTITION, EpochEndOffset.UNDEFINED, -1));
         continue;
       }
       try {
         answers.add(
             new ReplicaFetch.EpochPartitionResponse(
                 tp,
-                ReplicaFetchError.NONE,
+                Errors.NONE,
                 partition.endOffsetForEpoch(wanted.currentLeaderEpoch(), wanted.leaderEpoch()),
                 partition.logStartOffset()));
       } catch (RuntimeException e) {
         answers.add(
             new ReplicaFetch.EpochPartitionResponse(
-                tp, errorFor(e), dev.tributary.log.EpochEndOffset.UNDEFINED, -1));
+                tp, errorFor(tp, e), EpochEndOffset.UNDEFINED, -1));
       }
     }
-    return new ReplicaFetch.EpochResponse(ReplicaFetchError.NONE, answers);
+    return new ReplicaFetch.EpochResponse(Errors.NONE, answers);
   }
 
   private boolean isCurrentRegistration(int brokerId, long brokerEpoch) {
@@ -523,19 +563,19 @@ public final class ReplicaManager {
     return broker.isPresent() && broker.get().brokerEpoch() == brokerEpoch;
   }
 
-  /** The replica-fetch error for what a partition threw; anything else is a bug and propagates. */
-  static ReplicaFetchError errorFor(RuntimeException e) {
-    if (e instanceof FencedLeaderEpochException) {
-      return ReplicaFetchError.FENCED_LEADER_EPOCH;
-    } else if (e instanceof UnknownLeaderEpochException) {
-      return ReplicaFetchError.UNKNOWN_LEADER_EPOCH;
-    } else if (e instanceof NotLeaderOrFollowerException) {
-      return ReplicaFetchError.NOT_LEADER_OR_FOLLOWER;
+  /**
+   * The Kafka error for what a partition threw. A failure that is not the core's own (a bug) is
+   * logged with its stack and answered UNKNOWN_SERVER_ERROR, so one bad partition cannot fail a
+   * whole request; a storage error is logged too.
+   */
+  static Errors errorFor(TopicPartition tp, RuntimeException e) {
+    Errors error = Errors.forException(e);
+    if (error == Errors.UNKNOWN_SERVER_ERROR) {
+      logger.error("Unexpected error serving {}", tp, e);
     } else if (e instanceof LogStorageException) {
-      logger.error("Storage error serving a replica fetch", e);
-      return ReplicaFetchError.KAFKA_STORAGE_ERROR;
+      logger.error("Storage error serving {}: {}", tp, e.getMessage());
     }
-    throw e;
+    return error;
   }
 
   /**
@@ -579,6 +619,11 @@ public final class ReplicaManager {
   /** True once the image this replica manager has applied includes topic {@code name}. */
   public boolean partitionsKnown(String name) {
     return image.topic(name).isPresent();
+  }
+
+  /** The last metadata image this replica manager has applied (routing uses this one). */
+  public MetadataImage metadataImage() {
+    return image;
   }
 
   /** The metadata offset of the last image this replica manager has applied. */

@@ -5,6 +5,12 @@ public final class Principals {
   /** Who a request is when authentication is off. */
   public static final String ANONYMOUS = "User:ANONYMOUS";
 
+  /**
+   * Who a broker is when it acts for itself (its group coordinator's writes, relays without a
+   * client) or is trusted as a peer: a super user of every broker of the cluster.
+   */
+  public static final String BROKER = "User:tributary-broker";
+
   private Principals() {}
 
   /** Throws IllegalArgumentException unless {@code principal} is {@code Type:name}. */

@@ -1,28 +1,45 @@
 package dev.tributary.server;
 
 import dev.tributary.common.TopicPartition;
-import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.consumer.PartitionReader;
-import dev.tributary.replication.Partition;
-import dev.tributary.replication.ReplicaManager;
+import dev.tributary.replication.FetchParams;
+import dev.tributary.replication.FetchPartitionData;
+import dev.tributary.replication.PartitionFetch;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 /**
- * Consumer reads on this broker: from the local replica when this broker leads the partition (no
- * copy: the batches are the log's bytes), otherwise from the leader over {@link GroupTransport}.
- * Remote reads are one hop only: the remote side reads its own leaders and never forwards.
+ * Consumer instances' reads on this broker, through the {@link FetchService} like every other
+ * fetch: from the local replica when this broker leads the partition (no copy: the batches are the
+ * log's bytes), otherwise from the leader over {@link GroupTransport}, whose internal endpoint
+ * reads there through the same service. Remote reads are one hop only: the remote side reads its
+ * own leaders and never forwards. The instance was authorised when it subscribed, so the reads run
+ * as the broker.
  */
 final class BrokerPartitionReader implements PartitionReader {
-  private final BrokerServer broker;
+  private final FetchService fetch;
+  private final OffsetsService offsets;
   private final GroupTransport transport;
+  private final IntFunction<Optional<ControllerChannel.Endpoint>> endpoints;
   private final boolean localOnly;
 
   /**
+   * @param endpoints where each broker serves (for remote reads)
    * @param localOnly answer only from this broker's leaders (the internal endpoint's reader)
    */
-  BrokerPartitionReader(BrokerServer broker, GroupTransport transport, boolean localOnly) {
-    this.broker = broker;
+  BrokerPartitionReader(
+      FetchService fetch,
+      OffsetsService offsets,
+      GroupTransport transport,
+      IntFunction<Optional<ControllerChannel.Endpoint>> endpoints,
+      boolean localOnly) {
+    this.fetch = fetch;
+    this.offsets = offsets;
     this.transport = transport;
+    this.endpoints = endpoints;
     this.localOnly = localOnly;
   }
 
@@ -30,15 +47,25 @@ final class BrokerPartitionReader implements PartitionReader {
   public CompletableFuture<Fetched> fetch(
       TopicPartition tp, long offset, int maxBytes, long maxWaitMs) {
     try {
-      ReplicaManager replicas = broker.replicaManager();
-      Partition leader = replicas.leaderPartition(tp);
-      return replicas
-          .fetch(leader, offset, maxBytes, maxWaitMs)
-          .thenApply(r -> new Fetched(r.records(), r.highWatermark(), r.logStartOffset()));
-    } catch (NotLeaderOrFollowerException e) {
-      return remote(e)
-          .map(reader -> reader.fetch(tp, offset, maxBytes, maxWaitMs))
-          .orElseGet(() -> CompletableFuture.failedFuture(e));
+      return fetch
+          .fetch(
+              RequestContext.INTERNAL,
+              FetchParams.consumer(maxWaitMs, 1, maxBytes),
+              List.of(PartitionFetch.of(tp, offset, maxBytes)))
+          .thenCompose(
+              answers -> {
+                FetchPartitionData data = answers.get(0);
+                if (data.error() == Errors.NONE) {
+                  return CompletableFuture.completedFuture(
+                      new Fetched(data.records(), data.highWatermark(), data.logStartOffset()));
+                }
+                return remote(data.error(), data.leaderId())
+                    .map(reader -> reader.fetch(tp, offset, maxBytes, maxWaitMs))
+                    .orElseGet(
+                        () ->
+                            CompletableFuture.failedFuture(
+                                data.error().exception(data.errorMessage())));
+              });
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -47,22 +74,26 @@ final class BrokerPartitionReader implements PartitionReader {
   @Override
   public CompletableFuture<Offsets> offsets(TopicPartition tp) {
     try {
-      Partition leader = broker.replicaManager().leaderPartition(tp);
+      OffsetsService.PartitionOffsets found = offsets.partitionOffsets(RequestContext.INTERNAL, tp);
       return CompletableFuture.completedFuture(
-          new Offsets(leader.logStartOffset(), leader.highWatermark()));
-    } catch (NotLeaderOrFollowerException e) {
-      return remote(e)
+          new Offsets(found.logStartOffset(), found.highWatermark()));
+    } catch (RuntimeException e) {
+      Errors error = Errors.forException(e);
+      int leaderId =
+          e instanceof dev.tributary.common.errors.NotLeaderOrFollowerException notLeader
+              ? notLeader.leaderId().orElse(-1)
+              : -1;
+      return remote(error, leaderId)
           .map(reader -> reader.offsets(tp))
           .orElseGet(() -> CompletableFuture.failedFuture(e));
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
     }
   }
 
-  private java.util.Optional<PartitionReader> remote(NotLeaderOrFollowerException notLeader) {
-    if (localOnly || notLeader.leaderId().isEmpty()) {
-      return java.util.Optional.empty();
+  /** The leader's reader, when the answer was "not the leader here" and one hop is allowed. */
+  private Optional<PartitionReader> remote(Errors error, int leaderId) {
+    if (localOnly || error != Errors.NOT_LEADER_OR_FOLLOWER || leaderId < 0) {
+      return Optional.empty();
     }
-    return broker.brokerEndpoint(notLeader.leaderId().getAsInt()).map(transport::readerAt);
+    return endpoints.apply(leaderId).map(transport::readerAt);
   }
 }

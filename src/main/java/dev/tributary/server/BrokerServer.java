@@ -5,8 +5,6 @@ import dev.tributary.common.Time;
 import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.common.errors.NotControllerException;
-import dev.tributary.common.errors.TopicExistsException;
-import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogCleaner;
 import dev.tributary.log.LogConfig;
 import dev.tributary.log.LogDirFailureChannel;
@@ -15,16 +13,11 @@ import dev.tributary.metadata.Controller;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataQuorum;
 import dev.tributary.metadata.TopicControl;
-import dev.tributary.metadata.TopicImage;
-import dev.tributary.replication.AlterPartitionRequest;
 import dev.tributary.replication.LeaderEndpoint;
 import dev.tributary.replication.ReplicaFetcherManager;
 import dev.tributary.replication.ReplicaManager;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -52,9 +45,8 @@ import org.slf4j.LoggerFactory;
  * and fences it, so a planned stop loses nothing and barely stalls), stop fetching, resign
  * partitions, flush and checkpoint logs, write the clean-shutdown marker, leave the quorum.
  */
-public final class BrokerServer implements AutoCloseable {
+public final class BrokerServer implements RunningBroker, AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(BrokerServer.class);
-  private static final long ADMIN_PROPAGATION_TIMEOUT_MS = 10_000;
 
   /**
    * How long a stopping broker tries to hand over (the last broker of a cluster has nobody to ask).
@@ -72,35 +64,28 @@ public final class BrokerServer implements AutoCloseable {
   private final ControllerChannel remoteChannel;
   private final LeaderEndpoint leaderEndpoint;
 
-  /**
-   * Sends ISR changes and unreachable-broker reports to the controller, off the request and fetcher
-   * threads.
-   */
-  private final java.util.concurrent.ExecutorService controllerRequests =
-      java.util.concurrent.Executors.newSingleThreadExecutor(
+  /** ISR changes and unreachable-broker reports to the controller, off the hot threads. */
+  private final ControllerRequests controllerRequests;
+
+  /** Futures waiting for this broker to apply some metadata (admin calls, controlled shutdown). */
+  private final MetadataWaiters metadataWaiters;
+
+  /** Runs the blocking part of admin calls to the controller, never on a request thread. */
+  private final java.util.concurrent.ExecutorService adminCalls =
+      java.util.concurrent.Executors.newFixedThreadPool(
+          2,
           runnable -> {
-            Thread thread = new Thread(runnable, "tributary-controller-requests");
+            Thread thread = new Thread(runnable, "tributary-admin-calls");
             thread.setDaemon(true);
             return thread;
           });
-
-  /**
-   * At most one unreachable report per broker this often: often enough that a report lost to a
-   * controller that was itself dying is soon sent again to its successor.
-   */
-  private static final long UNREACHABLE_REPORT_INTERVAL_MS = 250;
-
-  /** When this broker last reported each broker unreachable. */
-  private final Map<Integer, Long> lastUnreachableReportMs = new ConcurrentHashMap<>();
-
-  private long lastPreferredLeaderCheckMs;
 
   private volatile MetaProperties meta;
   private volatile MetadataQuorum quorum;
   private volatile Controller controller;
   private volatile ControllerService controllerService;
   private volatile ControllerLocator locator;
-  private volatile ControllerChannel channel;
+  private volatile ControllerClient controllerClient;
   private volatile BrokerLifecycleManager lifecycle;
   private volatile Thread heartbeatThread;
   private volatile LogManager logManager;
@@ -110,12 +95,6 @@ public final class BrokerServer implements AutoCloseable {
 
   /** Set once {@link #beginShutdown} has stopped heartbeats and handed leadership over. */
   private boolean handedOver;
-
-  /**
-   * The controller epoch (Raft term) this broker last took controller duties for; -1 while not the
-   * controller.
-   */
-  private long activeControllerEpoch = -1;
 
   /** Deletes the files of removed logs, off the metadata thread (see LogManager#deleteLog). */
   private final java.util.concurrent.ExecutorService logDeleter =
@@ -157,6 +136,9 @@ public final class BrokerServer implements AutoCloseable {
     this.quorumFactory = quorumFactory;
     this.remoteChannel = remoteChannel;
     this.leaderEndpoint = leaderEndpoint;
+    this.controllerRequests =
+        new ControllerRequests(config.brokerId(), () -> controllerClient, time);
+    this.metadataWaiters = new MetadataWaiters(scheduler, config.brokerId());
   }
 
   /**
@@ -178,15 +160,16 @@ public final class BrokerServer implements AutoCloseable {
         new Controller(quorum, new TopicControl(random), config.brokerSessionTimeoutMs(), time);
     controllerService = new ControllerService(controller, quorum, time, BrokerProbe.tcp(300));
     locator = new ControllerLocator(() -> config, quorum);
-    channel = config.clustered() ? remoteChannel : controllerService;
-    scheduleControllerDuties();
+    controllerClient =
+        new ControllerClient(quorum, controllerService, remoteChannel, locator, adminCalls);
+    new ControllerDuties(config, quorum, controller, time, scheduler, () -> shuttingDown).start();
 
     lifecycle =
         new BrokerLifecycleManager(
             config,
             Uuid.random(random).toString(),
             quorum,
-            channel,
+            config.clustered() ? remoteChannel : controllerService,
             locator,
             config.brokerHeartbeatIntervalMs());
     quorum.subscribe(image -> lifecycle.onMetadataUpdate(image.lastOffset()));
@@ -215,7 +198,7 @@ public final class BrokerServer implements AutoCloseable {
             leaderEndpoint,
             config.replication(),
             time,
-            this::onLeaderUnreachable);
+            controllerRequests::reportUnreachable);
     replicaManager =
         new ReplicaManager(
             config.brokerId(),
@@ -224,11 +207,15 @@ public final class BrokerServer implements AutoCloseable {
             delayedCompletionExecutor,
             time,
             config.replication(),
-            this::sendAlterPartition,
+            controllerRequests::alterPartition,
             fetchers);
     quorum.subscribe(replicaManager::onMetadataUpdate);
     quorum.subscribe(
-        next -> metadataListeners.forEach(listener -> listener.accept(next))); // after replicas
+        next -> {
+          // After the replica manager: whoever waits for this image finds its partitions there.
+          metadataWaiters.onApplied(next);
+          metadataListeners.forEach(listener -> listener.accept(next));
+        });
     replicaManager.startIsrExpiration();
     lifecycle
         .readyToServe(); // only now may the controller unfence this broker and give it leadership
@@ -323,47 +310,6 @@ public final class BrokerServer implements AutoCloseable {
   }
 
   /**
-   * While this broker is the active controller: give every broker a fresh session when it takes
-   * over, and fence brokers whose session lapsed. Checked on the scheduler every 100 ms (cheap when
-   * not the controller).
-   */
-  private void scheduleControllerDuties() {
-    scheduler.schedule(
-        100,
-        () -> {
-          if (shuttingDown) {
-            return;
-          }
-          try {
-            boolean active = quorum.isActiveController();
-            long epoch = quorum.controllerEpoch();
-            // Compare terms, not a flag: losing and regaining leadership between two ticks is a new
-            // term, and the
-            // brokers that could not heartbeat in the gap need a fresh session again.
-            if (active && epoch != activeControllerEpoch) {
-              logger.info(
-                  "Broker {} is now the active controller (epoch {})", config.brokerId(), epoch);
-              controller.onBecomeActive(config.brokerId(), epoch, time.milliseconds());
-            }
-            activeControllerEpoch = active ? epoch : -1;
-            if (active) {
-              controller.maybeFenceStaleBrokers(time.milliseconds());
-              long nowMs = time.milliseconds();
-              if (config.autoLeaderRebalanceEnable()
-                  && nowMs - lastPreferredLeaderCheckMs
-                      >= config.leaderImbalanceCheckIntervalMs()) {
-                lastPreferredLeaderCheckMs = nowMs;
-                controller.maybeElectPreferredLeaders();
-              }
-            }
-          } catch (RuntimeException e) {
-            logger.warn("Controller duties failed; will retry", e);
-          }
-          scheduleControllerDuties();
-        });
-  }
-
-  /**
    * Registers {@code listener} for every metadata image applied after startup, called on the
    * metadata thread once the replica manager has applied the image. Register before {@link
    * #startup}.
@@ -395,14 +341,26 @@ public final class BrokerServer implements AutoCloseable {
     return replicaManager;
   }
 
+  @Override
+  public int brokerId() {
+    return config.brokerId();
+  }
+
+  @Override
   public ReplicaManager replicaManager() {
     requireReady();
     return replicaManager;
   }
 
-  public MetadataImage metadata() {
+  @Override
+  public ControllerClient controller() {
     requireReady();
-    return quorum.image();
+    return controllerClient;
+  }
+
+  /** Waiters for metadata this broker has yet to apply; they live as long as the broker. */
+  public MetadataWaiters metadataWaiters() {
+    return metadataWaiters;
   }
 
   public String clusterId() {
@@ -444,141 +402,6 @@ public final class BrokerServer implements AutoCloseable {
   }
 
   // -------------------------------------------------------------------------------------------
-  // admin, any broker
-
-  /**
-   * Creates a topic through the active controller (forwarded if it is elsewhere); returns it as
-   * this broker sees it.
-   */
-  public TopicImage createTopic(
-      String name, int partitions, int replicationFactor, Map<String, String> configs) {
-    if (config.minInsyncReplicas() > 1 && !configs.containsKey(LogConfig.MIN_IN_SYNC_REPLICAS)) {
-      // The broker default, written as the topic's own setting so every broker applies the same
-      // one.
-      configs = new java.util.LinkedHashMap<>(configs);
-      configs.put(
-          LogConfig.MIN_IN_SYNC_REPLICAS,
-          String.valueOf(Math.min(config.minInsyncReplicas(), Math.max(1, replicationFactor))));
-    }
-    awaitOffset(
-        toController()
-            .createTopic(controllerEndpoint(), name, partitions, replicationFactor, configs));
-    return metadata()
-        .topic(name)
-        .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
-  }
-
-  public TopicImage createPartitions(String name, int newTotal) {
-    awaitOffset(toController().createPartitions(controllerEndpoint(), name, newTotal));
-    return metadata()
-        .topic(name)
-        .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
-  }
-
-  public void deleteTopic(String name) {
-    awaitOffset(toController().deleteTopic(controllerEndpoint(), name));
-  }
-
-  /** Creates and deletes API keys and ACLs; returns once this broker's image has the change. */
-  public void alterSecurity(dev.tributary.security.SecurityChange change) {
-    awaitOffset(toController().alterSecurity(controllerEndpoint(), change));
-  }
-
-  public TopicImage alterConfig(String name, String key, String value) {
-    awaitOffset(toController().alterConfig(controllerEndpoint(), name, key, value));
-    return metadata()
-        .topic(name)
-        .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(name));
-  }
-
-  /**
-   * The topic, created with the broker's defaults if absent and {@code auto.create.topics.enable}
-   * is on. A request that names a partition the new topic would not have ({@code
-   * maxRequestedPartition >= num.partitions}) is refused before anything is created.
-   */
-  public Optional<TopicImage> topicForProduce(String name, int maxRequestedPartition) {
-    Optional<TopicImage> topic = metadata().topic(name);
-    if (topic.isPresent() || !config.autoCreateTopicsEnable()) {
-      return topic;
-    }
-    if (maxRequestedPartition >= config.numPartitions()) {
-      throw UnknownTopicOrPartitionException.unknownTopic(
-          name,
-          "it was not auto-created because partition "
-              + maxRequestedPartition
-              + " was asked for and a new topic gets "
-              + config.numPartitions()
-              + " partition(s) (num.partitions)");
-    }
-    logger.info("Auto-creating topic {} with {} partition(s)", name, config.numPartitions());
-    try {
-      return Optional.of(
-          createTopic(name, config.numPartitions(), config.defaultReplicationFactor(), Map.of()));
-    } catch (TopicExistsException e) {
-      awaitTopic(name); // another broker created it first
-      return metadata().topic(name);
-    }
-  }
-
-  private ControllerChannel toController() {
-    requireReady();
-    return quorum.isActiveController() ? controllerService : channel;
-  }
-
-  private ControllerChannel.Endpoint controllerEndpoint() {
-    return locator
-        .controllerEndpoint()
-        .orElseThrow(
-            () -> new NotControllerException("No active controller is known yet; retry shortly"));
-  }
-
-  /**
-   * Waits (bounded) until this broker has applied a change the controller committed at {@code
-   * result}: not just in the quorum's image but in the replica manager too, so that a produce right
-   * after an (auto-)create finds its partitions.
-   */
-  private void awaitOffset(ControllerChannel.AdminResult result) {
-    long deadline = time.milliseconds() + ADMIN_PROPAGATION_TIMEOUT_MS;
-    while (replicaManager.metadataOffset() < result.metadataOffset()) {
-      if (time.milliseconds() > deadline) {
-        throw new BrokerNotAvailableException(
-            "The change was committed, but broker "
-                + config.brokerId()
-                + " has not seen it yet; retry the read");
-      }
-      sleepBriefly();
-    }
-  }
-
-  /**
-   * Waits, at most {@code timeoutMs}, until this broker has applied metadata up to {@code offset}
-   * (a forwarded request from a broker that is ahead). Returns at once in the common case; proceeds
-   * anyway on timeout.
-   */
-  public void awaitMetadataOffset(long offset, long timeoutMs) {
-    long deadline = time.milliseconds() + timeoutMs;
-    while (replicaManager.metadataOffset() < offset && time.milliseconds() < deadline) {
-      sleepBriefly();
-    }
-  }
-
-  private void awaitTopic(String name) {
-    long deadline = time.milliseconds() + ADMIN_PROPAGATION_TIMEOUT_MS;
-    while (!replicaManager.partitionsKnown(name) && time.milliseconds() < deadline) {
-      sleepBriefly();
-    }
-  }
-
-  private static void sleepBriefly() {
-    try {
-      Thread.sleep(5);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new BrokerNotAvailableException("interrupted while waiting for metadata");
-    }
-  }
-
-  // -------------------------------------------------------------------------------------------
   // replication
 
   /** Where broker {@code brokerId} serves HTTP, from the metadata image. */
@@ -589,57 +412,6 @@ public final class BrokerServer implements AutoCloseable {
         : q.image()
             .broker(brokerId)
             .map(b -> new ControllerChannel.Endpoint(b.brokerId(), b.host(), b.port()));
-  }
-
-  /**
-   * A leader's ISR change, to the active controller (local or remote); see {@link
-   * ControllerChannel#alterPartition}.
-   */
-  private CompletableFuture<Void> sendAlterPartition(AlterPartitionRequest request) {
-    return CompletableFuture.runAsync(
-        () -> {
-          ControllerChannel target = quorum.isActiveController() ? controllerService : channel;
-          target.alterPartition(
-              controllerEndpoint(),
-              new ControllerChannel.AlterPartition(
-                  request.topicId(),
-                  request.topicPartition().topic(),
-                  request.topicPartition().partition(),
-                  request.leaderId(),
-                  request.leaderEpoch(),
-                  request.partitionEpoch(),
-                  request.newIsr(),
-                  request.brokerEpochs(),
-                  request.reason()));
-        },
-        controllerRequests);
-  }
-
-  /**
-   * A fetcher could not connect to {@code brokerId}: tell the controller, which fences it at once
-   * if nothing listens on its port any more (faster than waiting out its session;
-   * docs/adr/0010-failure-detection.md).
-   */
-  private void onLeaderUnreachable(int brokerId) {
-    long nowMs = time.milliseconds();
-    Long last = lastUnreachableReportMs.get(brokerId);
-    if (shuttingDown || (last != null && nowMs - last < UNREACHABLE_REPORT_INTERVAL_MS)) {
-      return;
-    }
-    lastUnreachableReportMs.put(brokerId, nowMs);
-    try {
-      controllerRequests.execute(
-          () -> {
-            try {
-              ControllerChannel target = quorum.isActiveController() ? controllerService : channel;
-              target.reportUnreachable(controllerEndpoint(), config.brokerId(), brokerId);
-            } catch (RuntimeException e) {
-              logger.debug("Could not report broker {} unreachable: {}", brokerId, e.toString());
-            }
-          });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // shutting down
-    }
   }
 
   /**
@@ -654,23 +426,20 @@ public final class BrokerServer implements AutoCloseable {
     long deadline = time.milliseconds() + CONTROLLED_SHUTDOWN_TIMEOUT_MS;
     while (time.milliseconds() < deadline) {
       try {
-        ControllerChannel target = quorum.isActiveController() ? controllerService : channel;
         ControllerChannel.AdminResult result =
-            target.fenceBroker(controllerEndpoint(), config.brokerId(), lifecycle.brokerEpoch());
-        while (replicaManager.metadataOffset() < result.metadataOffset()
-            && time.milliseconds() < deadline) {
-          Thread.sleep(5);
-        }
+            controllerClient.fenceBroker(config.brokerId(), lifecycle.brokerEpoch());
+        long leftMs = Math.max(1, deadline - time.milliseconds());
+        metadataWaiters.awaitOffset(result.metadataOffset(), leftMs).get();
         logger.info(
             "Broker {} handed over its leaderships (controlled shutdown)", config.brokerId());
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
-      } catch (RuntimeException e) {
+      } catch (java.util.concurrent.ExecutionException | RuntimeException e) {
         logger.info("Controlled shutdown not done yet ({}); retrying", e.toString());
         try {
-          Thread.sleep(100);
+          Thread.sleep(100); // back off before asking the (maybe new) controller again
         } catch (InterruptedException interrupted) {
           Thread.currentThread().interrupt();
           return;
@@ -731,7 +500,8 @@ public final class BrokerServer implements AutoCloseable {
   @Override
   public void close() {
     beginShutdown();
-    controllerRequests.shutdownNow();
+    controllerRequests.close();
+    adminCalls.shutdownNow();
     if (replicaManager != null) {
       replicaManager.shutdown();
     }

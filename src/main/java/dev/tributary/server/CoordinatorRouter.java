@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.group.CoordinatorApi;
 import dev.tributary.group.GroupCoordinator;
@@ -18,9 +19,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,24 +36,34 @@ import org.slf4j.LoggerFactory;
 final class CoordinatorRouter implements CoordinatorApi {
   private static final Logger logger = LoggerFactory.getLogger(CoordinatorRouter.class);
 
-  private final BrokerServer broker;
+  private final RunningBroker broker;
+  private final BrokerConfig brokerConfig;
   private final GroupCoordinatorConfig config;
-  private final Function<Void, GroupCoordinator> local;
+  private final Supplier<GroupCoordinator> local;
   private final GroupTransport transport;
-  private final Executor adminExecutor;
+  private final AdminService admin;
+  private final IntFunction<Optional<ControllerChannel.Endpoint>> endpoints;
   private final AtomicBoolean creating = new AtomicBoolean();
 
+  /**
+   * @param local this broker's own coordinator, or null before it exists
+   * @param endpoints where each broker serves
+   */
   CoordinatorRouter(
-      BrokerServer broker,
+      RunningBroker broker,
+      BrokerConfig brokerConfig,
       GroupCoordinatorConfig config,
-      Function<Void, GroupCoordinator> local,
+      Supplier<GroupCoordinator> local,
       GroupTransport transport,
-      Executor adminExecutor) {
+      AdminService admin,
+      IntFunction<Optional<ControllerChannel.Endpoint>> endpoints) {
     this.broker = broker;
+    this.brokerConfig = brokerConfig;
     this.config = config;
     this.local = local;
     this.transport = transport;
-    this.adminExecutor = adminExecutor;
+    this.admin = admin;
+    this.endpoints = endpoints;
   }
 
   /**
@@ -68,10 +80,10 @@ final class CoordinatorRouter implements CoordinatorApi {
     if (placement == null || placement.leader() == -1) {
       return Optional.empty();
     }
-    if (placement.leader() == broker.config().brokerId()) {
-      return Optional.ofNullable(local.apply(null));
+    if (placement.leader() == broker.brokerId()) {
+      return Optional.ofNullable(local.get());
     }
-    return broker.brokerEndpoint(placement.leader()).map(transport::coordinatorAt);
+    return endpoints.apply(placement.leader()).map(transport::coordinatorAt);
   }
 
   /** Which broker coordinates {@code groupId} now, or -1. */
@@ -111,37 +123,37 @@ final class CoordinatorRouter implements CoordinatorApi {
     configs.put(LogConfig.CLEANUP_POLICY, "compact");
     configs.put(LogConfig.MIN_IN_SYNC_REPLICAS, String.valueOf(Math.min(2, replicationFactor)));
     configs.put(LogConfig.SEGMENT_BYTES, String.valueOf(100 * 1024 * 1024));
-    adminExecutor.execute(
-        () -> {
-          try {
-            broker.createTopic(
-                GroupCoordinatorConfig.OFFSETS_TOPIC,
-                config.offsetsTopicPartitions(),
-                replicationFactor,
-                configs);
-            logger.info(
-                "Created {} with {} partitions, replication factor {}",
-                GroupCoordinatorConfig.OFFSETS_TOPIC,
-                config.offsetsTopicPartitions(),
-                replicationFactor);
-          } catch (TopicExistsException e) {
-            // another broker created it first
-          } catch (RuntimeException e) {
-            logger.warn(
-                "Could not create {} yet: {}", GroupCoordinatorConfig.OFFSETS_TOPIC, e.toString());
-          } finally {
-            creating.set(false);
-          }
-        });
+    admin
+        .createTopic(
+            RequestContext.INTERNAL,
+            GroupCoordinatorConfig.OFFSETS_TOPIC,
+            config.offsetsTopicPartitions(),
+            replicationFactor,
+            configs)
+        .whenComplete(
+            (created, failure) -> {
+              creating.set(false);
+              if (failure == null) {
+                logger.info(
+                    "Created {} with {} partitions, replication factor {}",
+                    GroupCoordinatorConfig.OFFSETS_TOPIC,
+                    config.offsetsTopicPartitions(),
+                    replicationFactor);
+              } else if (!(Errors.unwrap(failure) instanceof TopicExistsException)) {
+                logger.warn(
+                    "Could not create {} yet: {}",
+                    GroupCoordinatorConfig.OFFSETS_TOPIC,
+                    Errors.unwrap(failure).toString());
+              } // else another broker created it first
+            });
   }
 
   /** The brokers of the cluster: every member of the metadata quorum (1 for a single broker). */
   private int clusterSize() {
-    BrokerConfig config = broker.config();
-    if (!config.clustered()) {
+    if (!brokerConfig.clustered()) {
       return 1;
     }
-    return entries(config.quorumVoters()) + entries(config.quorumListeners());
+    return entries(brokerConfig.quorumVoters()) + entries(brokerConfig.quorumListeners());
   }
 
   private static int entries(String list) {
@@ -226,12 +238,12 @@ final class CoordinatorRouter implements CoordinatorApi {
   @Override
   public CompletableFuture<List<GroupListing>> listGroups() {
     List<CompletableFuture<List<GroupListing>>> answers = new ArrayList<>();
-    GroupCoordinator own = local.apply(null);
+    GroupCoordinator own = local.get();
     if (own != null) {
       answers.add(own.listGroups());
     }
     for (BrokerImage b : broker.metadata().brokers().values()) {
-      if (b.brokerId() == broker.config().brokerId() || b.fenced()) {
+      if (b.brokerId() == broker.brokerId() || b.fenced()) {
         continue;
       }
       try {

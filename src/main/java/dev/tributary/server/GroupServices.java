@@ -38,7 +38,6 @@ public final class GroupServices implements AutoCloseable {
   private final Random random;
   private final java.util.concurrent.Executor completions;
   private final ExecutorService loader = daemonExecutor("tributary-group-loader");
-  private final ExecutorService admin = daemonExecutor("tributary-group-admin");
   private final CoordinatorRouter router;
   private final ConsumerManager consumers;
   private final BrokerPartitionReader localReader;
@@ -47,6 +46,9 @@ public final class GroupServices implements AutoCloseable {
 
   public GroupServices(
       BrokerServer broker,
+      AdminService admin,
+      FetchService fetch,
+      OffsetsService offsets,
       GroupCoordinatorConfig config,
       GroupTransport transport,
       Time time,
@@ -60,9 +62,19 @@ public final class GroupServices implements AutoCloseable {
     this.scheduler = scheduler;
     this.random = random;
     this.completions = completions;
-    this.router = new CoordinatorRouter(broker, config, ignored -> coordinator, transport, admin);
-    this.reader = new BrokerPartitionReader(broker, transport, false);
-    this.localReader = new BrokerPartitionReader(broker, transport, true);
+    this.router =
+        new CoordinatorRouter(
+            broker,
+            broker.config(),
+            config,
+            () -> coordinator,
+            transport,
+            admin,
+            broker::brokerEndpoint);
+    this.reader =
+        new BrokerPartitionReader(fetch, offsets, transport, broker::brokerEndpoint, false);
+    this.localReader =
+        new BrokerPartitionReader(fetch, offsets, transport, broker::brokerEndpoint, true);
     this.consumers =
         new ConsumerManager(
             router,
@@ -172,6 +184,5 @@ public final class GroupServices implements AutoCloseable {
       c.shutdown();
     }
     loader.shutdownNow();
-    admin.shutdownNow();
   }
 }

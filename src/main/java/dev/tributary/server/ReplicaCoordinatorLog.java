@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.group.CoordinatorLog;
@@ -12,9 +13,11 @@ import dev.tributary.log.record.RecordBatchBuilder;
 import dev.tributary.log.record.SimpleRecord;
 import dev.tributary.replication.Acks;
 import dev.tributary.replication.Partition;
+import dev.tributary.replication.ProducePartitionResult;
 import dev.tributary.replication.ReplicaManager;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -39,10 +42,18 @@ final class ReplicaCoordinatorLog implements CoordinatorLog {
   @Override
   public CompletableFuture<Void> append(int partition, List<SimpleRecord> records) {
     ByteBuffer batch = RecordBatchBuilder.build(records, CompressionType.NONE, 0L, -1);
+    TopicPartition tp = tp(partition);
     return replicaManager
         .get()
-        .appendRecords(tp(partition), batch, Acks.ALL, timeoutMs)
-        .thenApply(r -> null);
+        .appendRecords(Map.of(tp, batch), Acks.ALL, timeoutMs)
+        .thenApply(
+            results -> {
+              ProducePartitionResult result = results.get(tp);
+              if (result.error() != Errors.NONE) {
+                throw result.error().exception(result.errorMessage());
+              }
+              return null;
+            });
   }
 
   @Override

@@ -2,7 +2,8 @@ package dev.tributary.web;
 
 import dev.tributary.auth.ClusterOrigins;
 import dev.tributary.metadata.BrokerImage;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.MetadataCache;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.transport.http.PeerUrls;
 import java.io.IOException;
@@ -39,7 +40,8 @@ class DashboardActionsController {
   private static final int MAX_PAUSE_SECONDS = 600;
   private static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(2);
 
-  private final BrokerServer broker;
+  private final MetadataCache broker;
+  private final BrokerConfig config;
   private final DashboardProperties properties;
   private final FaultActions faults;
   private final HttpClient http;
@@ -48,7 +50,8 @@ class DashboardActionsController {
   private final ClusterOrigins origins;
 
   DashboardActionsController(
-      BrokerServer broker,
+      MetadataCache broker,
+      BrokerConfig config,
       DashboardProperties properties,
       FaultActions faults,
       HttpClient tributaryHttpClient,
@@ -58,6 +61,7 @@ class DashboardActionsController {
     this.origins = origins;
     this.urls = urls;
     this.broker = broker;
+    this.config = config;
     this.properties = properties;
     this.faults = faults;
     this.http = tributaryHttpClient;
@@ -97,7 +101,7 @@ class DashboardActionsController {
     if (action.equals("start")) {
       return done(start(target.get()));
     }
-    if (brokerId == broker.config().brokerId()) {
+    if (brokerId == config.brokerId()) {
       return done(actLocally(action, body));
     }
     return forward(target.get(), action, body);
@@ -117,7 +121,7 @@ class DashboardActionsController {
               HttpStatus.FORBIDDEN,
               40301,
               "Fault actions are off on broker "
-                  + broker.config().brokerId()
+                  + config.brokerId()
                   + "; they are for the local demo (./tributary start turns them on: tributary.dashboard.fault-actions=true)"));
     }
     return switch (action) {
@@ -141,7 +145,7 @@ class DashboardActionsController {
   }
 
   private ResponseEntity<Map<String, Object>> actLocally(String action, byte[] body) {
-    int self = broker.config().brokerId();
+    int self = config.brokerId();
     return switch (action) {
       case "crash" -> {
         faults.crashSoon();
@@ -167,10 +171,10 @@ class DashboardActionsController {
           HttpStatus.CONFLICT,
           40909,
           "Broker "
-              + broker.config().brokerId()
+              + config.brokerId()
               + " cannot start brokers: it was not started by ./tributary");
     }
-    if (target.brokerId() == broker.config().brokerId() || !target.fenced()) {
+    if (target.brokerId() == config.brokerId() || !target.fenced()) {
       return error(
           HttpStatus.CONFLICT,
           40908,
@@ -193,7 +197,7 @@ class DashboardActionsController {
             .timeout(FORWARD_TIMEOUT)
             .header(
                 InternalApi.SECRET_HEADER,
-                broker.config().clusterSecret() == null ? "" : broker.config().clusterSecret())
+                config.clusterSecret() == null ? "" : config.clusterSecret())
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(body == null ? new byte[0] : body))
             .build();

@@ -7,7 +7,8 @@ import dev.tributary.metadata.MetadataImage;
 import dev.tributary.security.AclBinding;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.MetadataCache;
 import dev.tributary.transport.http.PeerUrls;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.HashMap;
@@ -33,7 +34,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Controller
 class DashboardController {
-  private final BrokerServer broker;
+  private final MetadataCache broker;
+  private final BrokerConfig config;
   private final LeaderSnapshotFetcher leaders;
   private final LocalSnapshots localSnapshots;
   private final LiveClusterView liveView;
@@ -44,7 +46,8 @@ class DashboardController {
   private final PeerUrls urls;
 
   DashboardController(
-      BrokerServer broker,
+      MetadataCache broker,
+      BrokerConfig config,
       LeaderSnapshotFetcher leaders,
       LocalSnapshots localSnapshots,
       LiveClusterView liveView,
@@ -55,6 +58,7 @@ class DashboardController {
     this.access = access;
     this.urls = urls;
     this.broker = broker;
+    this.config = config;
     this.leaders = leaders;
     this.localSnapshots = localSnapshots;
     this.liveView = liveView;
@@ -62,7 +66,7 @@ class DashboardController {
 
   @GetMapping("/")
   String dashboard(Model model, HttpServletRequest request) {
-    model.addAttribute("brokerId", broker.config().brokerId());
+    model.addAttribute("brokerId", config.brokerId());
     model.addAttribute("securityOn", access.enabled());
     model.addAttribute("principal", RequestPrincipal.of(request));
     model.addAttribute(
@@ -131,7 +135,7 @@ class DashboardController {
   }
 
   private ClusterSnapshot clusterSnapshot() {
-    int self = broker.config().brokerId();
+    int self = config.brokerId();
     MetadataImage image = broker.metadata();
     LocalSnapshot own = localSnapshots.local(true);
     Set<Integer> asked = ClusterSnapshots.leadersToAsk(image, self);

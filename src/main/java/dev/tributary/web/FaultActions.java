@@ -1,6 +1,7 @@
 package dev.tributary.web;
 
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.ReplicaStatusService;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,29 +24,30 @@ class FaultActions {
   /** Long enough for the HTTP answer to leave before the process goes. */
   private static final long EXIT_DELAY_MS = 150;
 
-  private final BrokerServer broker;
+  private final BrokerConfig config;
+  private final ReplicaStatusService replicas;
   private final DashboardProperties properties;
 
-  FaultActions(BrokerServer broker, DashboardProperties properties) {
-    this.broker = broker;
+  FaultActions(BrokerConfig config, ReplicaStatusService replicas, DashboardProperties properties) {
+    this.config = config;
+    this.replicas = replicas;
     this.properties = properties;
   }
 
   void crashSoon() {
     logger.warn(
         "Broker {} crashes now, as asked from the dashboard (halt, no shutdown)",
-        broker.config().brokerId());
+        config.brokerId());
     later(() -> Runtime.getRuntime().halt(137));
   }
 
   void shutDownSoon() {
-    logger.info(
-        "Broker {} shuts down cleanly, as asked from the dashboard", broker.config().brokerId());
+    logger.info("Broker {} shuts down cleanly, as asked from the dashboard", config.brokerId());
     later(() -> System.exit(0)); // runs the shutdown hooks, as SIGTERM does: a controlled shutdown
   }
 
   void pauseFetching(long durationMs) {
-    broker.replicaManager().pauseReplicaFetchers(durationMs);
+    replicas.pauseReplicaFetching(durationMs);
   }
 
   boolean canStartBrokers() {

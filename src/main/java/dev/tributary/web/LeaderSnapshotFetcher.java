@@ -1,7 +1,7 @@
 package dev.tributary.web;
 
 import dev.tributary.metadata.BrokerImage;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerConfig;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.transport.http.PeerUrls;
 import java.net.http.HttpClient;
@@ -39,8 +39,8 @@ class LeaderSnapshotFetcher {
 
   @Autowired
   LeaderSnapshotFetcher(
-      HttpClient tributaryHttpClient, PeerUrls urls, JsonMapper json, BrokerServer broker) {
-    this(tributaryHttpClient, urls, json, DEFAULT_TIMEOUT, broker.config().clusterSecret());
+      HttpClient tributaryHttpClient, PeerUrls urls, JsonMapper json, BrokerConfig config) {
+    this(tributaryHttpClient, urls, json, DEFAULT_TIMEOUT, config.clusterSecret());
   }
 
   LeaderSnapshotFetcher(HttpClient http, PeerUrls urls, JsonMapper json, Duration timeout) {

@@ -4,7 +4,8 @@ import dev.tributary.common.Time;
 import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.metadata.MetadataImage;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.MetadataCache;
 import dev.tributary.transport.http.PeerUrls;
 import jakarta.annotation.PreDestroy;
 import java.net.http.HttpClient;
@@ -45,7 +46,8 @@ class LiveClusterView {
 
   static final long SEND_TIMEOUT_MS = 5_000;
 
-  private final BrokerServer broker;
+  private final MetadataCache broker;
+  private final BrokerConfig config;
   private final LocalSnapshots localSnapshots;
   private final DashboardProperties properties;
   private final Throughput throughput = new Throughput();
@@ -55,13 +57,15 @@ class LiveClusterView {
   private final DashboardPublisher publisher;
 
   LiveClusterView(
-      BrokerServer broker,
+      MetadataCache broker,
+      BrokerConfig config,
       LocalSnapshots localSnapshots,
       DashboardProperties properties,
       HttpClient tributaryHttpClient,
       PeerUrls urls,
       JsonMapper json) {
     this.broker = broker;
+    this.config = config;
     this.localSnapshots = localSnapshots;
     this.properties = properties;
     this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("tributary-dashboard-view"));
@@ -73,7 +77,7 @@ class LiveClusterView {
                 urls,
                 json,
                 Duration.ofMillis(PEER_FRESH_MS),
-                broker.config().clusterSecret()),
+                config.clusterSecret()),
             scheduler,
             Time.SYSTEM,
             PEER_INTERVAL_MS,
@@ -107,18 +111,18 @@ class LiveClusterView {
   ClusterSnapshots.Context context(long nowMs) {
     return new ClusterSnapshots.Context(
         broker.clusterId(),
-        broker.config().brokerId(),
+        config.brokerId(),
         broker.activeControllerId(),
         broker.controllerEpoch(),
         nowMs,
         properties.faultActions(),
-        broker.config().minInsyncReplicas());
+        config.minInsyncReplicas());
   }
 
   /** The view now, without waiting on anyone; empty while this broker is starting or stopping. */
   private Optional<ClusterSnapshot> snapshot() {
     try {
-      int self = broker.config().brokerId();
+      int self = config.brokerId();
       MetadataImage image = broker.metadata();
       LocalSnapshot own = localSnapshots.local(true); // the view takes only what this broker leads
       List<BrokerImage> others =

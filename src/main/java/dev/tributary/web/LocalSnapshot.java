@@ -2,7 +2,7 @@ package dev.tributary.web;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.tributary.replication.Partition;
+import dev.tributary.replication.PartitionStatus;
 import dev.tributary.replication.ReplicaStatus;
 import java.util.Collection;
 import java.util.Comparator;
@@ -76,7 +76,7 @@ record LocalSnapshot(
    */
   static LocalSnapshot of(
       int brokerId,
-      Collection<Partition> hosted,
+      Collection<PartitionStatus> hosted,
       long nowMs,
       long fetchPausedUntilMs,
       Map<String, Long> fetchedRecords,
@@ -85,9 +85,9 @@ record LocalSnapshot(
         SCOPE,
         brokerId,
         hosted.stream()
-            .filter(p -> !leadersOnly || p.isLeader())
+            .filter(p -> !leadersOnly || p.leader())
             .sorted(
-                Comparator.comparing((Partition p) -> p.topicPartition().topic())
+                Comparator.comparing((PartitionStatus p) -> p.topicPartition().topic())
                     .thenComparingInt(p -> p.topicPartition().partition()))
             .map(p -> row(p, nowMs, !leadersOnly))
             .toList(),
@@ -95,22 +95,20 @@ record LocalSnapshot(
         new TreeMap<>(fetchedRecords));
   }
 
-  private static LocalPartition row(Partition p, long nowMs, boolean withFetchClock) {
+  private static LocalPartition row(PartitionStatus p, long nowMs, boolean withFetchClock) {
     return new LocalPartition(
         p.topicPartition().topic(),
         p.topicPartition().partition(),
-        p.isLeader(),
+        p.leader(),
         p.leaderEpoch(),
         new Offsets(
             p.logStartOffset(),
             p.highWatermark(),
             p.logEndOffset(),
-            p.log().size(),
-            p.log().numberOfSegments(),
+            p.sizeInBytes(),
+            p.segmentCount(),
             p.statusLine(),
-            p.replicaStatuses(nowMs).stream()
-                .map(r -> progress(r, nowMs, withFetchClock))
-                .toList()));
+            p.replicaStatuses().stream().map(r -> progress(r, nowMs, withFetchClock)).toList()));
   }
 
   private static ReplicaProgress progress(ReplicaStatus r, long nowMs, boolean withFetchClock) {
@@ -155,8 +153,8 @@ record LocalSnapshot(
    * A replica's log offsets, read without a common lock, so only roughly consistent with each
    * other.
    *
-   * @param statusLine the replica's one-line status ({@link Partition#statusLine()}), shared with
-   *     logs and tests
+   * @param statusLine the replica's one-line status ({@link PartitionStatus#statusLine()}), shared
+   *     with logs and tests
    * @param replicas every replica's progress as this leader sees it (empty from a follower, which
    *     does not know)
    */

@@ -1,8 +1,9 @@
 package dev.tributary.web;
 
 import dev.tributary.group.GroupCoordinator;
-import dev.tributary.server.BrokerServer;
+import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.GroupServices;
+import dev.tributary.server.ReplicaStatusService;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
@@ -16,17 +17,23 @@ import org.springframework.stereotype.Component;
 @Component
 class LocalSnapshots {
   /**
-   * The per-topic counter the records API increments for every record it serves (see
-   * api.TopicMeters).
+   * The per-topic counter of records served to consumers (the fetch service counts them; see
+   * config.MicrometerBrokerStats).
    */
   static final String FETCHED_RECORDS_METER = "tributary.fetch.records";
 
-  private final BrokerServer broker;
+  private final BrokerConfig config;
+  private final ReplicaStatusService replicas;
   private final MeterRegistry registry;
   private final GroupServices groupServices;
 
-  LocalSnapshots(BrokerServer broker, MeterRegistry registry, GroupServices groupServices) {
-    this.broker = broker;
+  LocalSnapshots(
+      BrokerConfig config,
+      ReplicaStatusService replicas,
+      MeterRegistry registry,
+      GroupServices groupServices) {
+    this.config = config;
+    this.replicas = replicas;
     this.registry = registry;
     this.groupServices = groupServices;
   }
@@ -44,13 +51,12 @@ class LocalSnapshots {
         fetched.merge(topic, (long) counter.count(), Long::sum);
       }
     }
-    var replicas = broker.replicaManager();
     LocalSnapshot snapshot =
         LocalSnapshot.of(
-            broker.config().brokerId(),
-            replicas.partitions(),
+            config.brokerId(),
+            replicas.hosted(leadersOnly),
             System.currentTimeMillis(),
-            replicas.fetchers().pausedUntilMs(),
+            replicas.replicaFetchingPausedUntilMs(),
             fetched,
             leadersOnly);
     GroupCoordinator coordinator = groupServices.localCoordinator(); // null before startup

@@ -3,6 +3,7 @@ package dev.tributary.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.tributary.server.RequestContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
@@ -105,7 +106,7 @@ class ClientLimitsApiTest extends ApiTestSupport {
   @Test
   void aClientWithAsManyRequestsInFlightAsAllowedIsToldToRetryLater() throws Exception {
     String from = "127.0.0.7";
-    String client = ClientIdentity.ANONYMOUS_PREFIX + from;
+    String client = RequestContext.ANONYMOUS_PREFIX + from;
     String topic = newTopicName();
     createTopic(topic, 1);
     List<Socket> stalled = new ArrayList<>();
@@ -161,7 +162,7 @@ class ClientLimitsApiTest extends ApiTestSupport {
   @Test
   void aProducerOverItsQuotaIsAnsweredLateAndToldByHowMuch() {
     String from = "127.0.0.5"; // 1,000 bytes/s in ApiTestSupport
-    String principal = ClientIdentity.ANONYMOUS_PREFIX + from;
+    String principal = RequestContext.ANONYMOUS_PREFIX + from;
     String topic = newTopicName();
     createTopic(topic, 1);
 

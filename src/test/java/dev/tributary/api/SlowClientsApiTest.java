@@ -3,6 +3,7 @@ package dev.tributary.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.tributary.server.RequestContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -97,7 +98,7 @@ class SlowClientsApiTest extends ApiTestSupport {
 
       await("the slow bodies are in flight, as many as one client may have")
           .atMost(Duration.ofSeconds(20))
-          .until(() -> inFlight.inFlight(ClientIdentity.ANONYMOUS_PREFIX + "127.0.0.30") == 32);
+          .until(() -> inFlight.inFlight(RequestContext.ANONYMOUS_PREFIX + "127.0.0.30") == 32);
 
       // a normal client is answered while all of them trickle
       produceJson(topic, "{\"records\":[{\"value\":\"normal\"}]}");

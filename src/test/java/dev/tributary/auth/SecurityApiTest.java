@@ -391,7 +391,7 @@ class SecurityApiTest {
             dev.tributary.transport.http.ReplicaFetchCodec.decodeResponse(
                     java.nio.ByteBuffer.wrap(answer.body()))
                 .error())
-        .isEqualTo(dev.tributary.replication.ReplicaFetchError.STALE_BROKER_EPOCH);
+        .isEqualTo(dev.tributary.common.errors.Errors.STALE_BROKER_EPOCH);
   }
 
   @Test

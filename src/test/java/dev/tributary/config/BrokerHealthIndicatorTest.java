@@ -6,20 +6,22 @@ import static org.awaitility.Awaitility.await;
 
 import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.ApiException;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.log.DiskFaults;
-import dev.tributary.log.KafkaStorageException;
 import dev.tributary.log.record.CompressionType;
 import dev.tributary.log.record.RecordBatchBuilder;
 import dev.tributary.log.record.SimpleRecord;
 import dev.tributary.metadata.LocalMetadataLog;
 import dev.tributary.replication.Acks;
 import dev.tributary.replication.LeaderEndpoint;
+import dev.tributary.replication.ReplicaManagerCalls;
+import dev.tributary.server.BrokerAdmin;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,7 +67,7 @@ class BrokerHealthIndicatorTest {
         BrokerHealthIndicator health = new BrokerHealthIndicator(broker);
         assertThat(health.health().getStatus()).isEqualTo(Status.UP);
         TopicPartition tp = new TopicPartition("orders", 0);
-        broker.createTopic("orders", 1, 1, Map.of());
+        BrokerAdmin.createTopic(broker, "orders", 1, 1);
         await()
             .atMost(Duration.ofSeconds(10))
             .until(() -> broker.replicaManager().partition(tp).isPresent());
@@ -73,18 +75,19 @@ class BrokerHealthIndicatorTest {
         disk.diskFull();
         assertThatThrownBy(
                 () ->
-                    broker
-                        .replicaManager()
-                        .appendRecords(
-                            tp,
-                            RecordBatchBuilder.build(
-                                List.of(new SimpleRecord(1L, null, new byte[] {1}, List.of())),
-                                CompressionType.NONE,
-                                0L,
-                                -1),
-                            Acks.LEADER,
-                            5_000))
-            .isInstanceOf(KafkaStorageException.class);
+                    ReplicaManagerCalls.append(
+                        broker.replicaManager(),
+                        tp,
+                        RecordBatchBuilder.build(
+                            List.of(new SimpleRecord(1L, null, new byte[] {1}, List.of())),
+                            CompressionType.NONE,
+                            0L,
+                            -1),
+                        Acks.LEADER,
+                        5_000))
+            .isInstanceOfSatisfying(
+                ApiException.class,
+                e -> assertThat(e.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR));
 
         Health down = health.health();
         assertThat(down.getStatus()).isEqualTo(Status.DOWN);

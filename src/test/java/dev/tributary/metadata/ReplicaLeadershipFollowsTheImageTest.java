@@ -11,7 +11,9 @@ import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.LeaderNotAvailableException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.log.LogManager;
+import dev.tributary.replication.FetchPartitionData;
 import dev.tributary.replication.ReplicaManager;
+import dev.tributary.replication.ReplicaManagerCalls;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -80,7 +82,8 @@ class ReplicaLeadershipFollowsTheImageTest {
   @Test
   void anOfflinePartitionAnswersLeaderNotAvailableAndIsLedAgainWhenItsBrokerReturns() {
     assertThat(broker1.leaderPartition(t0).leaderEpoch()).isZero();
-    CompletableFuture<ReplicaManager.FetchResult> poll = broker1.fetch(t0, 0, 1 << 20, 5_000);
+    CompletableFuture<FetchPartitionData> poll =
+        ReplicaManagerCalls.fetch(broker1, t0, 0, 1 << 20, 5_000);
     expireSessionOf(1);
     assertThat(poll).isCompletedExceptionally();
     assertThatThrownBy(poll::join)

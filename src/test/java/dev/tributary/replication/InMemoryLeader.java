@@ -1,6 +1,7 @@
 package dev.tributary.replication;
 
 import dev.tributary.common.Time;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.log.OffsetOutOfRangeException;
 import java.io.IOException;
@@ -42,8 +43,9 @@ final class InMemoryLeader implements LeaderEndpoint {
     List<ReplicaFetch.PartitionResponse> answers = new ArrayList<>();
     for (ReplicaFetch.PartitionRequest p : request.partitions()) {
       try {
-        Partition.FollowerRead read =
-            leader.handleFollowerFetch(
+        FetchPartitionData read =
+            FollowerFetches.fetch(
+                leader,
                 request.replicaId(),
                 request.brokerEpoch(),
                 true,
@@ -54,7 +56,7 @@ final class InMemoryLeader implements LeaderEndpoint {
         answers.add(
             new ReplicaFetch.PartitionResponse(
                 p.topicPartition(),
-                ReplicaFetchError.NONE,
+                Errors.NONE,
                 read.highWatermark(),
                 read.logStartOffset(),
                 read.logEndOffset(),
@@ -64,7 +66,7 @@ final class InMemoryLeader implements LeaderEndpoint {
         answers.add(
             new ReplicaFetch.PartitionResponse(
                 p.topicPartition(),
-                ReplicaFetchError.OFFSET_OUT_OF_RANGE,
+                Errors.OFFSET_OUT_OF_RANGE,
                 leader.highWatermark(),
                 leader.logStartOffset(),
                 leader.logEndOffset(),
@@ -72,11 +74,11 @@ final class InMemoryLeader implements LeaderEndpoint {
                 ByteBuffer.allocate(0)));
       } catch (RuntimeException e) {
         answers.add(
-            ReplicaFetch.PartitionResponse.error(p.topicPartition(), ReplicaManager.errorFor(e)));
+            ReplicaFetch.PartitionResponse.error(p.topicPartition(), Errors.forException(e)));
       }
     }
     reply();
-    return new ReplicaFetch.Response(ReplicaFetchError.NONE, answers);
+    return new ReplicaFetch.Response(Errors.NONE, answers);
   }
 
   @Override
@@ -90,17 +92,17 @@ final class InMemoryLeader implements LeaderEndpoint {
         answers.add(
             new ReplicaFetch.EpochPartitionResponse(
                 p.topicPartition(),
-                ReplicaFetchError.NONE,
+                Errors.NONE,
                 leader.endOffsetForEpoch(p.currentLeaderEpoch(), p.leaderEpoch()),
                 leader.logStartOffset()));
       } catch (RuntimeException e) {
         answers.add(
             new ReplicaFetch.EpochPartitionResponse(
-                p.topicPartition(), ReplicaManager.errorFor(e), EpochEndOffset.UNDEFINED, -1));
+                p.topicPartition(), Errors.forException(e), EpochEndOffset.UNDEFINED, -1));
       }
     }
     reply();
-    return new ReplicaFetch.EpochResponse(ReplicaFetchError.NONE, answers);
+    return new ReplicaFetch.EpochResponse(Errors.NONE, answers);
   }
 
   private void requireUp() throws IOException {

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The leader half of {@link Partition}, driven by hand: follower fetches are calls to {@link
- * Partition#handleFollowerFetch}, ISR changes are captured from a fake {@link AlterPartitionSender}
- * and committed by calling {@link Partition#becomeLeader} again in the same leader epoch, as
- * replaying the metadata would.
+ * Partition#fetchRecords}, ISR changes are captured from a fake {@link AlterPartitionSender} and
+ * committed by calling {@link Partition#becomeLeader} again in the same leader epoch, as replaying
+ * the metadata would.
  */
 class PartitionLeaderTest {
   private static final TopicPartition TP = new TopicPartition("orders", 0);
@@ -96,8 +96,9 @@ class PartitionLeaderTest {
     return RecordBatchBuilder.build(list, CompressionType.NONE, 0L, -1);
   }
 
-  private Partition.FollowerRead fetch(int replicaId, long fetchOffset) {
-    return partition.handleFollowerFetch(
+  private FetchPartitionData fetch(int replicaId, long fetchOffset) {
+    return FollowerFetches.fetch(
+        partition,
         replicaId,
         BROKER_EPOCHS.get(replicaId),
         true,
@@ -248,9 +249,9 @@ class PartitionLeaderTest {
     leader(List.of(1, 2, 3), List.of(1, 2), 1);
     partition.appendRecordsAsLeader(batch(5), Acks.LEADER);
     fetch(2, 5);
-    partition.handleFollowerFetch(3, 103, false, LEADER_EPOCH, 5, 1 << 20, clock.milliseconds());
+    FollowerFetches.fetch(partition, 3, 103, false, LEADER_EPOCH, 5, 1 << 20, clock.milliseconds());
     assertThat(sent).as("KIP-841: the controller would refuse it").isEmpty();
-    partition.handleFollowerFetch(3, 103, true, LEADER_EPOCH, 5, 1 << 20, clock.milliseconds());
+    FollowerFetches.fetch(partition, 3, 103, true, LEADER_EPOCH, 5, 1 << 20, clock.milliseconds());
     assertThat(sent)
         .singleElement()
         .extracting(s -> s.request().newIsr())
@@ -403,10 +404,10 @@ class PartitionLeaderTest {
     leader(List.of(1, 2), List.of(1, 2), 1);
     partition.appendRecordsAsLeader(batch(3), Acks.LEADER);
     assertThatThrownBy(
-            () -> partition.handleFollowerFetch(2, 102, true, LEADER_EPOCH - 1, 3, 1 << 20, 0))
+            () -> FollowerFetches.fetch(partition, 2, 102, true, LEADER_EPOCH - 1, 3, 1 << 20, 0))
         .isInstanceOf(FencedLeaderEpochException.class);
     assertThatThrownBy(
-            () -> partition.handleFollowerFetch(2, 102, true, LEADER_EPOCH + 1, 3, 1 << 20, 0))
+            () -> FollowerFetches.fetch(partition, 2, 102, true, LEADER_EPOCH + 1, 3, 1 << 20, 0))
         .isInstanceOf(UnknownLeaderEpochException.class);
     assertThat(partition.highWatermark()).as("neither fetch counted as progress").isZero();
     assertThatThrownBy(() -> partition.endOffsetForEpoch(LEADER_EPOCH - 1, 0))
@@ -422,7 +423,7 @@ class PartitionLeaderTest {
     leader(List.of(1, 2), List.of(1, 2), 1);
     partition.appendRecordsAsLeader(batch(3), Acks.LEADER);
     assertThatThrownBy(
-            () -> partition.handleFollowerFetch(7, 107, true, LEADER_EPOCH, 3, 1 << 20, 0))
+            () -> FollowerFetches.fetch(partition, 7, 107, true, LEADER_EPOCH, 3, 1 << 20, 0))
         .isInstanceOf(NotLeaderOrFollowerException.class);
     assertThat(sent).isEmpty();
     assertThat(partition.replicaStatuses(0))
@@ -443,7 +444,7 @@ class PartitionLeaderTest {
   void aFollowerFetchReadsPastTheHighWatermarkAndReportsTheLeadersOffsets() {
     leader(List.of(1, 2, 3), List.of(1, 2, 3), 1);
     partition.appendRecordsAsLeader(batch(3), Acks.LEADER);
-    Partition.FollowerRead read = fetch(2, 0);
+    FetchPartitionData read = fetch(2, 0);
     assertThat(read.records().remaining()).isPositive();
     assertThat(read.highWatermark()).isZero();
     assertThat(read.logEndOffset()).isEqualTo(3);

@@ -211,7 +211,7 @@ class ReplicaFetcherTest {
     assertThat(follower.highWatermark())
         .as("replica 3 has not fetched: nothing is committed")
         .isZero();
-    leader.handleFollowerFetch(3, 103, true, 2, 4, 1 << 20, clock.milliseconds());
+    FollowerFetches.fetch(leader, 3, 103, true, 2, 4, 1 << 20, clock.milliseconds());
     fetcher.doWork();
     assertThat(follower.highWatermark()).isEqualTo(4);
     assertThat(follower.logEndOffset()).isEqualTo(4);

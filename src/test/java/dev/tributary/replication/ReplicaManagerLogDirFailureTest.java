@@ -7,8 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.ApiException;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.log.DiskFaults;
-import dev.tributary.log.KafkaStorageException;
 import dev.tributary.log.LogCleaner;
 import dev.tributary.log.LogDirFailureChannel;
 import dev.tributary.log.LogManager;
@@ -70,25 +71,33 @@ class ReplicaManagerLogDirFailureTest {
   @Test
   void aFullDiskFailsTheProduceWithAStorageErrorAndKeepsTheCommittedRecordsReadable() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
-    replicaManager.appendRecords(orders0, batch("a", "b"), Acks.ALL, 30_000).join();
+    ReplicaManagerCalls.append(replicaManager, orders0, batch("a", "b"), Acks.ALL, 30_000).join();
 
     disk.diskFull();
 
     assertThatThrownBy(
-            () -> replicaManager.appendRecords(orders0, batch("c"), Acks.ALL, 30_000).join())
-        .isInstanceOf(KafkaStorageException.class)
+            () ->
+                ReplicaManagerCalls.append(replicaManager, orders0, batch("c"), Acks.ALL, 30_000)
+                    .join())
+        .isInstanceOfSatisfying(
+            ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR))
         .hasMessageContaining("No space left on device");
     Partition partition = replicaManager.leaderPartition(orders0);
     assertThat(partition.logEndOffset()).isEqualTo(2);
     assertThat(partition.highWatermark()).isEqualTo(2);
-    assertThat(values(replicaManager.fetch(orders0, 0, 1 << 20, 0).join().records()))
+    assertThat(
+            values(
+                ReplicaManagerCalls.fetch(replicaManager, orders0, 0, 1 << 20, 0).join().records()))
         .containsExactly("a", "b");
     assertThat(offlineReports).hasValue(1);
 
     replicaManager.onLogDirFailure(); // what the broker runs off the failing thread
     assertThatThrownBy(
-            () -> replicaManager.appendRecords(orders0, batch("d"), Acks.LEADER, 30_000).join())
-        .isInstanceOf(KafkaStorageException.class)
+            () ->
+                ReplicaManagerCalls.append(replicaManager, orders0, batch("d"), Acks.LEADER, 30_000)
+                    .join())
+        .isInstanceOfSatisfying(
+            ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR))
         .hasMessageContaining("is offline");
     replicaManager.runPeriodicLogTasks(); // nothing to write, nothing thrown
 
@@ -96,7 +105,9 @@ class ReplicaManagerLogDirFailureTest {
     assertThat(replicaManager.partition(new TopicPartition("later", 0)))
         .as("no log is created in an offline directory")
         .isEmpty();
-    assertThat(values(replicaManager.fetch(orders0, 1, 1 << 20, 0).join().records()))
+    assertThat(
+            values(
+                ReplicaManagerCalls.fetch(replicaManager, orders0, 1, 1 << 20, 0).join().records()))
         .as("whole batches, as ever")
         .containsExactly("a", "b");
     assertThat(offlineReports).hasValue(1);

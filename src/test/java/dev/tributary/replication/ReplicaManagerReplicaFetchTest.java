@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.Uuid;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.log.LogManager;
 import dev.tributary.metadata.MetadataImage;
@@ -98,11 +99,12 @@ class ReplicaManagerReplicaFetchTest {
 
   @Test
   void aReplicaFetchWithAnotherBrokerEpochIsRefusedAsStaleAndChangesNothing() {
-    replicaManager.appendRecords(ORDERS_0, batch("a", "b"), Acks.LEADER, 30_000).join();
+    ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("a", "b"), Acks.LEADER, 30_000)
+        .join();
     CompletableFuture<ReplicaFetch.Response> stale =
         replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2 - 1, 2, 0));
     assertThat(stale).isCompleted();
-    assertThat(stale.join().error()).isEqualTo(ReplicaFetchError.STALE_BROKER_EPOCH);
+    assertThat(stale.join().error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
     assertThat(stale.join().partitions()).isEmpty();
     assertThat(leader().highWatermark()).as("an old incarnation's fetch moves nothing").isZero();
     assertThat(leader().replicaStatuses(scheduler.milliseconds()).get(1).logEndOffset())
@@ -110,7 +112,7 @@ class ReplicaManagerReplicaFetchTest {
 
     ReplicaFetch.Response current =
         replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 2, 0)).join();
-    assertThat(current.error()).isEqualTo(ReplicaFetchError.NONE);
+    assertThat(current.error()).isEqualTo(Errors.NONE);
     assertThat(leader().highWatermark()).isEqualTo(2);
   }
 
@@ -118,7 +120,7 @@ class ReplicaManagerReplicaFetchTest {
   void aReplicaFetchFromAnUnregisteredBrokerIsRefusedAsStale() {
     ReplicaFetch.Response response =
         replicaManager.handleReplicaFetch(fetchRequest(3, 2, 0, 0)).join();
-    assertThat(response.error()).isEqualTo(ReplicaFetchError.STALE_BROKER_EPOCH);
+    assertThat(response.error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
     assertThat(response.partitions()).isEmpty();
   }
 
@@ -131,13 +133,14 @@ class ReplicaManagerReplicaFetchTest {
                 brokerEpoch2 + 1,
                 List.of(
                     new ReplicaFetch.EpochPartitionRequest(ORDERS_0, LEADER_EPOCH, LEADER_EPOCH))));
-    assertThat(response.error()).isEqualTo(ReplicaFetchError.STALE_BROKER_EPOCH);
+    assertThat(response.error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
     assertThat(response.partitions()).isEmpty();
   }
 
   @Test
   void anEpochQueryIsAnsweredPerPartitionWithTheLeadersEpochsAndErrors() {
-    replicaManager.appendRecords(ORDERS_0, batch("a", "b", "c"), Acks.LEADER, 30_000).join();
+    ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("a", "b", "c"), Acks.LEADER, 30_000)
+        .join();
     TopicPartition unknown = new TopicPartition("orders", 9);
     ReplicaFetch.EpochResponse response =
         replicaManager.handleEpochEndOffsets(
@@ -151,14 +154,14 @@ class ReplicaManagerReplicaFetchTest {
                     new ReplicaFetch.EpochPartitionRequest(
                         ORDERS_0, LEADER_EPOCH - 1, LEADER_EPOCH),
                     new ReplicaFetch.EpochPartitionRequest(unknown, LEADER_EPOCH, LEADER_EPOCH))));
-    assertThat(response.error()).isEqualTo(ReplicaFetchError.NONE);
+    assertThat(response.error()).isEqualTo(Errors.NONE);
     assertThat(response.partitions())
         .extracting(ReplicaFetch.EpochPartitionResponse::error)
         .containsExactly(
-            ReplicaFetchError.NONE,
-            ReplicaFetchError.NONE,
-            ReplicaFetchError.FENCED_LEADER_EPOCH,
-            ReplicaFetchError.UNKNOWN_TOPIC_OR_PARTITION);
+            Errors.NONE,
+            Errors.NONE,
+            Errors.FENCED_LEADER_EPOCH,
+            Errors.UNKNOWN_TOPIC_OR_PARTITION);
     assertThat(response.partitions().get(0).endOffset())
         .isEqualTo(new EpochEndOffset(LEADER_EPOCH, 3));
     assertThat(response.partitions().get(1).endOffset())
@@ -177,10 +180,10 @@ class ReplicaManagerReplicaFetchTest {
     assertThat(poll).isNotDone();
     scheduler.advance(MAX_WAIT_MS - 1);
     assertThat(poll).isNotDone();
-    replicaManager.appendRecords(ORDERS_0, batch("late"), Acks.LEADER, 30_000).join();
+    ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("late"), Acks.LEADER, 30_000).join();
     assertThat(poll).isCompleted();
     ReplicaFetch.PartitionResponse answer = poll.join().partitions().get(0);
-    assertThat(answer.error()).isEqualTo(ReplicaFetchError.NONE);
+    assertThat(answer.error()).isEqualTo(Errors.NONE);
     assertThat(values(answer.records())).containsExactly("late");
     assertThat(answer.logEndOffset()).isEqualTo(1);
     assertThat(answer.leaderEpoch()).isEqualTo(LEADER_EPOCH);
@@ -190,7 +193,7 @@ class ReplicaManagerReplicaFetchTest {
 
   @Test
   void aParkedReplicaFetchCompletesEmptyWhenItsMaxWaitExpires() {
-    replicaManager.appendRecords(ORDERS_0, batch("a"), Acks.LEADER, 30_000).join();
+    ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("a"), Acks.LEADER, 30_000).join();
     CompletableFuture<ReplicaFetch.Response> poll =
         replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 1, MAX_WAIT_MS));
     scheduler.advance(MAX_WAIT_MS - 1);
@@ -198,14 +201,14 @@ class ReplicaManagerReplicaFetchTest {
     scheduler.advance(1);
     assertThat(poll).isCompleted();
     ReplicaFetch.PartitionResponse answer = poll.join().partitions().get(0);
-    assertThat(answer.error()).isEqualTo(ReplicaFetchError.NONE);
+    assertThat(answer.error()).isEqualTo(Errors.NONE);
     assertThat(answer.records().hasRemaining()).isFalse();
     assertThat(answer.highWatermark()).as("the follower reached the end: committed").isEqualTo(1);
   }
 
   @Test
   void aReplicaFetchWithDataOrAnErrorIsAnsweredAtOnce() {
-    replicaManager.appendRecords(ORDERS_0, batch("a"), Acks.LEADER, 30_000).join();
+    ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("a"), Acks.LEADER, 30_000).join();
     assertThat(replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 0, MAX_WAIT_MS)))
         .isCompleted();
     CompletableFuture<ReplicaFetch.Response> mixed =
@@ -221,20 +224,21 @@ class ReplicaManagerReplicaFetchTest {
     assertThat(mixed).isCompleted();
     assertThat(mixed.join().partitions())
         .extracting(ReplicaFetch.PartitionResponse::error)
-        .containsExactly(ReplicaFetchError.NONE, ReplicaFetchError.UNKNOWN_LEADER_EPOCH);
+        .containsExactly(Errors.NONE, Errors.UNKNOWN_LEADER_EPOCH);
     assertThat(scheduler.pendingTasks()).isZero();
   }
 
   @Test
   void aFetchBeyondTheLeadersLogEndIsOutOfRangeWithTheLeadersOffsets() {
-    replicaManager.appendRecords(ORDERS_0, batch("a", "b"), Acks.LEADER, 30_000).join();
+    ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("a", "b"), Acks.LEADER, 30_000)
+        .join();
     ReplicaFetch.PartitionResponse answer =
         replicaManager
             .handleReplicaFetch(fetchRequest(2, brokerEpoch2, 5, MAX_WAIT_MS))
             .join()
             .partitions()
             .get(0);
-    assertThat(answer.error()).isEqualTo(ReplicaFetchError.OFFSET_OUT_OF_RANGE);
+    assertThat(answer.error()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
     assertThat(answer.logStartOffset()).isZero();
     assertThat(answer.logEndOffset()).isEqualTo(2);
     assertThat(answer.leaderEpoch()).isEqualTo(LEADER_EPOCH);

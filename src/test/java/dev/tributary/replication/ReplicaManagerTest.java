@@ -66,12 +66,12 @@ class ReplicaManagerTest {
   @Test
   void appendWithAcksAllCompletesOnceTheHighWatermarkPassesTheRecords() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
-    CompletableFuture<Partition.AppendResult> first =
-        replicaManager.appendRecords(orders0, batch("a", "b"), Acks.ALL, 30_000);
-    CompletableFuture<Partition.AppendResult> second =
-        replicaManager.appendRecords(orders0, batch("c"), Acks.ALL, 30_000);
-    assertThat(first.join().info().firstOffset()).isZero();
-    assertThat(second.join().info().firstOffset()).isEqualTo(2);
+    CompletableFuture<ProducePartitionResult> first =
+        ReplicaManagerCalls.append(replicaManager, orders0, batch("a", "b"), Acks.ALL, 30_000);
+    CompletableFuture<ProducePartitionResult> second =
+        ReplicaManagerCalls.append(replicaManager, orders0, batch("c"), Acks.ALL, 30_000);
+    assertThat(first.join().baseOffset()).isZero();
+    assertThat(second.join().baseOffset()).isEqualTo(2);
     Partition partition = replicaManager.leaderPartition(orders0);
     assertThat(partition.highWatermark()).isEqualTo(3).isEqualTo(partition.logEndOffset());
   }
@@ -79,9 +79,10 @@ class ReplicaManagerTest {
   @Test
   void fetchReturnsCommittedRecordsFromTheRequestedOffset() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
-    replicaManager.appendRecords(orders0, batch("a", "b"), Acks.ALL, 30_000).join();
-    replicaManager.appendRecords(orders0, batch("c"), Acks.ALL, 30_000).join();
-    ReplicaManager.FetchResult result = replicaManager.fetch(orders0, 2, 1 << 20, 0).join();
+    ReplicaManagerCalls.append(replicaManager, orders0, batch("a", "b"), Acks.ALL, 30_000).join();
+    ReplicaManagerCalls.append(replicaManager, orders0, batch("c"), Acks.ALL, 30_000).join();
+    FetchPartitionData result =
+        ReplicaManagerCalls.fetch(replicaManager, orders0, 2, 1 << 20, 0).join();
     assertThat(values(result.records())).containsExactly("c");
     assertThat(result.highWatermark()).isEqualTo(3);
   }
@@ -89,10 +90,10 @@ class ReplicaManagerTest {
   @Test
   void aLongPollParksNoThreadAndCompletesWhenDataArrives() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
-    CompletableFuture<ReplicaManager.FetchResult> poll =
-        replicaManager.fetch(orders0, 0, 1 << 20, 5_000);
+    CompletableFuture<FetchPartitionData> poll =
+        ReplicaManagerCalls.fetch(replicaManager, orders0, 0, 1 << 20, 5_000);
     assertThat(poll).isNotDone();
-    replicaManager.appendRecords(orders0, batch("late"), Acks.LEADER, 30_000).join();
+    ReplicaManagerCalls.append(replicaManager, orders0, batch("late"), Acks.LEADER, 30_000).join();
     assertThat(poll).isDone();
     assertThat(values(poll.join().records())).containsExactly("late");
     assertThat(scheduler.pendingTasks()).isZero(); // the timeout was cancelled
@@ -101,8 +102,8 @@ class ReplicaManagerTest {
   @Test
   void aLongPollTimesOutEmptyAfterMaxWait() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
-    CompletableFuture<ReplicaManager.FetchResult> poll =
-        replicaManager.fetch(orders0, 0, 1 << 20, 5_000);
+    CompletableFuture<FetchPartitionData> poll =
+        ReplicaManagerCalls.fetch(replicaManager, orders0, 0, 1 << 20, 5_000);
     scheduler.advance(4_999);
     assertThat(poll).isNotDone();
     scheduler.advance(1);
@@ -113,8 +114,8 @@ class ReplicaManagerTest {
   @Test
   void deletingATopicFailsItsWaitersAndRemovesItsLogs() {
     apply(control.createTopic(image, "orders", 1, 1, Map.of(), List.of(1)));
-    CompletableFuture<ReplicaManager.FetchResult> poll =
-        replicaManager.fetch(orders0, 0, 1 << 20, 5_000);
+    CompletableFuture<FetchPartitionData> poll =
+        ReplicaManagerCalls.fetch(replicaManager, orders0, 0, 1 << 20, 5_000);
     apply(control.deleteTopic(image, "orders"));
     assertThat(poll).isCompletedExceptionally();
     assertThatThrownBy(poll::join)

@@ -8,7 +8,6 @@ import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.ApiException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.log.DiskFaults;
-import dev.tributary.log.KafkaStorageException;
 import dev.tributary.log.LogCleaner;
 import dev.tributary.log.LogConfig;
 import dev.tributary.log.LogDirFailureChannel;
@@ -158,7 +157,7 @@ class ReplicationSimulationTest {
 
     record PendingAlter(AlterPartitionRequest request, CompletableFuture<Void> future) {}
 
-    record InFlight(String value, CompletableFuture<Partition.AppendResult> future) {}
+    record InFlight(String value, CompletableFuture<ProducePartitionResult> future) {}
 
     Sim(long seed, Path dir) {
       this.random = new Random(seed);
@@ -256,13 +255,13 @@ class ReplicationSimulationTest {
       String value = "v" + nextValue++;
       Acks acks = random.nextInt(4) == 0 ? Acks.LEADER : Acks.ALL;
       try {
-        CompletableFuture<Partition.AppendResult> future =
-            leader.replicas.appendRecords(tp, batch(value), acks, 3_000);
+        CompletableFuture<ProducePartitionResult> future =
+            ReplicaManagerCalls.append(leader.replicas, tp, batch(value), acks, 3_000);
         if (acks == Acks.ALL) {
           inFlight.add(new InFlight(value, future));
         }
         return "produce " + value + " acks=" + acks + " to b" + leader.id;
-      } catch (ApiException | KafkaStorageException e) {
+      } catch (ApiException e) {
         return "produce "
             + value
             + " refused by b"
@@ -477,7 +476,7 @@ class ReplicationSimulationTest {
         }
         inFlight.remove(f);
         if (!f.future.isCompletedExceptionally()) {
-          long offset = f.future.join().info().firstOffset();
+          long offset = f.future.join().baseOffset();
           String previous = acked.put(offset, f.value);
           assertThat(previous).as("two acknowledged records at offset %d", offset).isNull();
         }

@@ -7,9 +7,10 @@ import static org.awaitility.Awaitility.await;
 import dev.tributary.common.Scheduler;
 import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.ApiException;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.LeaderNotAvailableException;
 import dev.tributary.log.DiskFaults;
-import dev.tributary.log.KafkaStorageException;
 import dev.tributary.log.LogManager;
 import dev.tributary.log.record.BatchIterator;
 import dev.tributary.log.record.CompressionType;
@@ -20,6 +21,7 @@ import dev.tributary.metadata.LocalMetadataLog;
 import dev.tributary.metadata.PartitionImage;
 import dev.tributary.replication.Acks;
 import dev.tributary.replication.LeaderEndpoint;
+import dev.tributary.replication.ReplicaManagerCalls;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,7 +29,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -104,16 +105,20 @@ class BrokerServerLogDirFailureTest {
     BrokerServer broker = start();
     DiskFaults.Switchable disk = DiskFaults.switchable();
     try (AutoCloseable fault = DiskFaults.install(broker.config().logDir(), disk)) {
-      broker.createTopic("orders", 1, 1, Map.of());
+      BrokerAdmin.createTopic(broker, "orders", 1, 1);
       await()
           .atMost(Duration.ofSeconds(10))
           .until(() -> broker.replicaManager().partition(orders0).isPresent());
-      broker.replicaManager().appendRecords(orders0, batch("kept"), Acks.ALL, 5_000).join();
+      ReplicaManagerCalls.append(broker.replicaManager(), orders0, batch("kept"), Acks.ALL, 5_000)
+          .join();
 
       disk.diskFull();
       assertThatThrownBy(
-              () -> broker.replicaManager().appendRecords(orders0, batch("lost"), Acks.ALL, 5_000))
-          .isInstanceOf(KafkaStorageException.class);
+              () ->
+                  ReplicaManagerCalls.append(
+                      broker.replicaManager(), orders0, batch("lost"), Acks.ALL, 5_000))
+          .isInstanceOfSatisfying(
+              ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR));
 
       assertThat(broker.offlineLogDir()).isPresent();
       assertThat(broker.offlineLogDir().get().reason()).contains("No space left on device");
@@ -137,17 +142,23 @@ class BrokerServerLogDirFailureTest {
     BrokerServer restarted = start();
     assertThat(restarted.offlineLogDir()).isEmpty();
     assertThat(placement(restarted).leader()).isEqualTo(1);
-    assertThat(values(restarted.replicaManager().fetch(orders0, 0, 1 << 20, 0).join().records()))
+    assertThat(
+            values(
+                ReplicaManagerCalls.fetch(restarted.replicaManager(), orders0, 0, 1 << 20, 0)
+                    .join()
+                    .records()))
         .containsExactly("kept");
     long offset =
-        restarted
-            .replicaManager()
-            .appendRecords(orders0, batch("after"), Acks.ALL, 5_000)
+        ReplicaManagerCalls.append(
+                restarted.replicaManager(), orders0, batch("after"), Acks.ALL, 5_000)
             .join()
-            .info()
-            .firstOffset();
+            .baseOffset();
     assertThat(offset).isEqualTo(1);
-    assertThat(values(restarted.replicaManager().fetch(orders0, 1, 1 << 20, 0).join().records()))
+    assertThat(
+            values(
+                ReplicaManagerCalls.fetch(restarted.replicaManager(), orders0, 1, 1 << 20, 0)
+                    .join()
+                    .records()))
         .containsExactly("after");
   }
 
@@ -156,7 +167,8 @@ class BrokerServerLogDirFailureTest {
     Files.delete(dataDir);
     Files.writeString(dataDir, "not a directory"); // what a read-only or broken mount looks like
     assertThatThrownBy(this::start)
-        .isInstanceOf(KafkaStorageException.class)
+        .isInstanceOfSatisfying(
+            ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR))
         .hasMessageContaining("data directory " + dataDir.toAbsolutePath() + " is not writable")
         .hasMessageContaining("start the broker again");
   }
@@ -165,7 +177,8 @@ class BrokerServerLogDirFailureTest {
   void aStartOnAFullDiskFailsBeforeWritingAnything() throws Exception {
     try (AutoCloseable fault = DiskFaults.install(dataDir, DiskFaults.switchable().diskFull())) {
       assertThatThrownBy(this::start)
-          .isInstanceOf(KafkaStorageException.class)
+          .isInstanceOfSatisfying(
+              ApiException.class, e -> assertThat(e.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR))
           .hasMessageContaining("No space left on device");
     }
     assertThat(dataDir.resolve("meta.properties")).doesNotExist();

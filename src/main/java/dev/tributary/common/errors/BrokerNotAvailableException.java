@@ -5,4 +5,9 @@ public class BrokerNotAvailableException extends ApiException {
   public BrokerNotAvailableException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.BROKER_NOT_AVAILABLE;
+  }
 }

@@ -8,4 +8,9 @@ public class BrokerNotRegisteredException extends ApiException {
   public BrokerNotRegisteredException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.BROKER_ID_NOT_REGISTERED;
+  }
 }

@@ -8,4 +8,9 @@ public class FencedLeaderEpochException extends ApiException {
   public FencedLeaderEpochException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.FENCED_LEADER_EPOCH;
+  }
 }

@@ -8,4 +8,9 @@ public class IneligibleReplicaException extends ApiException {
   public IneligibleReplicaException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.INELIGIBLE_REPLICA;
+  }
 }

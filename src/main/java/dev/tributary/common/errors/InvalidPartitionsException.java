@@ -5,4 +5,9 @@ public class InvalidPartitionsException extends ApiException {
   public InvalidPartitionsException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.INVALID_PARTITIONS;
+  }
 }

@@ -5,4 +5,9 @@ public class InvalidReplicationFactorException extends ApiException {
   public InvalidReplicationFactorException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.INVALID_REPLICATION_FACTOR;
+  }
 }

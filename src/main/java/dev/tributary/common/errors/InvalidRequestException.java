@@ -5,4 +5,9 @@ public class InvalidRequestException extends ApiException {
   public InvalidRequestException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.INVALID_REQUEST;
+  }
 }

@@ -5,4 +5,9 @@ public class InvalidTopicException extends ApiException {
   public InvalidTopicException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.INVALID_TOPIC_EXCEPTION;
+  }
 }

@@ -8,4 +8,9 @@ public class InvalidUpdateVersionException extends ApiException {
   public InvalidUpdateVersionException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.INVALID_UPDATE_VERSION;
+  }
 }

@@ -8,4 +8,9 @@ public class LeaderNotAvailableException extends ApiException {
   public LeaderNotAvailableException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.LEADER_NOT_AVAILABLE;
+  }
 }

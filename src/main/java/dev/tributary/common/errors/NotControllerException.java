@@ -5,4 +5,9 @@ public class NotControllerException extends ApiException {
   public NotControllerException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.NOT_CONTROLLER;
+  }
 }

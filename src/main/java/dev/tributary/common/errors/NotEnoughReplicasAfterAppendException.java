@@ -9,4 +9,9 @@ public class NotEnoughReplicasAfterAppendException extends ApiException {
   public NotEnoughReplicasAfterAppendException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND;
+  }
 }

@@ -9,4 +9,9 @@ public class NotEnoughReplicasException extends ApiException {
   public NotEnoughReplicasException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.NOT_ENOUGH_REPLICAS;
+  }
 }

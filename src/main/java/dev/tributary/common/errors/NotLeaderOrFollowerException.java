@@ -22,4 +22,9 @@ public class NotLeaderOrFollowerException extends ApiException {
   public OptionalInt leaderId() {
     return leaderId;
   }
+
+  @Override
+  public Errors error() {
+    return Errors.NOT_LEADER_OR_FOLLOWER;
+  }
 }

@@ -9,4 +9,9 @@ public class StaleBrokerEpochException extends ApiException {
   public StaleBrokerEpochException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.STALE_BROKER_EPOCH;
+  }
 }

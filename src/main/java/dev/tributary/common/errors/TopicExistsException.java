@@ -5,4 +5,9 @@ public class TopicExistsException extends ApiException {
   public TopicExistsException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.TOPIC_ALREADY_EXISTS;
+  }
 }

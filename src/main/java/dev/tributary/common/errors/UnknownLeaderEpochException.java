@@ -8,4 +8,9 @@ public class UnknownLeaderEpochException extends ApiException {
   public UnknownLeaderEpochException(String message) {
     super(message);
   }
+
+  @Override
+  public Errors error() {
+    return Errors.UNKNOWN_LEADER_EPOCH;
+  }
 }

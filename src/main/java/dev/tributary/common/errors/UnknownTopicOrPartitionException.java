@@ -36,7 +36,17 @@ public class UnknownTopicOrPartitionException extends ApiException {
         true);
   }
 
+  /** An error another broker answered with, known only by its message. */
+  public static UnknownTopicOrPartitionException withMessage(String message) {
+    return new UnknownTopicOrPartitionException(message, false);
+  }
+
   public boolean topicExists() {
     return topicExists;
+  }
+
+  @Override
+  public Errors error() {
+    return Errors.UNKNOWN_TOPIC_OR_PARTITION;
   }
 }

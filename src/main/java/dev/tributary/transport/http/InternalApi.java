@@ -40,6 +40,14 @@ public final class InternalApi {
   public static final String REPLICA_MEDIA_TYPE = "application/x-tributary-replica";
 
   /**
+   * A produce forwarded to the partitions' leader as batch bytes, broker to leader; binary bodies
+   * ({@link ProduceCodec}).
+   */
+  public static final String PRODUCE = "/internal/v1/produce";
+
+  public static final String PRODUCE_MEDIA_TYPE = "application/x-tributary-produce";
+
+  /**
    * Error codes the client turns back into specific exceptions (the rest pass through as they are).
    */
   public static final int NOT_CONTROLLER = 42102;

@@ -1,12 +1,10 @@
 package dev.tributary.transport.http;
 
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.replication.ReplicaFetch;
-import dev.tributary.replication.ReplicaFetchError;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +34,7 @@ public final class ReplicaFetchCodec {
   private ReplicaFetchCodec() {}
 
   public static byte[] encode(ReplicaFetch.Request request) {
-    Writer out = new Writer(24 + request.partitions().size() * 48);
+    BinaryWire.Writer out = new BinaryWire.Writer(24 + request.partitions().size() * 48);
     out.buffer
         .putShort(VERSION)
         .putInt(request.replicaId())
@@ -78,7 +76,7 @@ public final class ReplicaFetchCodec {
     for (ReplicaFetch.PartitionResponse p : response.partitions()) {
       size += 2 + utf8Length(p.topicPartition().topic()) + 42 + p.records().remaining();
     }
-    Writer out = new Writer(size);
+    BinaryWire.Writer out = new BinaryWire.Writer(size);
     out.buffer
         .putShort(VERSION)
         .putShort(response.error().code())
@@ -105,12 +103,12 @@ public final class ReplicaFetchCodec {
         body,
         in -> {
           version(in);
-          ReplicaFetchError error = ReplicaFetchError.forCode(in.getShort());
+          Errors error = Errors.forCode(in.getShort());
           int count = count(in);
           List<ReplicaFetch.PartitionResponse> partitions = new ArrayList<>(count);
           for (int i = 0; i < count; i++) {
             TopicPartition tp = topicPartition(in);
-            ReplicaFetchError partitionError = ReplicaFetchError.forCode(in.getShort());
+            Errors partitionError = Errors.forCode(in.getShort());
             long highWatermark = in.getLong();
             long logStartOffset = in.getLong();
             long logEndOffset = in.getLong();
@@ -137,7 +135,7 @@ public final class ReplicaFetchCodec {
   }
 
   public static byte[] encode(ReplicaFetch.EpochRequest request) {
-    Writer out = new Writer(18 + request.partitions().size() * 32);
+    BinaryWire.Writer out = new BinaryWire.Writer(18 + request.partitions().size() * 32);
     out.buffer
         .putShort(VERSION)
         .putInt(request.replicaId())
@@ -170,7 +168,7 @@ public final class ReplicaFetchCodec {
   }
 
   public static byte[] encode(ReplicaFetch.EpochResponse response) {
-    Writer out = new Writer(8 + response.partitions().size() * 48);
+    BinaryWire.Writer out = new BinaryWire.Writer(8 + response.partitions().size() * 48);
     out.buffer
         .putShort(VERSION)
         .putShort(response.error().code())
@@ -192,12 +190,12 @@ public final class ReplicaFetchCodec {
         body,
         in -> {
           version(in);
-          ReplicaFetchError error = ReplicaFetchError.forCode(in.getShort());
+          Errors error = Errors.forCode(in.getShort());
           int count = count(in);
           List<ReplicaFetch.EpochPartitionResponse> partitions = new ArrayList<>(count);
           for (int i = 0; i < count; i++) {
             TopicPartition tp = topicPartition(in);
-            ReplicaFetchError partitionError = ReplicaFetchError.forCode(in.getShort());
+            Errors partitionError = Errors.forCode(in.getShort());
             EpochEndOffset endOffset = new EpochEndOffset(in.getInt(), in.getLong());
             partitions.add(
                 new ReplicaFetch.EpochPartitionResponse(
@@ -207,90 +205,23 @@ public final class ReplicaFetchCodec {
         });
   }
 
-  // -------------------------------------------------------------------------------------------
-  // helpers
-
-  private interface Parser<T> {
-    T parse(ByteBuffer in);
-  }
-
-  private static <T> T parse(ByteBuffer body, Parser<T> parser) {
-    ByteBuffer in = body.duplicate();
-    try {
-      T value = parser.parse(in);
-      if (in.hasRemaining()) {
-        throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");
-      }
-      return value;
-    } catch (BufferUnderflowException e) {
-      throw new IllegalArgumentException("truncated replica fetch body");
-    }
+  private static <T> T parse(ByteBuffer body, BinaryWire.Parser<T> parser) {
+    return BinaryWire.parse(body, "replica fetch", parser);
   }
 
   private static void version(ByteBuffer in) {
-    short version = in.getShort();
-    if (version != VERSION) {
-      throw new IllegalArgumentException("unsupported replica fetch version " + version);
-    }
+    BinaryWire.version(in, VERSION, "replica fetch");
   }
 
   private static int count(ByteBuffer in) {
-    int count = in.getInt();
-    if (count < 0 || count > MAX_PARTITIONS) {
-      throw new IllegalArgumentException("invalid partition count " + count);
-    }
-    return count;
+    return BinaryWire.count(in, MAX_PARTITIONS);
   }
 
   private static TopicPartition topicPartition(ByteBuffer in) {
-    int length = in.getShort();
-    if (length < 0 || length > in.remaining()) {
-      throw new IllegalArgumentException("invalid topic name length " + length);
-    }
-    byte[] name = new byte[length];
-    in.get(name);
-    int partition = in.getInt();
-    if (partition < 0) {
-      throw new IllegalArgumentException("negative partition " + partition);
-    }
-    return new TopicPartition(new String(name, StandardCharsets.UTF_8), partition);
+    return BinaryWire.topicPartition(in);
   }
 
   private static int utf8Length(String s) {
-    return s.getBytes(StandardCharsets.UTF_8).length;
-  }
-
-  /** A growable big-endian buffer. */
-  private static final class Writer {
-    ByteBuffer buffer;
-
-    Writer(int initialSize) {
-      buffer = ByteBuffer.allocate(Math.max(64, initialSize));
-    }
-
-    void ensure(int more) {
-      if (buffer.remaining() < more) {
-        ByteBuffer bigger =
-            ByteBuffer.allocate(Math.max(buffer.capacity() * 2, buffer.position() + more));
-        buffer.flip();
-        bigger.put(buffer);
-        buffer = bigger;
-      }
-    }
-
-    void topicPartition(TopicPartition tp) {
-      byte[] name = tp.topic().getBytes(StandardCharsets.UTF_8);
-      ensure(6 + name.length);
-      buffer.putShort((short) name.length).put(name).putInt(tp.partition());
-    }
-
-    byte[] toArray() {
-      if (buffer.position() == buffer.capacity()) {
-        return buffer.array();
-      }
-      byte[] exact = new byte[buffer.position()];
-      System.arraycopy(buffer.array(), 0, exact, 0, exact.length);
-      return exact;
-    }
+    return BinaryWire.utf8Length(s);
   }
 }

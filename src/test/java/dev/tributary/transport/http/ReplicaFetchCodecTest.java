@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.replication.ReplicaFetch;
-import dev.tributary.replication.ReplicaFetchError;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,14 +42,14 @@ class ReplicaFetchCodecTest {
 
   private static ReplicaFetch.Response fetchResponse() {
     return new ReplicaFetch.Response(
-        ReplicaFetchError.NONE,
+        Errors.NONE,
         List.of(
             new ReplicaFetch.PartitionResponse(
-                ORDERS_0, ReplicaFetchError.NONE, 100, 5, 130, 4, bytes(300, 1)),
-            ReplicaFetch.PartitionResponse.error(UNICODE_7, ReplicaFetchError.FENCED_LEADER_EPOCH),
+                ORDERS_0, Errors.NONE, 100, 5, 130, 4, bytes(300, 1)),
+            ReplicaFetch.PartitionResponse.error(UNICODE_7, Errors.FENCED_LEADER_EPOCH),
             new ReplicaFetch.PartitionResponse(
                 new TopicPartition("x", 1),
-                ReplicaFetchError.OFFSET_OUT_OF_RANGE,
+                Errors.OFFSET_OUT_OF_RANGE,
                 0,
                 0,
                 0,
@@ -68,12 +68,12 @@ class ReplicaFetchCodecTest {
 
   private static ReplicaFetch.EpochResponse epochResponse() {
     return new ReplicaFetch.EpochResponse(
-        ReplicaFetchError.NONE,
+        Errors.NONE,
         List.of(
             new ReplicaFetch.EpochPartitionResponse(
-                ORDERS_0, ReplicaFetchError.NONE, new EpochEndOffset(4, 120), 5),
+                ORDERS_0, Errors.NONE, new EpochEndOffset(4, 120), 5),
             new ReplicaFetch.EpochPartitionResponse(
-                UNICODE_7, ReplicaFetchError.UNKNOWN_LEADER_EPOCH, EpochEndOffset.UNDEFINED, -1)));
+                UNICODE_7, Errors.UNKNOWN_LEADER_EPOCH, EpochEndOffset.UNDEFINED, -1)));
   }
 
   private static ByteBuffer wrap(byte[] body) {
@@ -161,12 +161,11 @@ class ReplicaFetchCodecTest {
 
   @Test
   void wholeRequestErrorsAndEmptyPartitionListsRoundTrip() {
-    ReplicaFetch.Response stale =
-        new ReplicaFetch.Response(ReplicaFetchError.STALE_BROKER_EPOCH, List.of());
+    ReplicaFetch.Response stale = new ReplicaFetch.Response(Errors.STALE_BROKER_EPOCH, List.of());
     assertThat(ReplicaFetchCodec.decodeResponse(wrap(ReplicaFetchCodec.encode(stale))))
         .isEqualTo(stale);
     ReplicaFetch.EpochResponse staleEpochs =
-        new ReplicaFetch.EpochResponse(ReplicaFetchError.STALE_BROKER_EPOCH, List.of());
+        new ReplicaFetch.EpochResponse(Errors.STALE_BROKER_EPOCH, List.of());
     assertThat(ReplicaFetchCodec.decodeEpochResponse(wrap(ReplicaFetchCodec.encode(staleEpochs))))
         .isEqualTo(staleEpochs);
     ReplicaFetch.Request none = new ReplicaFetch.Request(1, -1, 0, 0, List.of());
@@ -195,7 +194,7 @@ class ReplicaFetchCodecTest {
       List<ReplicaFetch.PartitionResponse> answers = new ArrayList<>();
       List<ReplicaFetch.EpochPartitionRequest> epochAsks = new ArrayList<>();
       List<ReplicaFetch.EpochPartitionResponse> epochAnswers = new ArrayList<>();
-      ReplicaFetchError[] errors = ReplicaFetchError.values();
+      Errors[] errors = Errors.values();
       for (int p = 0; p < count; p++) {
         TopicPartition tp = new TopicPartition("t" + random.nextInt(1000), random.nextInt(100));
         asks.add(
@@ -354,13 +353,11 @@ class ReplicaFetchCodecTest {
   }
 
   @Test
-  void anUnknownErrorCodeIsRefused() {
-    byte[] body =
-        ReplicaFetchCodec.encode(new ReplicaFetch.Response(ReplicaFetchError.NONE, List.of()));
-    body[3] = 99;
-    assertThatThrownBy(() -> ReplicaFetchCodec.decodeResponse(ByteBuffer.wrap(body)))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("error code");
+  void anErrorCodeNotKnownHereDecodesAsUnknownServerError() {
+    byte[] body = ReplicaFetchCodec.encode(new ReplicaFetch.Response(Errors.NONE, List.of()));
+    body[3] = 99; // no Kafka error has code 99
+    assertThat(ReplicaFetchCodec.decodeResponse(ByteBuffer.wrap(body)).error())
+        .isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
   }
 
   @Test

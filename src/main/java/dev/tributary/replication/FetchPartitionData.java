@@ -1,0 +1,55 @@
+package dev.tributary.replication;
+
+import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.Errors;
+import dev.tributary.log.EpochEndOffset;
+import java.nio.ByteBuffer;
+
+/**
+ * One partition's answer to a fetch (Kafka's FetchPartitionData): the stored batches unchanged
+ * (whole batches, possibly none) and the leader's offsets when it read them; or an error.
+ *
+ * <p>Invariant: {@code records} is empty when {@code error != NONE} or {@code divergingEpoch} is
+ * set; offsets are -1 when the partition could not be read at all.
+ *
+ * @param highWatermark the leader's high watermark when it read
+ * @param lastStableOffset = the high watermark (no transactions)
+ * @param logEndOffset the leader's log end offset when it read
+ * @param divergingEpoch where the fetcher's last fetched epoch ends on the leader, when it diverged
+ *     (the fetcher truncates there); null otherwise
+ * @param leaderId the partition's leader as this broker knows it (-1 if none): a client that got
+ *     NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH goes there next (KIP-951)
+ * @param leaderEpoch that leader's epoch
+ */
+public record FetchPartitionData(
+    TopicPartition topicPartition,
+    Errors error,
+    String errorMessage,
+    long highWatermark,
+    long lastStableOffset,
+    long logStartOffset,
+    long logEndOffset,
+    EpochEndOffset divergingEpoch,
+    int leaderId,
+    int leaderEpoch,
+    ByteBuffer records) {
+  private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).asReadOnlyBuffer();
+
+  public FetchPartitionData {
+    if ((error != Errors.NONE || divergingEpoch != null) && records.hasRemaining()) {
+      throw new IllegalArgumentException("an error or a diverging epoch carries no records");
+    }
+  }
+
+  /** A partition that could not be read, with what this broker knows of its leader. */
+  public static FetchPartitionData error(
+      TopicPartition tp, Errors error, String message, int leaderId, int leaderEpoch) {
+    return new FetchPartitionData(
+        tp, error, message, -1, -1, -1, -1, null, leaderId, leaderEpoch, EMPTY);
+  }
+
+  /** Bytes of batches returned. */
+  public int sizeInBytes() {
+    return records.remaining();
+  }
+}

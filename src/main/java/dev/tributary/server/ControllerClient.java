@@ -1,0 +1,103 @@
+package dev.tributary.server;
+
+import dev.tributary.common.errors.NotControllerException;
+import dev.tributary.metadata.MetadataQuorum;
+import dev.tributary.security.SecurityChange;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * This broker's way to the active controller (Kafka's controller channel manager): the one place
+ * that decides whether the controller is this broker — then the call goes straight to its {@link
+ * ControllerService}, no network — or another, reached over the {@link ControllerChannel} at the
+ * address the {@link ControllerLocator} finds. Admin calls are asynchronous: the blocking channel
+ * runs on {@code executor}, never on a request thread.
+ *
+ * <p>Failures are the channel's: NOT_CONTROLLER while none is known (the caller retries), the
+ * controller's own refusals, {@link ControllerUnreachableException} when nobody answered.
+ */
+public final class ControllerClient {
+  private final MetadataQuorum quorum;
+  private final ControllerService local;
+  private final ControllerChannel remote;
+  private final ControllerLocator locator;
+  private final Executor executor;
+
+  ControllerClient(
+      MetadataQuorum quorum,
+      ControllerService local,
+      ControllerChannel remote,
+      ControllerLocator locator,
+      Executor executor) {
+    this.quorum = quorum;
+    this.local = local;
+    this.remote = remote;
+    this.locator = locator;
+    this.executor = executor;
+  }
+
+  /** Runs {@code call} against the active controller, here or elsewhere. Blocking. */
+  <T> T call(Function<Target, T> call) {
+    ControllerChannel channel = quorum.isActiveController() ? local : remote;
+    ControllerChannel.Endpoint endpoint =
+        locator
+            .controllerEndpoint()
+            .orElseThrow(
+                () ->
+                    new NotControllerException("No active controller is known yet; retry shortly"));
+    return call.apply(new Target(channel, endpoint));
+  }
+
+  /** {@link #call}, off the caller's thread. */
+  <T> CompletableFuture<T> callAsync(Function<Target, T> call) {
+    return CompletableFuture.supplyAsync(() -> call(call), executor);
+  }
+
+  /** The channel to use and the controller's address, for one call. */
+  record Target(ControllerChannel channel, ControllerChannel.Endpoint endpoint) {}
+
+  public CompletableFuture<ControllerChannel.AdminResult> createTopic(
+      String name, int partitions, int replicationFactor, Map<String, String> configs) {
+    return callAsync(
+        t -> t.channel().createTopic(t.endpoint(), name, partitions, replicationFactor, configs));
+  }
+
+  public CompletableFuture<ControllerChannel.AdminResult> createPartitions(
+      String name, int newTotal) {
+    return callAsync(t -> t.channel().createPartitions(t.endpoint(), name, newTotal));
+  }
+
+  public CompletableFuture<ControllerChannel.AdminResult> deleteTopic(String name) {
+    return callAsync(t -> t.channel().deleteTopic(t.endpoint(), name));
+  }
+
+  public CompletableFuture<ControllerChannel.AdminResult> alterConfig(
+      String name, String key, String value) {
+    return callAsync(t -> t.channel().alterConfig(t.endpoint(), name, key, value));
+  }
+
+  public CompletableFuture<ControllerChannel.AdminResult> alterSecurity(SecurityChange change) {
+    return callAsync(t -> t.channel().alterSecurity(t.endpoint(), change));
+  }
+
+  /** A leader's ISR change. Blocking: the caller runs it on its own thread. */
+  public ControllerChannel.AdminResult alterPartition(ControllerChannel.AlterPartition request) {
+    return call(t -> t.channel().alterPartition(t.endpoint(), request));
+  }
+
+  /** Fences this broker's registration after moving its leaderships away. Blocking. */
+  public ControllerChannel.AdminResult fenceBroker(int brokerId, long brokerEpoch) {
+    return call(t -> t.channel().fenceBroker(t.endpoint(), brokerId, brokerEpoch));
+  }
+
+  /** {@code reporterId} could not connect to {@code brokerId}. Blocking. */
+  public void reportUnreachable(int reporterId, int brokerId) {
+    call(
+        t -> {
+          t.channel().reportUnreachable(t.endpoint(), reporterId, brokerId);
+          return null;
+        });
+  }
+}
