@@ -3,34 +3,31 @@ package dev.tributary.consumer;
 import dev.tributary.common.Scheduler;
 import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
-import dev.tributary.common.errors.LeaderNotAvailableException;
-import dev.tributary.common.errors.NotLeaderOrFollowerException;
+import dev.tributary.consumer.SubscriptionState.Assignment;
+import dev.tributary.consumer.SubscriptionState.Unsubscribed;
 import dev.tributary.group.CoordinatorApi;
 import dev.tributary.group.GroupCoordinatorConfig;
 import dev.tributary.group.GroupError;
 import dev.tributary.group.OffsetAndMetadata;
-import dev.tributary.log.OffsetOutOfRangeException;
-import dev.tributary.log.record.BatchIterator;
 import dev.tributary.log.record.Record;
-import dev.tributary.log.record.RecordBatch;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One consumer as REST Proxy's consumer API has it: created in a group, then either subscribed to
  * topics (a member of the group, partitions assigned by rebalancing) or manually assigned
  * partitions; it keeps a position per partition, returns records from there, and commits offsets to
  * the group's coordinator. Lives on the broker that created it.
+ *
+ * <p>A façade over the parts Kafka's consumer has: {@link SubscriptionState} (subscription or
+ * assignment, positions, pending resets), {@link GroupMembership} (the member side of the group
+ * protocol, while subscribed), {@link OffsetCommitter} (commits, auto-commits, committed offsets)
+ * and {@link Fetcher} with its {@link FetchCollector} (reads from partition leaders, the long poll,
+ * delivery). A records call runs: wait for a stable assignment (if subscribed) → positions from the
+ * committed offsets → pending resets → a round without waiting, then a long poll → delivery.
  *
  * <p>Positions: a partition newly assigned starts from the group's committed offset, else per
  * {@code auto.offset.reset}; a rebalance forgets every position (the eager protocol: partitions
@@ -40,17 +37,23 @@ import org.slf4j.LoggerFactory;
  * <p>Invariant: records are served only from {@link #assignedPartitions()} as it is when the read
  * completes, and only if the assignment did not change while the read was in flight.
  *
- * <p>Thread-safe (guarded by this object; I/O futures complete without the lock).
+ * <p>Thread-safe. This object's lock guards {@link #lastRequestMs} and {@link #closed}, and
+ * serializes what changes the mode or the membership (subscribe, assign, unsubscribe, close) with
+ * what acts on them (the start of a records call, the tick), so that neither sees a membership half
+ * left. Lock order: this → {@link SubscriptionState} → {@link GroupMembership}; the locks of {@link
+ * OffsetCommitter}, {@link Fetcher} and its rounds are leaves. The membership's listener takes only
+ * the subscription state's lock. I/O futures complete without any of these locks.
  */
 public final class ConsumerInstance {
-  private static final Logger logger = LoggerFactory.getLogger(ConsumerInstance.class);
-
-  /** Kafka's max.partition.fetch.bytes default: the most one partition contributes per read. */
-  static final int MAX_PARTITION_FETCH_BYTES = 1 << 20;
-
+  /** How an instance gets its partitions. */
   public enum Mode {
+    /** Neither subscribed nor assigned: records calls are refused. Next: subscribe or assign. */
     NONE,
+    /** A member of the group; partitions come from rebalancing. Next: unsubscribe (→ NONE). */
     SUBSCRIBED,
+    /**
+     * Partitions assigned by hand. Next: assign another list; an empty one, or unsubscribe: NONE.
+     */
     ASSIGNED
   }
 
@@ -58,39 +61,19 @@ public final class ConsumerInstance {
   private final String instanceId;
   private final ConsumerSettings settings;
   private final CoordinatorApi coordinator;
-  private final PartitionReader reader;
   private final ClusterTopics topics;
   private final Time time;
   private final Scheduler scheduler;
   private final String clientHost;
   private final String principal;
 
-  private Mode mode = Mode.NONE;
-  private List<String> subscribedTopics = List.of();
-  private Pattern topicPattern;
-  private List<TopicPartition> manualAssignment = List.of();
-  private GroupMembership membership;
-
-  /** Next offset to return per partition. Invariant: keys ⊆ the current assignment. */
-  private final Map<TopicPartition, Long> positions = new HashMap<>();
-
-  /** Partitions to reposition by a reset strategy before their next read. */
-  private final Map<TopicPartition, String> pendingResets = new HashMap<>();
-
-  /** Bumped on every change of the assignment; reads that straddle a change deliver nothing. */
-  private long assignmentEpoch;
-
-  /**
-   * Long polls still waiting, at most one per partition (see {@link #fetchOnce}). Invariant: each
-   * entry's future is not done (a done one removes itself).
-   */
-  private final Map<TopicPartition, PendingFetch> pendingFetches = new HashMap<>();
-
-  /** What was last committed per partition, to skip auto-commits that change nothing. */
-  private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
+  private final SubscriptionState subscriptions;
+  private final OffsetCommitter committer;
+  private final Fetcher fetcher;
 
   private long lastRequestMs;
-  private long lastAutoCommitMs;
+
+  /** Set once, by {@link #close}: the instance serves nothing more. */
   private boolean closed;
 
   public ConsumerInstance(
@@ -135,13 +118,16 @@ public final class ConsumerInstance {
     this.instanceId = instanceId;
     this.settings = settings;
     this.coordinator = coordinator;
-    this.reader = reader;
     this.topics = topics;
     this.time = time;
     this.scheduler = scheduler;
     this.clientHost = clientHost;
+    this.subscriptions = new SubscriptionState(topics);
+    this.committer =
+        new OffsetCommitter(
+            groupId, instanceId, settings, coordinator, subscriptions, time, scheduler);
+    this.fetcher = new Fetcher(groupId, settings, reader, subscriptions, time, scheduler);
     this.lastRequestMs = time.milliseconds();
-    this.lastAutoCommitMs = lastRequestMs;
   }
 
   public String groupId() {
@@ -179,164 +165,75 @@ public final class ConsumerInstance {
    */
   public synchronized void subscribe(List<String> topicList, String pattern) {
     touch();
-    if (mode == Mode.ASSIGNED) {
-      throw new IllegalConsumerStateException(
-          "Subscription to topics, partitions and pattern are mutually exclusive: this instance has a manual assignment; delete it first (DELETE .../assignments is not in REST Proxy; use POST .../assignments with an empty list)");
-    }
-    boolean hasTopics = topicList != null && !topicList.isEmpty();
-    if (hasTopics == (pattern != null)) {
-      throw new dev.tributary.common.errors.InvalidRequestException(
-          "Give either a non-empty \"topics\" list or a \"topic_pattern\", not both and not neither");
-    }
-    if (hasTopics) {
-      for (String t : topicList) {
-        if (t == null || t.isBlank()) {
-          throw new dev.tributary.common.errors.InvalidRequestException(
-              "A topic name in \"topics\" is empty");
-        }
-      }
-      subscribedTopics = List.copyOf(new TreeSet<>(topicList));
-      topicPattern = null;
-    } else {
-      try {
-        topicPattern = Pattern.compile(pattern);
-      } catch (java.util.regex.PatternSyntaxException e) {
-        throw new dev.tributary.common.errors.InvalidRequestException(
-            "topic_pattern is not a valid regular expression: " + e.getDescription());
-      }
-      subscribedTopics = List.of();
-    }
-    mode = Mode.SUBSCRIBED;
-    if (membership == null) {
-      membership =
-          new GroupMembership(
-              groupId,
-              instanceId,
-              clientHost,
-              settings,
-              coordinator,
-              time,
-              new MembershipListener());
-    } else {
-      membership.requestRejoin("subscription changed");
-    }
-    membership.onClientPoll();
+    subscriptions.subscribe(
+        topicList,
+        pattern,
+        () ->
+            new GroupMembership(
+                groupId,
+                instanceId,
+                clientHost,
+                settings,
+                coordinator,
+                time,
+                new MembershipListener()));
   }
 
   /** The topics subscribed to (a pattern resolved against the topics that exist now). */
-  public synchronized List<String> subscription() {
+  public List<String> subscription() {
     touch();
-    return mode == Mode.SUBSCRIBED ? List.copyOf(new TreeSet<>(resolveTopics())) : List.of();
+    return subscriptions.subscription();
   }
 
   /** The subscribed pattern, or null. */
-  public synchronized String topicPattern() {
-    return topicPattern == null ? null : topicPattern.pattern();
+  public String topicPattern() {
+    return subscriptions.topicPattern();
   }
 
   /** Leaves the group and forgets subscription, assignment and positions. */
   public void unsubscribe() {
-    GroupMembership leaving;
+    Unsubscribed left;
     CompletableFuture<Void> committed = CompletableFuture.completedFuture(null);
     synchronized (this) {
       touch();
-      leaving = membership;
-      if (leaving != null && settings.autoCommitEnable()) {
-        committed =
-            commitConsumed(leaving.memberId(), leaving.generationId(), leaving.ownedPartitions());
+      left = subscriptions.unsubscribe();
+      if (left.membership() != null && settings.autoCommitEnable()) {
+        committed = committer.commitConsumed(left.consumed());
       }
-      membership = null;
-      mode = Mode.NONE;
-      subscribedTopics = List.of();
-      topicPattern = null;
-      manualAssignment = List.of();
-      clearPositions();
     }
-    if (leaving != null) {
+    if (left.membership() != null) {
       // Leave only once the commit is in: a LeaveGroup that overtook it would make it fail.
-      committed.thenCompose(ignored -> leaving.leaveNow("the consumer unsubscribed"));
+      committed.thenCompose(ignored -> left.membership().leaveNow("the consumer unsubscribed"));
     }
   }
 
   /** Assigns partitions by hand (no group membership); an empty list unassigns. */
   public synchronized void assign(List<TopicPartition> partitions) {
     touch();
-    if (mode == Mode.SUBSCRIBED) {
-      throw new IllegalConsumerStateException(
-          "Subscription to topics, partitions and pattern are mutually exclusive: this instance is subscribed; unsubscribe first");
-    }
-    Map<String, Integer> counts = topics.partitionCounts(true);
-    for (TopicPartition tp : partitions) {
-      Integer count = counts.get(tp.topic());
-      if (count == null) {
-        throw dev.tributary.common.errors.UnknownTopicOrPartitionException.unknownTopic(tp.topic());
-      }
-      if (tp.partition() >= count) {
-        throw dev.tributary.common.errors.UnknownTopicOrPartitionException.unknownPartition(
-            tp.topic(), tp.partition(), count);
-      }
-    }
-    manualAssignment = List.copyOf(new java.util.LinkedHashSet<>(partitions));
-    mode = manualAssignment.isEmpty() ? Mode.NONE : Mode.ASSIGNED;
-    positions.keySet().retainAll(manualAssignment);
-    pendingResets.keySet().retainAll(manualAssignment);
-    assignmentEpoch++;
+    subscriptions.assign(partitions);
   }
 
   /** The partitions this instance reads now: its manual assignment, or its group assignment. */
-  public synchronized List<TopicPartition> assignedPartitions() {
-    return switch (mode) {
-      case ASSIGNED -> manualAssignment;
-      case SUBSCRIBED -> membership.ownedPartitions();
-      case NONE -> List.of();
-    };
+  public List<TopicPartition> assignedPartitions() {
+    return subscriptions.assignedPartitions();
   }
 
   // ---------------------------------------------------------------------------------------------
   // positions
 
-  public synchronized void seek(Map<TopicPartition, Long> offsets) {
+  public void seek(Map<TopicPartition, Long> offsets) {
     touch();
-    requireAssigned(offsets.keySet());
-    offsets.forEach(
-        (tp, offset) -> {
-          if (offset < 0) {
-            throw new dev.tributary.common.errors.InvalidRequestException(
-                "offset must be >= 0, got " + offset + " for " + tp);
-          }
-        });
-    offsets.forEach(
-        (tp, offset) -> {
-          positions.put(tp, offset);
-          pendingResets.remove(tp);
-        });
+    subscriptions.seek(offsets);
   }
 
-  public synchronized void seekToBeginning(List<TopicPartition> partitions) {
-    seekTo(partitions, "earliest");
-  }
-
-  public synchronized void seekToEnd(List<TopicPartition> partitions) {
-    seekTo(partitions, "latest");
-  }
-
-  private void seekTo(List<TopicPartition> partitions, String where) {
+  public void seekToBeginning(List<TopicPartition> partitions) {
     touch();
-    requireAssigned(partitions);
-    for (TopicPartition tp : partitions) {
-      positions.remove(tp);
-      pendingResets.put(tp, where);
-    }
+    subscriptions.requestOffsetReset(partitions, "earliest");
   }
 
-  private void requireAssigned(java.util.Collection<TopicPartition> partitions) {
-    List<TopicPartition> assigned = assignedPartitions();
-    for (TopicPartition tp : partitions) {
-      if (!assigned.contains(tp)) {
-        throw new IllegalConsumerStateException(
-            "No current assignment for partition " + tp + "; this instance holds " + assigned);
-      }
-    }
+  public void seekToEnd(List<TopicPartition> partitions) {
+    touch();
+    subscriptions.requestOffsetReset(partitions, "latest");
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -362,6 +259,13 @@ public final class ConsumerInstance {
   }
 
   /**
+   * What one records call returns: per partition, the records to deliver; and the group generation
+   * they were delivered in (-1 outside a group), so that callers can check that within one
+   * generation each partition went to one member.
+   */
+  public record Delivery(int generationId, List<PartitionRecords> partitions) {}
+
+  /**
    * As {@link #records(long, long)}, delivering only up to the first record {@code deliverable}
    * refuses in each partition; if that is the very first record of the answer, fails with {@link
    * UndeliverableRecordException} and moves nothing.
@@ -370,50 +274,62 @@ public final class ConsumerInstance {
       long timeoutMs, long maxBytes, Deliverable deliverable) {
     CompletableFuture<Void> ready;
     long deadlineMs;
-    GroupMembership polling = null;
+    GroupMembership polling;
     synchronized (this) {
       touch();
       if (closed) {
         throw new ConsumerInstanceNotFoundException(
             "Consumer instance " + instanceId + " was deleted");
       }
-      if (mode == Mode.NONE) {
+      if (subscriptions.mode() == Mode.NONE) {
         throw new IllegalConsumerStateException(
             "Consumer is not subscribed to any topics or assigned any partitions");
       }
       deadlineMs = time.milliseconds() + timeoutMs;
-      if (mode == Mode.SUBSCRIBED) {
-        polling = membership;
-        GroupError fatal = membership.fatalError();
-        if (fatal != null) {
-          membership.onClientPoll(); // reported once; the next call tries to join again
-          throw new IllegalConsumerStateException(
-              "The consumer cannot join group " + groupId + ": " + describe(fatal));
-        }
-        if (membership.isStable()) {
-          ready = CompletableFuture.completedFuture(null);
-        } else {
-          GroupMembership waitingOn = membership;
-          CompletableFuture<Void> stable = waitingOn.awaitStable();
-          ready = withDeadline(stable, deadlineMs, () -> waitingOn.forgetWaiter(stable));
-        }
-      } else {
-        ready = CompletableFuture.completedFuture(null);
-      }
+      polling = subscriptions.membership();
+      ready =
+          polling == null ? CompletableFuture.completedFuture(null) : ready(polling, deadlineMs);
     }
     if (polling == null) {
       return ready.thenCompose(ignored -> readAssigned(deadlineMs, maxBytes, deliverable));
     }
-    GroupMembership member = polling;
-    member.onPollStarted();
+    polling.onPollStarted();
     try {
       return ready
           .thenCompose(ignored -> readAssigned(deadlineMs, maxBytes, deliverable))
-          .whenComplete((records, failure) -> member.onPollFinished());
+          .whenComplete((records, failure) -> polling.onPollFinished());
     } catch (RuntimeException e) {
-      member.onPollFinished();
+      polling.onPollFinished();
       throw e;
     }
+  }
+
+  /** Completes once {@code member} has a stable assignment, or at the deadline. */
+  private CompletableFuture<Void> ready(GroupMembership member, long deadlineMs) {
+    GroupError fatal = member.fatalError();
+    if (fatal != null) {
+      member.onClientPoll(); // reported once; the next call tries to join again
+      throw new IllegalConsumerStateException(
+          "The consumer cannot join group " + groupId + ": " + describe(fatal));
+    }
+    if (member.isStable()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> stable = member.awaitStable();
+    CompletableFuture<Void> out = new CompletableFuture<>();
+    Scheduler.Cancellable timer =
+        scheduler.schedule(
+            Math.max(0, deadlineMs - time.milliseconds()),
+            () -> {
+              member.forgetWaiter(stable);
+              out.complete(null);
+            });
+    stable.whenComplete(
+        (v, e) -> {
+          timer.cancel();
+          out.complete(null);
+        });
+    return out;
   }
 
   private static String describe(GroupError error) {
@@ -426,392 +342,19 @@ public final class ConsumerInstance {
     };
   }
 
-  /**
-   * What one records call returns: per partition, the records to deliver; and the group generation
-   * they were delivered in (-1 outside a group), so that callers can check that within one
-   * generation each partition went to one member.
-   */
-  public record Delivery(int generationId, List<PartitionRecords> partitions) {}
-
   private CompletableFuture<Delivery> readAssigned(
       long deadlineMs, long maxBytes, Deliverable deliverable) {
-    List<TopicPartition> partitions;
-    long epoch;
-    synchronized (this) {
-      partitions = assignedPartitions();
-      epoch = assignmentEpoch;
-    }
+    Assignment assignment = subscriptions.assignment();
+    List<TopicPartition> partitions = assignment.partitions();
+    long epoch = assignment.epoch();
     if (partitions.isEmpty()) {
       return CompletableFuture.completedFuture(new Delivery(-1, List.of()));
     }
-    return initializePositions(partitions, epoch, deadlineMs)
-        .thenCompose(ignored -> fetchAll(partitions, epoch, deadlineMs, maxBytes, deliverable));
-  }
-
-  /** Committed offsets for partitions without a position, then resets for those still without. */
-  private CompletableFuture<Void> initializePositions(
-      List<TopicPartition> partitions, long epoch, long deadlineMs) {
-    List<TopicPartition> unknown = new ArrayList<>();
-    synchronized (this) {
-      for (TopicPartition tp : partitions) {
-        if (!positions.containsKey(tp) && !pendingResets.containsKey(tp)) {
-          unknown.add(tp);
-        }
-      }
-    }
-    CompletableFuture<Void> committed =
-        unknown.isEmpty()
-            ? CompletableFuture.completedFuture(null)
-            : coordinator
-                .fetchOffsets(groupId, unknown)
-                .thenCompose(
-                    result -> {
-                      if (result.error() == GroupError.NONE) {
-                        return CompletableFuture.completedFuture(result);
-                      }
-                      // The coordinator is moving, loading, or its topic is being created: ask
-                      // again shortly while the call has time; after that the call answers with
-                      // what the other partitions have, and these get positions on a later call.
-                      if (deadlineMs - time.milliseconds() <= GroupMembership.RETRY_BACKOFF_MS) {
-                        return CompletableFuture.completedFuture(result);
-                      }
-                      CompletableFuture<Void> later = new CompletableFuture<>();
-                      scheduler.schedule(
-                          GroupMembership.RETRY_BACKOFF_MS, () -> later.complete(null));
-                      return later.thenCompose(
-                          ignored ->
-                              initializePositions(partitions, epoch, deadlineMs)
-                                  .thenApply(
-                                      done ->
-                                          new CoordinatorApi.OffsetFetchResult(
-                                              GroupError.COORDINATOR_NOT_AVAILABLE, Map.of())));
-                    })
-                .thenAccept(
-                    result -> {
-                      if (result.error() != GroupError.NONE) {
-                        return; // handled (or given up on) above
-                      }
-                      synchronized (this) {
-                        if (assignmentEpoch != epoch) {
-                          return;
-                        }
-                        for (TopicPartition tp : unknown) {
-                          OffsetAndMetadata o = result.offsets().get(tp);
-                          if (o != null) {
-                            positions.putIfAbsent(tp, o.offset());
-                          } else if (!positions.containsKey(tp)) {
-                            pendingResets.putIfAbsent(tp, settings.autoOffsetReset());
-                          }
-                        }
-                      }
-                    });
-    return committed.thenCompose(ignored -> resetPositions(partitions, epoch));
-  }
-
-  private CompletableFuture<Void> resetPositions(List<TopicPartition> partitions, long epoch) {
-    Map<TopicPartition, String> resets = new LinkedHashMap<>();
-    synchronized (this) {
-      for (TopicPartition tp : partitions) {
-        String how = pendingResets.get(tp);
-        if (how != null) {
-          resets.put(tp, how);
-        }
-      }
-    }
-    List<CompletableFuture<Void>> lookups = new ArrayList<>();
-    for (Map.Entry<TopicPartition, String> reset : resets.entrySet()) {
-      TopicPartition tp = reset.getKey();
-      if (reset.getValue().equals("none")) {
-        throw new NoOffsetForPartitionException(
-            "Partition "
-                + tp
-                + " has no committed offset in group "
-                + groupId
-                + " and auto.offset.reset is none; seek first");
-      }
-      lookups.add(
-          reader
-              .offsets(tp)
-              .handle(
-                  (offsets, failure) -> {
-                    if (failure != null) {
-                      return null; // leader moving; try again on the next read
-                    }
-                    synchronized (this) {
-                      if (assignmentEpoch == epoch
-                          && reset.getValue().equals(pendingResets.get(tp))) {
-                        pendingResets.remove(tp);
-                        positions.put(
-                            tp,
-                            reset.getValue().equals("earliest")
-                                ? offsets.logStartOffset()
-                                : offsets.highWatermark());
-                      }
-                    }
-                    return null;
-                  }));
-    }
-    return CompletableFuture.allOf(lookups.toArray(CompletableFuture[]::new));
-  }
-
-  /**
-   * Reads every partition with a position: first without waiting, so that one answer carries what
-   * every partition has now (as a Kafka fetch does); only if that is less than {@code
-   * fetch.min.bytes} again with a long poll, until min bytes or the deadline.
-   */
-  private CompletableFuture<Delivery> fetchAll(
-      List<TopicPartition> partitions,
-      long epoch,
-      long deadlineMs,
-      long maxBytes,
-      Deliverable deliverable) {
-    Map<TopicPartition, Long> starts = new LinkedHashMap<>();
-    synchronized (this) {
-      for (TopicPartition tp : partitions) {
-        Long position = positions.get(tp);
-        if (position != null) {
-          starts.put(tp, position);
-        }
-      }
-    }
-    if (starts.isEmpty()) {
-      return CompletableFuture.completedFuture(new Delivery(-1, List.of()));
-    }
-    return round(starts, epoch, 0)
+    return committer
+        .refreshCommittedOffsetsIfNeeded(partitions, epoch, deadlineMs)
+        .thenCompose(ignored -> fetcher.resetPositionsIfNeeded(partitions, epoch))
         .thenCompose(
-            now -> {
-              long waitMs = deadlineMs - time.milliseconds();
-              if (enough(now) || waitMs <= 0) {
-                return CompletableFuture.completedFuture(now);
-              }
-              return round(starts, epoch, waitMs);
-            })
-        .thenApply(read -> deliver(read, epoch, maxBytes, deliverable));
-  }
-
-  private boolean enough(List<PartitionRecords> read) {
-    long bytes = 0;
-    for (PartitionRecords p : read) {
-      bytes += p.batches().remaining();
-    }
-    return bytes > 0 && bytes >= settings.fetchMinBytes();
-  }
-
-  /**
-   * One fetch of each partition from {@code starts}, each waiting up to {@code waitMs}; completes
-   * with what was read once every partition answered, once {@code fetch.min.bytes} are in, or at
-   * {@code waitMs}.
-   */
-  private CompletableFuture<List<PartitionRecords>> round(
-      Map<TopicPartition, Long> starts, long epoch, long waitMs) {
-    CompletableFuture<List<PartitionRecords>> answer = new CompletableFuture<>();
-    // Without waiting every partition answers at once: take them all, as one Kafka fetch would.
-    FetchRound round = new FetchRound(starts.size(), waitMs <= 0, answer);
-    if (waitMs > 0) {
-      Scheduler.Cancellable timer = scheduler.schedule(waitMs, round::finish);
-      answer.whenComplete((v, e) -> timer.cancel());
-    }
-    starts.forEach(
-        (tp, offset) ->
-            fetchOnce(tp, offset, waitMs)
-                .whenComplete(
-                    (fetched, failure) -> {
-                      if (failure != null) {
-                        onFetchFailure(tp, offset, epoch, failure);
-                        round.partitionDone(null);
-                      } else {
-                        round.partitionDone(
-                            fetched.records().hasRemaining()
-                                ? new PartitionRecords(
-                                    tp, fetched.records(), offset, Long.MAX_VALUE)
-                                : null);
-                      }
-                    }));
-    return answer;
-  }
-
-  /**
-   * A read of {@code tp} at {@code offset}, sharing the long poll a previous records call left
-   * waiting there: at most one outstanding read per partition, however often the client polls and
-   * however early each call returns. Without waiting ({@code waitMs = 0}) a partition with a long
-   * poll outstanding has nothing now, or that poll would have answered.
-   */
-  private CompletableFuture<PartitionReader.Fetched> fetchOnce(
-      TopicPartition tp, long offset, long waitMs) {
-    synchronized (this) {
-      PendingFetch pending = pendingFetches.get(tp);
-      if (pending != null && pending.offset() == offset && !pending.future().isDone()) {
-        return waitMs <= 0
-            ? CompletableFuture.completedFuture(
-                new PartitionReader.Fetched(java.nio.ByteBuffer.allocate(0), -1, -1))
-            : pending.future();
-      }
-      if (waitMs <= 0) {
-        return reader.fetch(tp, offset, MAX_PARTITION_FETCH_BYTES, 0);
-      }
-      CompletableFuture<PartitionReader.Fetched> future =
-          reader.fetch(tp, offset, MAX_PARTITION_FETCH_BYTES, waitMs);
-      PendingFetch started = new PendingFetch(offset, future);
-      pendingFetches.put(tp, started);
-      future.whenComplete(
-          (v, e) -> {
-            synchronized (this) {
-              pendingFetches.remove(tp, started);
-            }
-          });
-      return future;
-    }
-  }
-
-  /** A long poll of one partition that is still waiting. */
-  private record PendingFetch(long offset, CompletableFuture<PartitionReader.Fetched> future) {}
-
-  /**
-   * The partitions' answers of one fetch round, gathered until all answered or min bytes are in.
-   */
-  private final class FetchRound {
-    private final CompletableFuture<List<PartitionRecords>> answer;
-    private int outstanding;
-    private final boolean waitForAll;
-    private final List<PartitionRecords> gathered = new ArrayList<>();
-
-    FetchRound(
-        int partitions, boolean waitForAll, CompletableFuture<List<PartitionRecords>> answer) {
-      this.outstanding = partitions;
-      this.waitForAll = waitForAll;
-      this.answer = answer;
-    }
-
-    synchronized void partitionDone(PartitionRecords records) {
-      outstanding--;
-      if (records != null) {
-        gathered.add(records);
-      }
-      if (outstanding == 0 || (!waitForAll && enough(gathered))) {
-        finish();
-      }
-    }
-
-    synchronized void finish() {
-      if (!answer.isDone()) {
-        answer.complete(List.copyOf(gathered));
-      }
-    }
-  }
-
-  private void onFetchFailure(TopicPartition tp, long offset, long epoch, Throwable failure) {
-    Throwable cause =
-        failure instanceof CompletionException && failure.getCause() != null
-            ? failure.getCause()
-            : failure;
-    if (cause instanceof OffsetOutOfRangeException) {
-      synchronized (this) {
-        if (assignmentEpoch == epoch && Long.valueOf(offset).equals(positions.get(tp))) {
-          logger.info(
-              "Position {} of {} is out of range; resetting per auto.offset.reset={}",
-              offset,
-              tp,
-              settings.autoOffsetReset());
-          positions.remove(tp);
-          pendingResets.put(tp, settings.autoOffsetReset());
-        }
-      }
-    } else if (!(cause instanceof NotLeaderOrFollowerException
-        || cause instanceof LeaderNotAvailableException)) {
-      logger.debug("Read of {} at {} failed: {}", tp, offset, cause.toString());
-    }
-  }
-
-  /**
-   * Trims what was read to {@code maxBytes} of keys and values and advances the positions over it;
-   * drops all of it if the assignment changed meanwhile or another read moved a position first.
-   */
-  private Delivery deliver(
-      List<PartitionRecords> read, long epoch, long maxBytes, Deliverable deliverable) {
-    String refused = null;
-    synchronized (this) {
-      int generation = mode == Mode.SUBSCRIBED ? membership.generationId() : -1;
-      if (assignmentEpoch != epoch || closed) {
-        return new Delivery(generation, List.of());
-      }
-      List<TopicPartition> assigned = assignedPartitions();
-      List<PartitionRecords> out = new ArrayList<>();
-      long budget = maxBytes;
-      boolean any = false;
-      for (PartitionRecords p : read) {
-        TopicPartition tp = p.topicPartition();
-        if (!assigned.contains(tp) || !Long.valueOf(p.fromOffset()).equals(positions.get(tp))) {
-          continue;
-        }
-        long next = p.fromOffset();
-        outer:
-        for (RecordBatch batch : BatchIterator.lenient(p.batches().duplicate())) {
-          if (batch.isControlBatch()) {
-            next = Math.max(next, batch.nextOffset());
-            continue;
-          }
-          for (Record record : batch.records()) {
-            if (record.offset() < p.fromOffset()) {
-              continue;
-            }
-            if (!deliverable.accepts(record)) {
-              if (refused == null) {
-                refused = tp + " at offset " + record.offset();
-              }
-              break outer; // this partition stops here; the others go on
-            }
-            long size =
-                (record.key() == null ? 0 : record.key().remaining())
-                    + (record.value() == null ? 0 : record.value().remaining());
-            if (any && size > budget) {
-              break outer;
-            }
-            budget -= size;
-            any = true;
-            next = record.offset() + 1;
-          }
-          next =
-              Math.max(
-                  next, batch.nextOffset()); // the batch is done: skip compacted-away offsets too
-        }
-        if (next > p.fromOffset()) {
-          positions.put(tp, next);
-          out.add(new PartitionRecords(tp, p.batches(), p.fromOffset(), next));
-        }
-        if (budget <= 0 && any) {
-          break;
-        }
-      }
-      if (out.isEmpty() && refused != null) {
-        throw new UndeliverableRecordException(
-            "The record of "
-                + refused
-                + " cannot be delivered in this instance's format "
-                + settings.format()
-                + " (it is not JSON); its position stays there. Read it with an instance in the"
-                + " binary format, or skip it with POST .../positions");
-      }
-      return new Delivery(generation, out);
-    }
-  }
-
-  private <T> CompletableFuture<Void> withDeadline(
-      CompletableFuture<T> future, long deadlineMs, Runnable onTimeout) {
-    CompletableFuture<Void> out = new CompletableFuture<>();
-    long waitMs = Math.max(0, deadlineMs - time.milliseconds());
-    Scheduler.Cancellable timer =
-        scheduler.schedule(
-            waitMs,
-            () -> {
-              onTimeout.run();
-              out.complete(null);
-            });
-    future.whenComplete(
-        (v, e) -> {
-          timer.cancel();
-          out.complete(null);
-        });
-    return out;
+            ignored -> fetcher.fetchRecords(partitions, epoch, deadlineMs, maxBytes, deliverable));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -822,122 +365,15 @@ public final class ConsumerInstance {
    * every assigned partition: everything returned so far.
    */
   public CompletableFuture<Void> commit(Map<TopicPartition, Long> offsets) {
-    String memberId;
-    int generation;
-    Map<TopicPartition, Long> toCommit;
-    synchronized (this) {
-      touch();
-      if (mode == Mode.SUBSCRIBED) {
-        memberId = membership.memberId();
-        generation = membership.generationId();
-        if (memberId.isEmpty()) {
-          throw new CommitFailedException(
-              "The consumer is not a member of group "
-                  + groupId
-                  + " right now (it is rebalancing); poll for records, then commit");
-        }
-      } else {
-        memberId = "";
-        generation = -1;
-      }
-      if (offsets == null) {
-        toCommit = new LinkedHashMap<>();
-        for (TopicPartition tp : assignedPartitions()) {
-          Long position = positions.get(tp);
-          if (position != null) {
-            toCommit.put(tp, position);
-          }
-        }
-      } else {
-        offsets.forEach(
-            (tp, offset) -> {
-              if (offset < 0) {
-                throw new dev.tributary.common.errors.InvalidRequestException(
-                    "A committed offset is >= 0, got " + offset + " for " + tp);
-              }
-            });
-        toCommit = offsets;
-      }
-    }
-    return sendCommit(memberId, generation, toCommit)
-        .thenAccept(
-            error -> {
-              switch (error) {
-                case NONE -> {}
-                case REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID ->
-                    throw new CommitFailedException(
-                        "Commit cannot be completed since the group has already rebalanced and may have assigned the partitions to another member ("
-                            + error
-                            + ")");
-                default ->
-                    throw new CoordinatorNotAvailableException(
-                        "The coordinator of group "
-                            + groupId
-                            + " did not take the commit ("
-                            + error
-                            + "); retry");
-              }
-            });
-  }
-
-  private CompletableFuture<GroupError> sendCommit(
-      String memberId, int generation, Map<TopicPartition, Long> offsets) {
-    long nowMs = time.milliseconds();
-    Map<TopicPartition, OffsetAndMetadata> request = new LinkedHashMap<>();
-    offsets.forEach((tp, offset) -> request.put(tp, new OffsetAndMetadata(offset, -1, "", nowMs)));
-    return coordinator
-        .commitOffsets(groupId, memberId, generation, request)
-        .whenComplete(
-            (error, failure) -> {
-              if (failure == null && error == GroupError.NONE) {
-                synchronized (this) {
-                  lastCommitted.putAll(offsets);
-                }
-              }
-            });
+    touch();
+    return committer.commit(offsets);
   }
 
   /** The group's committed offsets for {@code partitions}. */
   public CompletableFuture<Map<TopicPartition, OffsetAndMetadata>> committed(
       List<TopicPartition> partitions) {
     touch();
-    return coordinator
-        .fetchOffsets(groupId, partitions)
-        .thenApply(
-            result -> {
-              CoordinatorNotAvailableException.requireAnswered(groupId, result.error());
-              return result.offsets();
-            });
-  }
-
-  /**
-   * Commits positions that moved since the last commit, for {@code partitions}; async, failures
-   * logged.
-   */
-  private CompletableFuture<Void> commitConsumed(
-      String memberId, int generation, List<TopicPartition> partitions) {
-    Map<TopicPartition, Long> changed = new LinkedHashMap<>();
-    for (TopicPartition tp : partitions) {
-      Long position = positions.get(tp);
-      if (position != null && !position.equals(lastCommitted.get(tp))) {
-        changed.put(tp, position);
-      }
-    }
-    if (changed.isEmpty() || (mode == Mode.SUBSCRIBED && memberId.isEmpty())) {
-      return CompletableFuture.completedFuture(null);
-    }
-    return sendCommit(memberId, generation, changed)
-        .handle(
-            (error, failure) -> {
-              if (failure != null || error != GroupError.NONE) {
-                logger.info(
-                    "Auto-commit for {} in group {} failed: {}",
-                    instanceId,
-                    groupId,
-                    failure != null ? failure.toString() : error);
-              }
-              return null;
-            });
+    return committer.committed(partitions);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -950,17 +386,8 @@ public final class ConsumerInstance {
       if (closed) {
         return;
       }
-      current = membership;
-      long nowMs = time.milliseconds();
-      if (settings.autoCommitEnable()
-          && nowMs - lastAutoCommitMs >= settings.autoCommitIntervalMs()) {
-        lastAutoCommitMs = nowMs;
-        if (mode == Mode.SUBSCRIBED) {
-          commitConsumed(current.memberId(), current.generationId(), current.ownedPartitions());
-        } else if (mode == Mode.ASSIGNED) {
-          commitConsumed("", -1, manualAssignment);
-        }
-      }
+      current = subscriptions.membership();
+      committer.maybeAutoCommit(time.milliseconds());
     }
     if (current != null) {
       current.tick();
@@ -969,71 +396,46 @@ public final class ConsumerInstance {
 
   /** Commits (with auto-commit), leaves the group; the instance is unusable afterwards. */
   public CompletableFuture<Void> close() {
-    GroupMembership leaving;
+    Unsubscribed left;
     CompletableFuture<Void> committed;
     synchronized (this) {
       if (closed) {
         return CompletableFuture.completedFuture(null);
       }
       closed = true;
-      leaving = membership;
+      left = subscriptions.unsubscribe(); // reads in flight now deliver nothing
       committed =
-          !settings.autoCommitEnable()
-              ? CompletableFuture.completedFuture(null)
-              : mode == Mode.SUBSCRIBED
-                  ? commitConsumed(
-                      leaving.memberId(), leaving.generationId(), leaving.ownedPartitions())
-                  : commitConsumed("", -1, manualAssignment);
-      membership = null;
-      mode = Mode.NONE;
+          settings.autoCommitEnable()
+              ? committer.commitConsumed(left.consumed())
+              : CompletableFuture.completedFuture(null);
     }
-    if (leaving == null) {
+    if (left.membership() == null) {
       return committed;
     }
-    return committed.thenCompose(ignored -> leaving.leaveNow("the consumer instance was deleted"));
-  }
-
-  private void clearPositions() {
-    positions.clear();
-    pendingResets.clear();
-    assignmentEpoch++;
-  }
-
-  private Set<String> resolveTopics() {
-    if (topicPattern == null) {
-      return Set.copyOf(subscribedTopics);
-    }
-    Set<String> matched = new TreeSet<>();
-    for (String topic : topics.partitionCounts(false).keySet()) {
-      if (topicPattern.matcher(topic).matches()) {
-        matched.add(topic);
-      }
-    }
-    return matched;
+    return committed.thenCompose(
+        ignored -> left.membership().leaveNow("the consumer instance was deleted"));
   }
 
   /** A one-line status for logs and the admin views. */
-  public synchronized String statusLine() {
-    return instanceId
-        + " "
-        + mode
-        + (membership == null ? "" : " " + membership.statusLine())
-        + " positions="
-        + positions;
+  public String statusLine() {
+    return instanceId + " " + subscriptions.statusLine();
   }
 
   /** The membership, for admin views (null unless subscribed). */
-  public synchronized GroupMembership membership() {
-    return membership;
+  public GroupMembership membership() {
+    return subscriptions.membership();
   }
 
-  /** Connects the group protocol to this instance's positions. */
+  /**
+   * Connects the group protocol to this instance: the subscription, the topics' partition counts,
+   * and the positions, which every change of the assignment forgets (after committing the revoked
+   * partitions', with auto-commit). Called by the membership without its lock; takes only the
+   * subscription state's (and the committer's) locks.
+   */
   private final class MembershipListener implements GroupMembership.Listener {
     @Override
     public Set<String> subscribedTopics() {
-      synchronized (ConsumerInstance.this) {
-        return resolveTopics();
-      }
+      return subscriptions.subscribedTopics();
     }
 
     @Override
@@ -1052,29 +454,21 @@ public final class ConsumerInstance {
     @Override
     public CompletableFuture<Void> onRevoked(
         List<TopicPartition> partitions, String memberId, int generationId) {
-      CompletableFuture<Void> commit;
-      synchronized (ConsumerInstance.this) {
-        commit =
-            settings.autoCommitEnable()
-                ? commitConsumed(memberId, generationId, partitions)
-                : CompletableFuture.completedFuture(null);
-        clearPositions();
-      }
-      return commit;
+      SubscriptionState.Consumed consumed =
+          subscriptions.revoke(partitions, memberId, generationId);
+      return settings.autoCommitEnable()
+          ? committer.commitConsumed(consumed)
+          : CompletableFuture.completedFuture(null);
     }
 
     @Override
     public void onLost(List<TopicPartition> partitions) {
-      synchronized (ConsumerInstance.this) {
-        clearPositions();
-      }
+      subscriptions.clearPositions();
     }
 
     @Override
     public void onAssigned(List<TopicPartition> partitions) {
-      synchronized (ConsumerInstance.this) {
-        clearPositions();
-      }
+      subscriptions.clearPositions();
     }
   }
 }

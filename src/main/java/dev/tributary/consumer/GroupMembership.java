@@ -6,20 +6,15 @@ import dev.tributary.group.ConsumerProtocol;
 import dev.tributary.group.CoordinatorApi;
 import dev.tributary.group.CoordinatorApi.JoinRequest;
 import dev.tributary.group.CoordinatorApi.JoinResult;
-import dev.tributary.group.CoordinatorApi.Protocol;
 import dev.tributary.group.CoordinatorApi.SyncRequest;
 import dev.tributary.group.CoordinatorApi.SyncResult;
 import dev.tributary.group.GroupError;
-import dev.tributary.group.assignor.PartitionAssignor;
-import dev.tributary.group.assignor.PartitionAssignors;
-import dev.tributary.group.assignor.Subscription;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,21 +32,32 @@ import org.slf4j.LoggerFactory;
  * considers its assignment lost and serves nothing from it ({@link #ownedPartitions}), so a broker
  * frozen past its members' sessions cannot hand out partitions the group has given to others.
  *
+ * <p>This class is Kafka's {@code AbstractCoordinator} for one member: the phases, the requests and
+ * their answers. Its timers are in {@link Heartbeat}; what the consumer protocol puts into the
+ * requests (subscription, the leader's assignment) is in {@link EmbeddedProtocol}.
+ *
  * <p>Driven by {@link #tick()}, which the owner schedules; at most one coordinator request is in
- * flight. Thread-safe (guarded by this object). Lock order: the consumer instance, then this
- * member; so the listener's methods, which take the consumer's lock, are never called with this
- * lock held.
+ * flight. Thread-safe (guarded by this object). Lock order: {@link ConsumerInstance} → {@link
+ * SubscriptionState} → this member; so the listener's methods that take the consumer's locks
+ * ({@link Listener#subscribedTopics}, the callbacks) are never called with this lock held. The
+ * heartbeat and the embedded protocol are confined to this lock.
  */
 public final class GroupMembership {
   private static final Logger logger = LoggerFactory.getLogger(GroupMembership.class);
   static final long RETRY_BACKOFF_MS = 100;
 
-  /** What the member tells its consumer, and asks of it. */
+  /**
+   * What the member tells its consumer, and asks of it. Every method but {@link #partitionCounts}
+   * is called without the member's lock held, and may take the consumer's.
+   */
   public interface Listener {
     /** The topics the consumer is subscribed to now (a pattern resolved against metadata). */
     Set<String> subscribedTopics();
 
-    /** The partition count of each topic that exists. */
+    /**
+     * The partition count of each topic that exists. May be called with the member's lock held:
+     * must take no lock of the consumer's.
+     */
     Map<String, Integer> partitionCounts(Set<String> topics);
 
     /**
@@ -86,33 +92,25 @@ public final class GroupMembership {
   private final CoordinatorApi coordinator;
   private final Time time;
   private final Listener listener;
+  private final Heartbeat heartbeat;
+  private final EmbeddedProtocol protocol;
 
   private Phase phase = Phase.UNJOINED;
   private String memberId = "";
   private int generationId = -1;
   private boolean leader;
-  private List<TopicPartition> assignment = List.of();
 
   /**
-   * The topics (and, as leader, every member's topics) with their partition counts when assigned.
+   * Invariant: empty unless STABLE; served only while the session holds ({@link #ownedPartitions}).
    */
-  private Map<String, Integer> assignedPartitionCounts = Map.of();
+  private List<TopicPartition> assignment = List.of();
 
-  private Set<String> joinedTopics = Set.of();
   private boolean inFlight;
   private boolean rejoinNeeded;
-  private long retryAfterMs;
-  private long nextHeartbeatMs;
 
-  /** When the coordinator last confirmed this member (join, sync, or heartbeat answered NONE). */
-  private long lastConfirmedMs;
-
-  private long lastClientPollMs;
-
-  /** Records calls in progress; while any is, the client is waiting on us, so it is alive. */
-  private int pollsInProgress;
-
+  /** The client has polled since it last went quiet: the member should be in the group. */
   private boolean active;
+
   private GroupError fatalError;
 
   /** Set by {@link #leaveNow}: no more joins or heartbeats, whatever the client does. */
@@ -137,7 +135,8 @@ public final class GroupMembership {
     this.coordinator = coordinator;
     this.time = time;
     this.listener = listener;
-    this.lastClientPollMs = time.milliseconds();
+    this.heartbeat = new Heartbeat(settings, RETRY_BACKOFF_MS, time.milliseconds());
+    this.protocol = new EmbeddedProtocol(settings.assignors(), listener);
   }
 
   /**
@@ -145,7 +144,7 @@ public final class GroupMembership {
    * client waiting in a long poll is alive for as long as it waits ({@link #onPollStarted}).
    */
   public synchronized void onClientPoll() {
-    lastClientPollMs = time.milliseconds();
+    heartbeat.poll(time.milliseconds());
     active = true;
     if (fatalError != null && phase == Phase.UNJOINED) {
       fatalError = null; // try again on the client's next request, as a new consumer would
@@ -154,14 +153,13 @@ public final class GroupMembership {
 
   /** A records call began: the client is alive until it ends. */
   public synchronized void onPollStarted() {
-    pollsInProgress++;
+    heartbeat.pollStarted();
     onClientPoll();
   }
 
   /** A records call ended: the session timeout counts from now. */
   public synchronized void onPollFinished() {
-    pollsInProgress = Math.max(0, pollsInProgress - 1);
-    lastClientPollMs = time.milliseconds();
+    heartbeat.pollFinished(time.milliseconds());
   }
 
   /** The subscription changed: rejoin with the new one. */
@@ -194,8 +192,7 @@ public final class GroupMembership {
    * it within the session timeout; otherwise none.
    */
   public synchronized List<TopicPartition> ownedPartitions() {
-    if (phase != Phase.STABLE
-        || time.milliseconds() - lastConfirmedMs >= settings.sessionTimeoutMs()) {
+    if (phase != Phase.STABLE || heartbeat.sessionTimeoutExpired(time.milliseconds())) {
       return List.of();
     }
     return assignment;
@@ -217,8 +214,8 @@ public final class GroupMembership {
    * needed, heartbeat when due. Returns at once; answers arrive asynchronously and call tick again.
    */
   public void tick() {
-    // Asked before taking this member's lock: the consumer answers under its own lock, and it
-    // calls into this member under that lock (lock order: consumer, then member).
+    // Asked before taking this member's lock: the consumer answers under its subscription state's
+    // lock, and calls into this member under that lock (lock order: subscription state, member).
     Set<String> topics = listener.subscribedTopics();
     Runnable action;
     synchronized (this) {
@@ -230,12 +227,10 @@ public final class GroupMembership {
   }
 
   private Runnable nextAction(long nowMs, Set<String> topics) {
-    if (inFlight || nowMs < retryAfterMs || closed) {
+    if (inFlight || heartbeat.inBackoff(nowMs) || closed) {
       return null;
     }
-    boolean clientAlive =
-        active && (pollsInProgress > 0 || nowMs - lastClientPollMs < settings.sessionTimeoutMs());
-    if (!clientAlive) {
+    if (!active || heartbeat.pollTimeoutExpired(nowMs)) {
       if (active) {
         active = false;
         lastRebalanceReason = "";
@@ -244,45 +239,35 @@ public final class GroupMembership {
               "Consumer {} of group {} has not polled for {} ms > session.timeout.ms={}; leaving the group",
               clientId,
               groupId,
-              nowMs - lastClientPollMs,
+              heartbeat.msSinceLastPoll(nowMs),
               settings.sessionTimeoutMs());
         }
       }
       if (phase == Phase.UNJOINED && memberId.isEmpty()) {
         return null;
       }
-      CompletableFuture<Void> left = new CompletableFuture<>();
-      Runnable leaving =
-          leave(
-              "the consumer stopped polling for longer than session.timeout.ms="
-                  + settings.sessionTimeoutMs(),
-              left);
-      return leaving;
+      return leave(
+          "the consumer stopped polling for longer than session.timeout.ms="
+              + settings.sessionTimeoutMs(),
+          new CompletableFuture<>());
     }
     if (fatalError != null) {
       return null;
     }
     if (phase == Phase.STABLE && !rejoinNeeded) {
-      if (!topics.equals(joinedTopics)) {
+      String reason = protocol.rejoinReason(topics);
+      if (reason != null) {
         rejoinNeeded = true;
-        lastRebalanceReason = "subscription changed to " + new TreeSet<>(topics);
-      } else if (partitionCountsChanged()) {
-        rejoinNeeded = true;
-        lastRebalanceReason = "a subscribed topic's partition count changed";
+        lastRebalanceReason = reason;
       }
     }
     if (phase == Phase.UNJOINED || rejoinNeeded) {
       return revokeThenJoin();
     }
-    if (phase == Phase.STABLE && nowMs >= nextHeartbeatMs) {
-      return heartbeat();
+    if (phase == Phase.STABLE && heartbeat.shouldHeartbeat(nowMs)) {
+      return sendHeartbeat();
     }
     return null;
-  }
-
-  private boolean partitionCountsChanged() {
-    Map<String, Integer> now = listener.partitionCounts(assignedPartitionCounts.keySet());
-    return !now.equals(assignedPartitionCounts);
   }
 
   private Runnable revokeThenJoin() {
@@ -306,14 +291,6 @@ public final class GroupMembership {
     JoinRequest request;
     Set<String> topics = listener.subscribedTopics(); // not under this lock (see tick)
     synchronized (this) {
-      joinedTopics = Set.copyOf(topics);
-      List<String> sorted = new ArrayList<>(new TreeSet<>(topics));
-      byte[] metadata =
-          ConsumerProtocol.encodeSubscription(new Subscription(sorted, List.of(), generationId));
-      List<Protocol> protocols = new ArrayList<>();
-      for (String name : settings.assignors()) {
-        protocols.add(new Protocol(name, metadata));
-      }
       request =
           new JoinRequest(
               groupId,
@@ -323,7 +300,7 @@ public final class GroupMembership {
               settings.sessionTimeoutMs(),
               settings.sessionTimeoutMs(),
               ConsumerProtocol.PROTOCOL_TYPE,
-              protocols,
+              protocol.joinProtocols(topics, generationId),
               lastRebalanceReason);
     }
     coordinator.joinGroup(request).whenComplete((result, failure) -> onJoinAnswer(result, failure));
@@ -346,18 +323,18 @@ public final class GroupMembership {
             logger.warn("Consumer {} cannot join group {}: {}", clientId, groupId, error);
             released = drainWaiters();
           }
-          default -> retryAfterMs = time.milliseconds() + RETRY_BACKOFF_MS;
+          default -> heartbeat.backOff(time.milliseconds());
         }
       } else {
         memberId = result.memberId();
         generationId = result.generationId();
         leader = memberId.equals(result.leaderId());
-        lastConfirmedMs = time.milliseconds();
+        heartbeat.joined(time.milliseconds());
         phase = Phase.SYNCING;
         Map<String, byte[]> assignments = Map.of();
         if (leader) {
           try {
-            assignments = assign(result);
+            assignments = protocol.assignAsLeader(result);
           } catch (RuntimeException e) {
             logger.error(
                 "Group {} leader {} could not compute an assignment", groupId, memberId, e);
@@ -378,25 +355,6 @@ public final class GroupMembership {
     }
   }
 
-  /** The leader's job: run the chosen assignor over every member's subscription. */
-  private Map<String, byte[]> assign(JoinResult result) {
-    PartitionAssignor assignor = PartitionAssignors.byName(result.protocolName());
-    Map<String, Subscription> subscriptions = new HashMap<>();
-    Set<String> allTopics = new TreeSet<>();
-    for (CoordinatorApi.JoinedMember m : result.members()) {
-      Subscription s = ConsumerProtocol.decodeSubscription(m.metadata());
-      subscriptions.put(m.memberId(), s);
-      allTopics.addAll(s.topics());
-    }
-    Map<String, Integer> counts = listener.partitionCounts(allTopics);
-    Map<String, List<TopicPartition>> assigned = assignor.assign(counts, subscriptions);
-    Map<String, byte[]> encoded = new HashMap<>();
-    assigned.forEach(
-        (member, partitions) -> encoded.put(member, ConsumerProtocol.encodeAssignment(partitions)));
-    assignedPartitionCounts = Map.copyOf(counts);
-    return encoded;
-  }
-
   /** As for heartbeats, the assignment is confirmed as of when the sync was sent. */
   private void onSyncAnswer(SyncResult result, Throwable failure, long sentMs) {
     List<TopicPartition> assigned = null;
@@ -409,17 +367,15 @@ public final class GroupMembership {
         if (error == GroupError.UNKNOWN_MEMBER_ID) {
           memberId = "";
         } else if (error != GroupError.REBALANCE_IN_PROGRESS) {
-          retryAfterMs = time.milliseconds() + RETRY_BACKOFF_MS;
+          heartbeat.backOff(time.milliseconds());
         }
       } else {
         assignment = List.copyOf(ConsumerProtocol.decodeAssignment(result.assignment()));
         if (!leader) {
-          assignedPartitionCounts = Map.copyOf(listener.partitionCounts(joinedTopics));
+          protocol.onFollowerAssigned();
         }
         phase = Phase.STABLE;
-        long nowMs = time.milliseconds();
-        lastConfirmedMs = sentMs;
-        nextHeartbeatMs = nowMs + settings.heartbeatIntervalMs();
+        heartbeat.synced(sentMs, time.milliseconds());
         assigned = assignment;
         if (!rejoinNeeded) {
           waiters = List.copyOf(stableWaiters);
@@ -441,7 +397,7 @@ public final class GroupMembership {
     runPendingLeave();
   }
 
-  private Runnable heartbeat() {
+  private Runnable sendHeartbeat() {
     inFlight = true;
     String member = memberId;
     int generation = generationId;
@@ -464,11 +420,11 @@ public final class GroupMembership {
       GroupError error = failure != null ? GroupError.COORDINATOR_NOT_AVAILABLE : answer;
       switch (error) {
         case NONE -> {
-          lastConfirmedMs = Math.max(lastConfirmedMs, sentMs);
-          nextHeartbeatMs = nowMs + settings.heartbeatIntervalMs();
+          heartbeat.receiveHeartbeat(sentMs);
+          heartbeat.resetHeartbeatTimer(nowMs);
         }
         case REBALANCE_IN_PROGRESS -> {
-          lastConfirmedMs = Math.max(lastConfirmedMs, sentMs);
+          heartbeat.receiveHeartbeat(sentMs);
           rejoinNeeded = true;
           lastRebalanceReason = "";
         }
@@ -483,7 +439,7 @@ public final class GroupMembership {
           }
           generationId = -1;
         }
-        default -> retryAfterMs = nowMs + RETRY_BACKOFF_MS;
+        default -> heartbeat.backOff(nowMs);
       }
     }
     if (!lost.isEmpty()) {
@@ -492,6 +448,10 @@ public final class GroupMembership {
     runPendingLeave();
   }
 
+  /**
+   * Gives up the assignment and the member id now; returns what to run once this lock is let go:
+   * release the waiters, commit the revoked partitions (the listener), then LeaveGroup.
+   */
   private Runnable leave(String reason, CompletableFuture<Void> left) {
     List<TopicPartition> revoked = assignment;
     String member = memberId;
@@ -542,17 +502,13 @@ public final class GroupMembership {
               synchronized (this) {
                 later = leave(reason, left);
               }
-              if (later != null) {
-                later.run();
-              }
+              later.run();
             };
         return left;
       }
       action = leave(reason, left);
     }
-    if (action != null) {
-      action.run();
-    }
+    action.run();
     return left;
   }
 
@@ -585,8 +541,7 @@ public final class GroupMembership {
     stableWaiters.remove(waiter);
   }
 
-  private static CompletableFuture<Void> safely(
-      java.util.function.Supplier<CompletableFuture<Void>> call) {
+  private static CompletableFuture<Void> safely(Supplier<CompletableFuture<Void>> call) {
     try {
       return call.get().exceptionally(e -> null);
     } catch (RuntimeException e) {

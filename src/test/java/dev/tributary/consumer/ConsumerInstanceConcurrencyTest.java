@@ -34,10 +34,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Real threads, real timers: consumer instances of one group ticked, read, resubscribed, committed
  * and closed from several threads at once against a real coordinator, while the JVM is checked for
- * deadlocked threads. Catches lock-order inversions between {@link ConsumerInstance}, {@link
- * GroupMembership} and the coordinator that the single-threaded tests cannot (one did exist: a
- * member asking its consumer for the subscription under its own lock, while the consumer asked the
- * member for its id under the consumer's lock).
+ * deadlocked threads. Catches lock-order inversions between {@link ConsumerInstance}, its {@link
+ * SubscriptionState}, {@link OffsetCommitter} and {@link Fetcher}, {@link GroupMembership} and the
+ * coordinator that the single-threaded tests cannot (one did exist: a member asking its consumer
+ * for the subscription under its own lock, while the consumer asked the member for its id under the
+ * consumer's lock).
  */
 class ConsumerInstanceConcurrencyTest {
   private static final String TOPIC = "t";
