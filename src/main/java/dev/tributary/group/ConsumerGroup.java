@@ -13,8 +13,8 @@ import java.util.TreeMap;
 
 /**
  * One group on its coordinator: state, generation, members and committed offsets. Guarded by the
- * coordinator's lock; every state change goes through {@link #transitionTo}, which checks {@link
- * GroupState}'s table.
+ * coordinator lock ({@link CoordinatorRuntime}'s monitor); every state change goes through {@link
+ * #transitionTo}, which checks {@link GroupState}'s table.
  *
  * <p>Invariants: {@code members.isEmpty()} iff state is Empty or Dead (outside a rebalance in
  * progress); {@code leaderId} is a member while the group is CompletingRebalance or Stable; {@code
