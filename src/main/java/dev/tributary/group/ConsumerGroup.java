@@ -43,7 +43,11 @@ final class ConsumerGroup {
   /** The pending join completion of the rebalance in progress. */
   Scheduler.Cancellable joinTimer;
 
-  /** A member joined for the first time during this rebalance (extends the initial delay). */
+  /**
+   * A member joined for the first time during the current initial delay of the group's first
+   * rebalance (generation 0), which extends the delay. Never set for a later generation, as in
+   * Kafka.
+   */
   boolean newMemberAdded;
 
   /** What is left of the rebalance timeout after the initial delays so far. */

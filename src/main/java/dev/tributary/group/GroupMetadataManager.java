@@ -98,7 +98,11 @@ final class GroupMetadataManager {
         }
         group.members.put(memberId, m);
         m.awaitingJoin = answer;
-        group.newMemberAdded = true;
+        if (group.is(GroupState.PREPARING_REBALANCE) && group.generationId == 0) {
+          // Only while the group forms its first generation does a newcomer extend the initial
+          // delay (Kafka's addMemberAndRebalance).
+          group.newMemberAdded = true;
+        }
         rebalancer.maybePrepareRebalance(
             group, "member " + memberId + " joined" + reasonSuffix(r.reason()), nowMs);
         rebalancer.maybeCompleteJoin(group);

@@ -394,8 +394,8 @@ final class GroupRebalancer {
             scheduler.schedule(m.sessionTimeoutMs - silentMs, () -> onSessionTimer(group, m));
         return;
       }
-      String why =
-          "no heartbeat for " + silentMs + " ms > session.timeout.ms=" + m.sessionTimeoutMs;
+      // Kafka expires a member when lastHeartbeat + session.timeout.ms <= now: at the timeout.
+      String why = "no heartbeat for " + silentMs + " ms, session.timeout.ms=" + m.sessionTimeoutMs;
       removeMember(group, m, why, nowMs);
       memberGone(group, "member " + m.memberId + " timed out (" + why + ")", nowMs);
     }
