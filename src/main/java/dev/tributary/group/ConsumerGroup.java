@@ -13,8 +13,8 @@ import java.util.TreeMap;
 
 /**
  * One group on its coordinator: state, generation, members and committed offsets. Guarded by the
- * coordinator's lock; every state change goes through {@link #transitionTo}, which checks {@link
- * GroupState}'s table.
+ * coordinator lock ({@link CoordinatorRuntime}'s monitor); every state change goes through {@link
+ * #transitionTo}, which checks {@link GroupState}'s table.
  *
  * <p>Invariants: {@code members.isEmpty()} iff state is Empty or Dead (outside a rebalance in
  * progress); {@code leaderId} is a member while the group is CompletingRebalance or Stable; {@code
@@ -43,7 +43,11 @@ final class ConsumerGroup {
   /** The pending join completion of the rebalance in progress. */
   Scheduler.Cancellable joinTimer;
 
-  /** A member joined for the first time during this rebalance (extends the initial delay). */
+  /**
+   * A member joined for the first time during the current initial delay of the group's first
+   * rebalance (generation 0), which extends the delay. Never set for a later generation, as in
+   * Kafka.
+   */
   boolean newMemberAdded;
 
   /** What is left of the rebalance timeout after the initial delays so far. */

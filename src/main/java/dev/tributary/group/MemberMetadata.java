@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One member of a group on its coordinator. Guarded by the coordinator's lock.
+ * One member of a group on its coordinator. Guarded by the coordinator lock ({@link
+ * CoordinatorRuntime}'s monitor).
  *
  * <p>Invariant: {@code awaitingJoin != null} only while the group is PreparingRebalance; {@code
  * awaitingSync != null} only while it is CompletingRebalance. A member with either is kept alive

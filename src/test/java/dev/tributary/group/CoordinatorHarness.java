@@ -3,6 +3,7 @@ package dev.tributary.group;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.common.ManualClock;
+import dev.tributary.common.Scheduler;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.group.CoordinatorApi.DescribeResult;
 import dev.tributary.group.CoordinatorApi.GroupDescription;
@@ -25,7 +26,8 @@ import java.util.concurrent.Executor;
  * One coordinator over an {@link InMemoryCoordinatorLog} on a {@link ManualClock}, all of {@code
  * __consumer_offsets} in one partition (0), and the request shapes the tests send. Completions run
  * directly on the caller's thread by default; {@link #queuedCompletions} defers them to {@link
- * #drain}, for callers that chain coordinator calls on completions (as members do).
+ * #drain}, for callers that chain coordinator calls on completions (as members do); {@link
+ * #stepwise} also drains them after every timer.
  */
 public final class CoordinatorHarness {
   public static final String GROUP = "orders-app";
@@ -41,26 +43,39 @@ public final class CoordinatorHarness {
   private final Deque<Runnable> completionQueue = new ArrayDeque<>();
   private final Deque<Runnable> loads = new ArrayDeque<>();
   private final boolean queued;
+  private final boolean drainAfterTimers;
   private boolean deferLoads;
   private int leaderEpoch;
   public GroupCoordinator coordinator;
 
-  private CoordinatorHarness(int initialRebalanceDelayMs, boolean queued) {
+  private CoordinatorHarness(
+      int initialRebalanceDelayMs, boolean queued, boolean drainAfterTimers) {
     this.config =
         new GroupCoordinatorConfig(
             1, 6_000, 300_000, initialRebalanceDelayMs, 64, RETENTION_MS, RETENTION_CHECK_MS);
     this.queued = queued;
+    this.drainAfterTimers = drainAfterTimers;
     this.coordinator = newCoordinator();
   }
 
   /** Completions run at once, on the thread that completes them. */
   public static CoordinatorHarness direct(int initialRebalanceDelayMs) {
-    return new CoordinatorHarness(initialRebalanceDelayMs, false);
+    return new CoordinatorHarness(initialRebalanceDelayMs, false, false);
   }
 
   /** Completions wait for {@link #drain}, so no continuation runs under the coordinator's lock. */
   public static CoordinatorHarness queuedCompletions(int initialRebalanceDelayMs) {
-    return new CoordinatorHarness(initialRebalanceDelayMs, true);
+    return new CoordinatorHarness(initialRebalanceDelayMs, true, false);
+  }
+
+  /**
+   * Completions wait for {@link #drain}, and are drained after every timer the clock runs, as a
+   * broker's completion executor would deliver them soon after: an answer then comes after the
+   * events of what caused it, also within one {@link ManualClock#advance}. For the scenario
+   * scripts.
+   */
+  public static CoordinatorHarness stepwise(int initialRebalanceDelayMs) {
+    return new CoordinatorHarness(initialRebalanceDelayMs, true, true);
   }
 
   /** A fresh coordinator (another broker) over the same log and clock; not leading anything yet. */
@@ -74,7 +89,17 @@ public final class CoordinatorHarness {
             task.run();
           }
         };
-    return new GroupCoordinator(config, log, clock, clock, new Random(7), completions, loader);
+    Scheduler scheduler =
+        drainAfterTimers
+            ? (delayMs, task) ->
+                clock.schedule(
+                    delayMs,
+                    () -> {
+                      task.run();
+                      drain();
+                    })
+            : clock;
+    return new GroupCoordinator(config, log, clock, scheduler, new Random(7), completions, loader);
   }
 
   /** Loads go to a queue until {@link #runLoads}; requests meanwhile see the load in progress. */

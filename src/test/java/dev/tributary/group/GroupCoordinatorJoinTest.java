@@ -73,6 +73,22 @@ class GroupCoordinatorJoinTest {
     assertEquals(1, h.now(b).generationId());
   }
 
+  /** Kafka sets newMemberAdded only at generation 0 (GroupCoordinator.addMemberAndRebalance). */
+  @Test
+  void anEmptyGroupWithEarlierGenerationsWaitsOneInitialDelayUnextended() {
+    StableGroup g = StableGroup.of(h, 1);
+    h.now(h.coordinator.leaveGroup(CoordinatorHarness.GROUP, g.member(0), ""));
+    assertEquals(GroupState.EMPTY, h.state());
+    CompletableFuture<JoinResult> a = h.join("", "a");
+    h.advance(2_000);
+    CompletableFuture<JoinResult> b = h.join("", "b");
+    h.advance(999);
+    assertFalse(a.isDone() || b.isDone());
+    h.advance(1); // one delay after a's join, although b arrived during it
+    assertEquals(g.generation() + 2, h.now(a).generationId());
+    assertEquals(2, h.now(a).members().size());
+  }
+
   @Test
   void theInitialDelayNeverExtendsPastTheRebalanceTimeout() {
     CompletableFuture<JoinResult> a = h.join("", "a", 10_000, 5_000, "range");
