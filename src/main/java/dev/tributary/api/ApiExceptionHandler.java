@@ -7,6 +7,7 @@ import dev.tributary.common.errors.BrokerNotRegisteredException;
 import dev.tributary.common.errors.FencedLeaderEpochException;
 import dev.tributary.common.errors.IneligibleReplicaException;
 import dev.tributary.common.errors.InvalidPartitionsException;
+import dev.tributary.common.errors.InvalidRegistrationException;
 import dev.tributary.common.errors.InvalidReplicationFactorException;
 import dev.tributary.common.errors.InvalidRequestException;
 import dev.tributary.common.errors.InvalidTopicException;
@@ -133,6 +134,8 @@ class ApiExceptionHandler {
     } else if (error instanceof AsyncRequestTimeoutException) {
       return respond(
           HttpStatus.SERVICE_UNAVAILABLE, 50302, "The request took too long and was abandoned");
+    } else if (error instanceof InvalidRegistrationException) {
+      return respond(HttpStatus.BAD_REQUEST, InternalApi.INVALID_REGISTRATION, message);
     } else if (error instanceof InvalidRequestException) {
       return respond(HttpStatus.BAD_REQUEST, 40002, message);
     } else if (error instanceof RecordTooLargeException) {
