@@ -101,6 +101,9 @@ public final class ClusterControl {
 
   private static final Pattern LISTENER_NAME = Pattern.compile("[A-Z0-9_]+");
 
+  /** A DNS name has at most 253; the limit keeps a record well within what the serde encodes. */
+  private static final int MAX_LISTENER_FIELD_LENGTH = 255;
+
   private final BrokerHeartbeatManager heartbeats;
 
   public ClusterControl(BrokerHeartbeatManager heartbeats) {
@@ -147,7 +150,7 @@ public final class ClusterControl {
    * Refuses listeners a registration may not carry (Kafka's INVALID_REGISTRATION): none named
    * {@value AdvertisedListener#HTTP} (every broker routes HTTP through it), a name that is not
    * upper case letters, digits and {@code _} (Kafka's normalised listener names), a name used
-   * twice, an empty host, or a port outside 1–65535.
+   * twice, an empty host, a name or host over 255 characters, or a port outside 1–65535.
    */
   static void checkListeners(int brokerId, List<AdvertisedListener> listeners) {
     Set<String> names = new HashSet<>();
@@ -174,6 +177,10 @@ public final class ClusterControl {
   private static String problemWith(AdvertisedListener listener, Set<String> namesSoFar) {
     if (!LISTENER_NAME.matcher(listener.name()).matches()) {
       return "a listener name must be upper case letters, digits and _";
+    }
+    if (listener.name().length() > MAX_LISTENER_FIELD_LENGTH
+        || listener.host().length() > MAX_LISTENER_FIELD_LENGTH) {
+      return "its name and host may have at most " + MAX_LISTENER_FIELD_LENGTH + " characters";
     }
     if (!namesSoFar.add(listener.name())) {
       return "two listeners are named " + listener.name();

@@ -76,6 +76,26 @@ class ClusterControlListenersTest {
   }
 
   @Test
+  void aHostLongerThanAnyDnsNameIsRefused() {
+    String host = "h".repeat(256);
+
+    assertThatThrownBy(
+            () ->
+                h.cluster.register(
+                    h.image, 1, incarnation(1, 1), List.of(plain("HTTP", host, 8081)), h.nowMs))
+        .isInstanceOf(InvalidRegistrationException.class)
+        .hasMessageContaining("at most 255 characters");
+    h.commit(
+        h.cluster.register(
+            h.image,
+            1,
+            incarnation(1, 1),
+            List.of(plain("HTTP", host.substring(1), 8081)),
+            h.nowMs));
+    assertThat(h.image.broker(1).orElseThrow().host()).hasSize(255);
+  }
+
+  @Test
   void aRegisteredBrokersNewIncarnationWithInvalidListenersKeepsTheOldRegistration() {
     h.startBrokers(1);
     BrokerImage before = h.image.broker(1).orElseThrow();
