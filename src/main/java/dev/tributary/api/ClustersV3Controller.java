@@ -399,7 +399,13 @@ class ClustersV3Controller {
         null,
         b.fenced() ? "fenced" : "alive",
         b.incarnationId().toString(),
-        b.brokerEpoch());
+        b.brokerEpoch(),
+        b.listeners().stream()
+            .map(
+                l ->
+                    new V3Resources.Listener(
+                        l.name(), l.host(), l.port(), l.securityProtocol().name()))
+            .toList());
   }
 
   private V3Resources.Topic topicResource(TopicImage t) {

@@ -3,6 +3,7 @@ package dev.tributary.api;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.transport.http.InternalApi;
+import dev.tributary.transport.http.RegistrationWire;
 import dev.tributary.transport.http.SecurityChangeWire;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -36,15 +37,10 @@ class InternalControllerEndpoints {
 
   @PostMapping(InternalApi.REGISTER)
   ResponseEntity<Map<String, Object>> register(@RequestBody byte[] body) {
-    JsonNode request = read(body);
+    ControllerChannel.BrokerRegistration registration =
+        RegistrationWire.fromJson(read(body), broker.config().httpListener().securityProtocol());
     ControllerChannel.RegistrationResult result =
-        broker
-            .activeController()
-            .register(
-                null,
-                new ControllerChannel.BrokerRegistration(
-                    request.path("broker_id").asInt(), request.path("incarnation_id").asString(),
-                    request.path("host").asString(), request.path("port").asInt()));
+        broker.activeController().register(null, registration);
     return ok(
         Map.of("broker_epoch", result.brokerEpoch(), "metadata_offset", result.metadataOffset()));
   }

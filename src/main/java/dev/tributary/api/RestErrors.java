@@ -43,6 +43,9 @@ final class RestErrors {
           ApiExceptionHandler.respond(
               HttpStatus.SERVICE_UNAVAILABLE, 50311, "Storage error: " + message);
       case INVALID_REQUEST -> ApiExceptionHandler.respond(HttpStatus.BAD_REQUEST, 40002, message);
+      case INVALID_REGISTRATION ->
+          ApiExceptionHandler.respond(
+              HttpStatus.BAD_REQUEST, InternalApi.INVALID_REGISTRATION, message);
       case MESSAGE_TOO_LARGE ->
           ApiExceptionHandler.respond(HttpStatus.CONTENT_TOO_LARGE, 41301, message);
       case OFFSET_OUT_OF_RANGE ->

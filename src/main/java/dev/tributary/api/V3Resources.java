@@ -44,7 +44,17 @@ final class V3Resources {
       @JsonProperty("rack") String rack,
       @JsonProperty("state") String state,
       @JsonProperty("incarnation_id") String incarnationId,
-      @JsonProperty("broker_epoch") long brokerEpoch) {}
+      @JsonProperty("broker_epoch") long brokerEpoch,
+      @JsonProperty("listeners") List<Listener> listeners) {}
+
+  /**
+   * One listener a broker advertises; {@code host} and {@code port} of a broker are its HTTP one.
+   */
+  record Listener(
+      @JsonProperty("name") String name,
+      @JsonProperty("host") String host,
+      @JsonProperty("port") int port,
+      @JsonProperty("security_protocol") String securityProtocol) {}
 
   record Topic(
       @JsonProperty("kind") String kind,

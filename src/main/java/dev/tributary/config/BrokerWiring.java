@@ -2,6 +2,8 @@ package dev.tributary.config;
 
 import dev.tributary.common.Time;
 import dev.tributary.group.GroupCoordinatorConfig;
+import dev.tributary.metadata.AdvertisedListener;
+import dev.tributary.metadata.AdvertisedListener.SecurityProtocol;
 import dev.tributary.quota.ClientQuotaManager;
 import dev.tributary.replication.LeaderEndpoint;
 import dev.tributary.replication.ReplicationConfig;
@@ -30,6 +32,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,12 +65,15 @@ class BrokerWiring {
 
   @Bean
   BrokerConfig brokerConfig(
-      TributaryProperties properties, @Value("${server.port:8081}") int port) {
+      TributaryProperties properties,
+      @Value("${server.port:8081}") int port,
+      @Value("${server.ssl.bundle:}") String serverBundle,
+      @Value("${server.ssl.enabled:true}") boolean serverSslEnabled) {
     return new BrokerConfig(
         properties.brokerId(),
         properties.dataDir().toAbsolutePath().normalize(),
-        properties.advertisedHost(),
-        port,
+        advertisedListeners(
+            properties, port, ClusterTls.listenerOnTls(serverBundle, serverSslEnabled)),
         properties.autoCreateTopicsEnable(),
         properties.numPartitions(),
         properties.defaultReplicationFactor(),
@@ -88,6 +94,21 @@ class BrokerWiring {
         properties.autoLeaderRebalanceEnable(),
         properties.leaderImbalanceCheckIntervalMs(),
         properties.minInsyncReplicas());
+  }
+
+  /**
+   * The listeners this broker registers (Kafka's {@code advertised.listeners}), one entry per
+   * listener it serves: today the HTTP one, on {@code server.port} at {@code
+   * tributary.advertised-host}, SSL when {@code server.ssl.bundle} puts it on TLS.
+   */
+  static List<AdvertisedListener> advertisedListeners(
+      TributaryProperties properties, int httpPort, boolean httpOnTls) {
+    return List.of(
+        new AdvertisedListener(
+            AdvertisedListener.HTTP,
+            properties.advertisedHost(),
+            httpPort,
+            httpOnTls ? SecurityProtocol.SSL : SecurityProtocol.PLAINTEXT));
   }
 
   /** Closed by {@link BrokerLifecycle} during graceful shutdown, not by the bean factory. */

@@ -35,7 +35,7 @@ record ClusterTls(PeerUrls urls, Optional<SSLContext> peerSslContext, Optional<R
       boolean clustered,
       TlsProperties properties,
       SslBundles bundles) {
-    if (serverBundle.isBlank() || !serverSslEnabled) {
+    if (!listenerOnTls(serverBundle, serverSslEnabled)) {
       return OFF;
     }
     String peerBundleName =
@@ -70,6 +70,14 @@ record ClusterTls(PeerUrls urls, Optional<SSLContext> peerSslContext, Optional<R
             new RaftTls(
                 only(X509KeyManager.class, peer.getManagers().getKeyManagers()),
                 only(X509TrustManager.class, peer.getManagers().getTrustManagers()))));
+  }
+
+  /**
+   * True when the HTTP listener is on TLS: {@code server.ssl.bundle} is set and {@code
+   * server.ssl.enabled} is not false (the one switch, docs/adr/0016-tls.md).
+   */
+  static boolean listenerOnTls(String serverBundle, boolean serverSslEnabled) {
+    return !serverBundle.isBlank() && serverSslEnabled;
   }
 
   private static <T> T only(Class<T> type, Object[] managers) {

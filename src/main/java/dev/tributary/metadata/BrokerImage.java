@@ -1,17 +1,58 @@
 package dev.tributary.metadata;
 
 import dev.tributary.common.Uuid;
+import java.util.List;
+import java.util.Optional;
 
 /**
- * A registered broker: id, the incarnation of its current process, its HTTP endpoint, its broker
- * epoch (the metadata offset of the {@link MetadataRecord.RegisterBroker} that made this
+ * A registered broker: id, the incarnation of its current process, the listeners it advertises, its
+ * broker epoch (the metadata offset of the {@link MetadataRecord.RegisterBroker} that made this
  * registration) and whether it is fenced. A fenced broker may lead no partition; every registration
  * starts fenced.
+ *
+ * <p>Invariant: {@code listeners} are sorted by name, names are unique, and one is {@value
+ * AdvertisedListener#HTTP} (checked by {@link AdvertisedListener#ofRegistration}), so {@link
+ * #host()} and {@link #port()} always answer.
  */
 public record BrokerImage(
-    int brokerId, Uuid incarnationId, String host, int port, long brokerEpoch, boolean fenced) {
+    int brokerId,
+    Uuid incarnationId,
+    List<AdvertisedListener> listeners,
+    long brokerEpoch,
+    boolean fenced) {
+
+  public BrokerImage {
+    listeners = AdvertisedListener.ofRegistration(listeners);
+  }
+
+  /** A broker with the one HTTP listener. */
+  public BrokerImage(
+      int brokerId, Uuid incarnationId, String host, int port, long brokerEpoch, boolean fenced) {
+    this(
+        brokerId, incarnationId, List.of(AdvertisedListener.http(host, port)), brokerEpoch, fenced);
+  }
+
+  /** The listener named {@code name}, if this broker advertises one. */
+  public Optional<AdvertisedListener> listener(String name) {
+    return AdvertisedListener.named(listeners, name);
+  }
+
+  /** The listener of the REST and internal API: where other brokers route HTTP. */
+  public AdvertisedListener httpListener() {
+    return listener(AdvertisedListener.HTTP).orElseThrow();
+  }
+
+  /** The host of the {@link #httpListener() HTTP listener}. */
+  public String host() {
+    return httpListener().host();
+  }
+
+  /** The port of the {@link #httpListener() HTTP listener}. */
+  public int port() {
+    return httpListener().port();
+  }
 
   BrokerImage withFenced(boolean nextFenced) {
-    return new BrokerImage(brokerId, incarnationId, host, port, brokerEpoch, nextFenced);
+    return new BrokerImage(brokerId, incarnationId, listeners, brokerEpoch, nextFenced);
   }
 }

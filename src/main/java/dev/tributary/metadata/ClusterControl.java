@@ -2,6 +2,7 @@ package dev.tributary.metadata;
 
 import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.BrokerNotRegisteredException;
+import dev.tributary.common.errors.InvalidRegistrationException;
 import dev.tributary.common.errors.InvalidRequestException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.log.LogConfig;
@@ -10,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Controller logic for cluster membership and liveness (Kafka's ClusterControlManager, plus the
@@ -43,6 +45,7 @@ import java.util.TreeSet;
  *                                                                                    old process is gone), then
  *                                                                                    RegisterBroker
  * FENCED, UNFENCED  heartbeat with another broker epoch          unchanged         error STALE_BROKER_EPOCH
+ * any               register with invalid listeners              unchanged         error INVALID_REGISTRATION
  * </pre>
  *
  * A new registration and a fenced one are the same state in the image ({@code fenced == true});
@@ -96,6 +99,11 @@ public final class ClusterControl {
     }
   }
 
+  private static final Pattern LISTENER_NAME = Pattern.compile("[A-Z0-9_]+");
+
+  /** A DNS name has at most 253; the limit keeps a record well within what the serde encodes. */
+  private static final int MAX_LISTENER_FIELD_LENGTH = 255;
+
   private final BrokerHeartbeatManager heartbeats;
 
   public ClusterControl(BrokerHeartbeatManager heartbeats) {
@@ -107,20 +115,24 @@ public final class ClusterControl {
   }
 
   /**
-   * Records that register {@code incarnationId} as broker {@code brokerId}: none if that
-   * incarnation is already the registered one (a retried request). A new incarnation replaces the
-   * old registration, and since the old process is gone, its leaderships and ISR memberships are
-   * given up first, exactly as if it had been fenced.
+   * Records that register {@code incarnationId} as broker {@code brokerId}, advertising {@code
+   * listeners}: none if that incarnation is already the registered one (a retried request). A new
+   * incarnation replaces the old registration, and since the old process is gone, its leaderships
+   * and ISR memberships are given up first, exactly as if it had been fenced.
+   *
+   * @throws InvalidRegistrationException unless the listeners are valid: see {@link
+   *     #checkListeners}
    */
   public List<MetadataRecord> register(
-      MetadataImage image, int brokerId, Uuid incarnationId, String host, int port, long nowMs) {
+      MetadataImage image,
+      int brokerId,
+      Uuid incarnationId,
+      List<AdvertisedListener> listeners,
+      long nowMs) {
     if (brokerId < 0) {
       throw new InvalidRequestException("Broker id must not be negative, got " + brokerId);
     }
-    if (port < 0 || port > 65_535) {
-      throw new InvalidRequestException(
-          "Broker " + brokerId + " registered with invalid port " + port);
-    }
+    checkListeners(brokerId, listeners);
     heartbeats.touch(brokerId, nowMs);
     BrokerImage current = image.brokers().get(brokerId);
     if (current != null && current.incarnationId().equals(incarnationId)) {
@@ -130,8 +142,56 @@ public final class ClusterControl {
     if (current != null) {
       records.addAll(partitionChangesWithout(image, Set.of(brokerId)));
     }
-    records.add(new MetadataRecord.RegisterBroker(brokerId, incarnationId, host, port));
+    records.add(new MetadataRecord.RegisterBroker(brokerId, incarnationId, listeners));
     return records;
+  }
+
+  /**
+   * Refuses listeners a registration may not carry (Kafka's INVALID_REGISTRATION): none named
+   * {@value AdvertisedListener#HTTP} (every broker routes HTTP through it), a name that is not
+   * upper case letters, digits and {@code _} (Kafka's normalised listener names), a name used
+   * twice, an empty host, a name or host over 255 characters, or a port outside 1–65535.
+   */
+  static void checkListeners(int brokerId, List<AdvertisedListener> listeners) {
+    Set<String> names = new HashSet<>();
+    for (AdvertisedListener listener : listeners) {
+      String problem = problemWith(listener, names);
+      if (problem != null) {
+        throw new InvalidRegistrationException(
+            "Broker " + brokerId + " registered an invalid listener " + listener + ": " + problem);
+      }
+    }
+    if (!names.contains(AdvertisedListener.HTTP)) {
+      throw new InvalidRegistrationException(
+          "Broker "
+              + brokerId
+              + " registered no "
+              + AdvertisedListener.HTTP
+              + " listener (it has "
+              + listeners
+              + "): other brokers reach it over HTTP");
+    }
+  }
+
+  /** What is wrong with {@code listener}, or null; adds its name to {@code namesSoFar}. */
+  private static String problemWith(AdvertisedListener listener, Set<String> namesSoFar) {
+    if (!LISTENER_NAME.matcher(listener.name()).matches()) {
+      return "a listener name must be upper case letters, digits and _";
+    }
+    if (listener.name().length() > MAX_LISTENER_FIELD_LENGTH
+        || listener.host().length() > MAX_LISTENER_FIELD_LENGTH) {
+      return "its name and host may have at most " + MAX_LISTENER_FIELD_LENGTH + " characters";
+    }
+    if (!namesSoFar.add(listener.name())) {
+      return "two listeners are named " + listener.name();
+    }
+    if (listener.host().isBlank()) {
+      return "its host is empty";
+    }
+    if (listener.port() < 1 || listener.port() > 65_535) {
+      return "its port must be 1 to 65535";
+    }
+    return null;
   }
 
   /**

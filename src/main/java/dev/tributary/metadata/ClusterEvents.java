@@ -50,6 +50,25 @@ public final class ClusterEvents {
     return events;
   }
 
+  /** The HTTP listener's {@code host:port}, then any other listener by name. */
+  private static String where(List<AdvertisedListener> listeners) {
+    StringBuilder text = new StringBuilder();
+    AdvertisedListener http =
+        AdvertisedListener.named(listeners, AdvertisedListener.HTTP).orElseThrow();
+    text.append(http.host()).append(':').append(http.port());
+    for (AdvertisedListener listener : listeners) {
+      if (listener != http) {
+        text.append(", ")
+            .append(listener.name())
+            .append(' ')
+            .append(listener.host())
+            .append(':')
+            .append(listener.port());
+      }
+    }
+    return text.toString();
+  }
+
   private static void describeOne(
       MetadataImage image,
       MetadataRecord record,
@@ -69,9 +88,7 @@ public final class ClusterEvents {
                   + r.brokerId()
                   + (restart ? " registered again (new process)" : " registered")
                   + " at "
-                  + r.host()
-                  + ":"
-                  + r.port(),
+                  + where(r.listeners()),
               null));
     } else if (record instanceof MetadataRecord.BrokerFenced r) {
       if (isCurrentRegistration(image, r.brokerId(), r.brokerEpoch(), false)) {

@@ -75,14 +75,18 @@ public final class Controller {
   }
 
   /**
-   * Registers {@code incarnationId} as broker {@code brokerId} (a no-op for a retry of the same
-   * incarnation) and returns its broker epoch, which its heartbeats must carry. The registration
-   * starts fenced.
+   * Registers {@code incarnationId} as broker {@code brokerId}, advertising {@code listeners} (a
+   * no-op for a retry of the same incarnation), and returns its broker epoch, which its heartbeats
+   * must carry. The registration starts fenced.
+   *
+   * @throws dev.tributary.common.errors.InvalidRegistrationException if the listeners have no
+   *     {@code HTTP} one, repeat a name, or have a bad name, host or port
    */
-  public long registerBroker(int brokerId, Uuid incarnationId, String host, int port, long nowMs) {
+  public long registerBroker(
+      int brokerId, Uuid incarnationId, List<AdvertisedListener> listeners, long nowMs) {
     return submit(
             "broker " + brokerId + " registered a new incarnation (the old process is gone)",
-            image -> cluster.register(image, brokerId, incarnationId, host, port, nowMs))
+            image -> cluster.register(image, brokerId, incarnationId, listeners, nowMs))
         .broker(brokerId)
         .orElseThrow()
         .brokerEpoch();

@@ -121,7 +121,7 @@ public record MetadataImage(
       // The record's offset is the registration's epoch; a new registration always starts fenced.
       nextBrokers.put(
           r.brokerId(),
-          new BrokerImage(r.brokerId(), r.incarnationId(), r.host(), r.port(), offset, true));
+          new BrokerImage(r.brokerId(), r.incarnationId(), r.listeners(), offset, true));
     } else if (record instanceof MetadataRecord.BrokerFenced r) {
       setFenced(nextBrokers, r.brokerId(), r.brokerEpoch(), true);
     } else if (record instanceof MetadataRecord.BrokerUnfenced r) {
@@ -130,7 +130,7 @@ public record MetadataImage(
       nextBrokers.put(
           r.brokerId(),
           new BrokerImage(
-              r.brokerId(), r.incarnationId(), r.host(), r.port(), r.brokerEpoch(), r.fenced()));
+              r.brokerId(), r.incarnationId(), r.listeners(), r.brokerEpoch(), r.fenced()));
     } else if (record instanceof MetadataRecord.TopicCreated r) {
       if (topics.containsKey(r.name()) || names.containsKey(r.topicId())) {
         throw new IllegalStateException(
@@ -177,7 +177,7 @@ public record MetadataImage(
     for (BrokerImage b : brokers.values()) {
       records.add(
           new MetadataRecord.BrokerRegistration(
-              b.brokerId(), b.incarnationId(), b.host(), b.port(), b.brokerEpoch(), b.fenced()));
+              b.brokerId(), b.incarnationId(), b.listeners(), b.brokerEpoch(), b.fenced()));
     }
     for (TopicImage topic : topicsByName.values()) {
       records.add(new MetadataRecord.TopicCreated(topic.topicId(), topic.name()));

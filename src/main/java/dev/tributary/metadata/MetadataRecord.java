@@ -14,12 +14,23 @@ import java.util.List;
 public sealed interface MetadataRecord {
 
   /**
-   * A broker announced itself: its id, the incarnation of its process, and where it serves HTTP. On
-   * replay the broker's epoch becomes this record's offset (Kafka's broker epoch) and it starts
-   * fenced; a registration of a new incarnation replaces the old one the same way.
+   * A broker announced itself: its id, the incarnation of its process, and the listeners it
+   * advertises (Kafka's {@code RegisterBrokerRecord.endPoints}), sorted by name, one of them {@code
+   * HTTP} ({@link AdvertisedListener#ofRegistration}). On replay the broker's epoch becomes this
+   * record's offset (Kafka's broker epoch) and it starts fenced; a registration of a new
+   * incarnation replaces the old one the same way.
    */
-  record RegisterBroker(int brokerId, Uuid incarnationId, String host, int port)
-      implements MetadataRecord {}
+  record RegisterBroker(int brokerId, Uuid incarnationId, List<AdvertisedListener> listeners)
+      implements MetadataRecord {
+    public RegisterBroker {
+      listeners = AdvertisedListener.ofRegistration(listeners);
+    }
+
+    /** A registration with the one HTTP listener (what record version 0 holds). */
+    public RegisterBroker(int brokerId, Uuid incarnationId, String host, int port) {
+      this(brokerId, incarnationId, List.of(AdvertisedListener.http(host, port)));
+    }
+  }
 
   /**
    * The broker's registration {@code brokerEpoch} is fenced: it may lead nothing. Replays only if
@@ -40,8 +51,27 @@ public sealed interface MetadataRecord {
    * as its epoch); the controller never computes it. Replay sets the broker to exactly this.
    */
   record BrokerRegistration(
-      int brokerId, Uuid incarnationId, String host, int port, long brokerEpoch, boolean fenced)
-      implements MetadataRecord {}
+      int brokerId,
+      Uuid incarnationId,
+      List<AdvertisedListener> listeners,
+      long brokerEpoch,
+      boolean fenced)
+      implements MetadataRecord {
+    public BrokerRegistration {
+      listeners = AdvertisedListener.ofRegistration(listeners);
+    }
+
+    /** A registration with the one HTTP listener (what record version 0 holds). */
+    public BrokerRegistration(
+        int brokerId, Uuid incarnationId, String host, int port, long brokerEpoch, boolean fenced) {
+      this(
+          brokerId,
+          incarnationId,
+          List.of(AdvertisedListener.http(host, port)),
+          brokerEpoch,
+          fenced);
+    }
+  }
 
   /**
    * A topic exists with this id and name; its partitions follow as {@link PartitionChange} records.

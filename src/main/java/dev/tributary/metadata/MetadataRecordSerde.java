@@ -16,10 +16,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Binary encoding of {@link MetadataRecord}s: a type byte, a version byte, then the fields in
- * declaration order (ints and longs big-endian, strings as modified UTF-8 with a null flag, lists
- * as a count then elements). New fields go at the end under a new version so old records stay
- * readable. See docs/adr/0003-metadata-records.md.
+ * Binary encoding of {@link MetadataRecord}s: a type byte, a version byte, then the fields of that
+ * version in declaration order (ints and longs big-endian, strings as modified UTF-8 with a null
+ * flag, lists as a count then elements). A changed layout gets a new version; the reader keeps a
+ * decoder for every version ever written, so old logs and snapshots stay readable. Each record is
+ * written at the lowest version that holds it exactly, so a broker of the previous release reads
+ * every record that does not need the new fields. See docs/adr/0003-metadata-records.md.
+ *
+ * <p>Versions: every type is at version 0, except the broker registrations ({@code RegisterBroker},
+ * {@code BrokerRegistration}): version 0 has {@code host, port} (one HTTP listener, PLAINTEXT);
+ * version 1 has the listeners instead, each {@code name, host, port, securityProtocol} (by name).
  */
 public final class MetadataRecordSerde {
   private static final byte REGISTER_BROKER = 1;
@@ -37,17 +43,19 @@ public final class MetadataRecordSerde {
   private static final byte ACL_DELETED = 13;
   private static final byte VERSION_0 = 0;
 
+  /** Broker registrations with named listeners. */
+  private static final byte VERSION_1 = 1;
+
+  /** More listeners than any broker advertises: the bytes are not a registration. */
+  private static final int MAX_LISTENERS = 100;
+
   private MetadataRecordSerde() {}
 
   public static byte[] serialize(MetadataRecord record) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       if (record instanceof MetadataRecord.RegisterBroker r) {
-        header(out, REGISTER_BROKER);
-        out.writeInt(r.brokerId());
-        uuid(out, r.incarnationId());
-        out.writeUTF(r.host());
-        out.writeInt(r.port());
+        registration(out, REGISTER_BROKER, r.brokerId(), r.incarnationId(), r.listeners());
       } else if (record instanceof MetadataRecord.TopicCreated r) {
         header(out, TOPIC_CREATED);
         uuid(out, r.topicId());
@@ -78,11 +86,7 @@ public final class MetadataRecordSerde {
         out.writeInt(r.brokerId());
         out.writeLong(r.brokerEpoch());
       } else if (record instanceof MetadataRecord.BrokerRegistration r) {
-        header(out, BROKER_REGISTRATION);
-        out.writeInt(r.brokerId());
-        uuid(out, r.incarnationId());
-        out.writeUTF(r.host());
-        out.writeInt(r.port());
+        registration(out, BROKER_REGISTRATION, r.brokerId(), r.incarnationId(), r.listeners());
         out.writeLong(r.brokerEpoch());
         out.writeBoolean(r.fenced());
       } else if (record instanceof MetadataRecord.EventsRecorded r) {
@@ -129,13 +133,14 @@ public final class MetadataRecordSerde {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       byte type = in.readByte();
       byte version = in.readByte();
-      if (version != VERSION_0) {
+      byte latest = type == REGISTER_BROKER || type == BROKER_REGISTRATION ? VERSION_1 : VERSION_0;
+      if (version < VERSION_0 || version > latest) {
         throw new IllegalArgumentException(
             "unknown version " + version + " of metadata record type " + type);
       }
       return switch (type) {
         case REGISTER_BROKER ->
-            new MetadataRecord.RegisterBroker(in.readInt(), uuid(in), in.readUTF(), in.readInt());
+            new MetadataRecord.RegisterBroker(in.readInt(), uuid(in), listeners(in, version));
         case TOPIC_CREATED -> new MetadataRecord.TopicCreated(uuid(in), in.readUTF());
         case PARTITION_CHANGE ->
             new MetadataRecord.PartitionChange(
@@ -153,12 +158,7 @@ public final class MetadataRecordSerde {
         case BROKER_UNFENCED -> new MetadataRecord.BrokerUnfenced(in.readInt(), in.readLong());
         case BROKER_REGISTRATION ->
             new MetadataRecord.BrokerRegistration(
-                in.readInt(),
-                uuid(in),
-                in.readUTF(),
-                in.readInt(),
-                in.readLong(),
-                in.readBoolean());
+                in.readInt(), uuid(in), listeners(in, version), in.readLong(), in.readBoolean());
         case EVENTS_RECORDED -> new MetadataRecord.EventsRecorded(events(in));
         case API_KEY_CREATED ->
             new MetadataRecord.ApiKeyCreated(
@@ -192,8 +192,65 @@ public final class MetadataRecordSerde {
   }
 
   private static void header(DataOutputStream out, byte type) throws IOException {
+    header(out, type, VERSION_0);
+  }
+
+  private static void header(DataOutputStream out, byte type, byte version) throws IOException {
     out.writeByte(type);
-    out.writeByte(VERSION_0);
+    out.writeByte(version);
+  }
+
+  /**
+   * The header and the fields both registration records begin with. Version 0 when the listeners
+   * are just what it holds (one PLAINTEXT HTTP listener): a broker of the previous release, which
+   * knows only version 0, can then still replay it.
+   */
+  private static void registration(
+      DataOutputStream out,
+      byte type,
+      int brokerId,
+      Uuid incarnationId,
+      List<AdvertisedListener> listeners)
+      throws IOException {
+    AdvertisedListener http = listeners.get(0);
+    boolean version0 =
+        listeners.size() == 1 && http.equals(AdvertisedListener.http(http.host(), http.port()));
+    header(out, type, version0 ? VERSION_0 : VERSION_1);
+    out.writeInt(brokerId);
+    uuid(out, incarnationId);
+    if (version0) {
+      out.writeUTF(http.host());
+      out.writeInt(http.port());
+      return;
+    }
+    out.writeInt(listeners.size());
+    for (AdvertisedListener listener : listeners) {
+      out.writeUTF(listener.name());
+      out.writeUTF(listener.host());
+      out.writeInt(listener.port());
+      out.writeUTF(listener.securityProtocol().name());
+    }
+  }
+
+  private static List<AdvertisedListener> listeners(DataInputStream in, byte version)
+      throws IOException {
+    if (version == VERSION_0) {
+      return List.of(AdvertisedListener.http(in.readUTF(), in.readInt()));
+    }
+    int count = in.readInt();
+    if (count < 1 || count > MAX_LISTENERS) {
+      throw new IllegalArgumentException("implausible listener count " + count);
+    }
+    List<AdvertisedListener> listeners = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      listeners.add(
+          new AdvertisedListener(
+              in.readUTF(),
+              in.readUTF(),
+              in.readInt(),
+              AdvertisedListener.SecurityProtocol.valueOf(in.readUTF())));
+    }
+    return listeners;
   }
 
   private static void uuid(DataOutputStream out, Uuid id) throws IOException {

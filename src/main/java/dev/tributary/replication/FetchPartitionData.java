@@ -41,6 +41,30 @@ public record FetchPartitionData(
     }
   }
 
+  /** What a leader read: batches (or, with a diverging epoch, none) and its offsets. */
+  static FetchPartitionData read(
+      TopicPartition tp,
+      long highWatermark,
+      long logStartOffset,
+      long logEndOffset,
+      EpochEndOffset divergingEpoch,
+      int leaderId,
+      int leaderEpoch,
+      ByteBuffer records) {
+    return new FetchPartitionData(
+        tp,
+        Errors.NONE,
+        null,
+        highWatermark,
+        highWatermark,
+        logStartOffset,
+        logEndOffset,
+        divergingEpoch,
+        leaderId,
+        leaderEpoch,
+        records == null ? EMPTY : records);
+  }
+
   /** A partition that could not be read, with what this broker knows of its leader. */
   public static FetchPartitionData error(
       TopicPartition tp, Errors error, String message, int leaderId, int leaderEpoch) {

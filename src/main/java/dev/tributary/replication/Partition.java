@@ -1,16 +1,10 @@
 package dev.tributary.replication;
 
 import dev.tributary.common.TopicPartition;
-import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.FencedLeaderEpochException;
-import dev.tributary.common.errors.IneligibleReplicaException;
-import dev.tributary.common.errors.InvalidRequestException;
-import dev.tributary.common.errors.InvalidUpdateVersionException;
-import dev.tributary.common.errors.NotEnoughReplicasAfterAppendException;
 import dev.tributary.common.errors.NotEnoughReplicasException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import dev.tributary.common.errors.UnknownLeaderEpochException;
-import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.log.LogAppendInfo;
 import dev.tributary.log.LogReadInfo;
@@ -18,23 +12,17 @@ import dev.tributary.log.OffsetOutOfRangeException;
 import dev.tributary.log.PartitionLog;
 import dev.tributary.log.TimestampAndOffset;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One partition on this broker: its log, and its replication state. While this broker leads it: the
- * leader epoch, the ISR, each follower's log end offset and fetch times, and the high watermark
+ * leader epoch, the ISR and the followers' progress ({@link IsrState}), and the high watermark
  * (HW). While it follows: the leader it copies from and the HW the leader last reported. See
- * docs/adr/0009-isr-and-high-watermark.md.
+ * docs/adr/0009-isr-and-high-watermark.md. What waits on it is in {@link PartitionWaiters}.
  *
  * <p>Invariants (the HW is written only by {@link #setHighWatermark}; the ISR only from committed
  * metadata):
@@ -47,9 +35,9 @@ import org.slf4j.LoggerFactory;
  *   leader ∈ isr ⊆ replicas; at most one ISR change in flight
  * </pre>
  *
- * <p>Concurrency: {@code lock} guards the leader and follower state, the high watermark's changes,
- * the waiters and follower appends and truncations; lock order partition → log. Consumer reads take
- * no lock: they read the volatile high watermark, then the log up to it. Futures are completed, and
+ * <p>Concurrency: {@code lock} guards the role, the ISR state, the high watermark's changes, the
+ * waiters and follower appends and truncations; lock order partition → log. Consumer reads take no
+ * lock: they read the volatile high watermark, then the log up to it. Futures are completed, and
  * ISR changes sent, only after the lock is dropped.
  */
 public final class Partition {
@@ -68,14 +56,11 @@ public final class Partition {
   private final AlterPartitionSender alterPartitionSender;
   private final Object lock = new Object();
 
-  /** Consumer long polls waiting for the HW; released normally (empty read) on shutdown. */
-  private final HighWatermarkWaiters fetchWaiters = new HighWatermarkWaiters();
+  /** Guarded by {@code lock}. */
+  private final PartitionWaiters waiters = new PartitionWaiters();
 
-  /** {@code acks=all} produces waiting for the HW; failed, never released, when leadership ends. */
-  private final HighWatermarkWaiters produceWaiters = new HighWatermarkWaiters();
-
-  /** Follower fetches (replica fetch long polls) waiting for the log end offset to move. */
-  private final HighWatermarkWaiters logEndWaiters = new HighWatermarkWaiters();
+  /** Replicas, committed ISR, followers, pending change. Guarded by {@code lock}. */
+  private final IsrState isrState;
 
   private volatile int leaderEpoch = -1;
 
@@ -87,10 +72,10 @@ public final class Partition {
   /** The leader named by the metadata (this broker, another, or -1 while offline). */
   private volatile int leaderId = -1;
 
-  private volatile List<Integer> replicas;
+  /** Copies of the ISR state's lists, for lock-free readers. */
+  private volatile List<Integer> replicas = List.of();
 
-  /** The committed ISR, from the metadata image. */
-  private volatile List<Integer> isr;
+  private volatile List<Integer> isr = List.of();
 
   private volatile boolean leader;
 
@@ -103,28 +88,26 @@ public final class Partition {
    */
   private long leaderEpochStartOffset;
 
-  /** Leader only: the followers' state, by broker id. */
-  private final Map<Integer, ReplicaState> followers = new HashMap<>();
-
   /**
-   * Leader only: the ISR change sent to the controller and not yet seen committed or refused; null
-   * if none.
+   * @param initialHighWatermark where the HW starts: the last one checkpointed for this log
+   *     (Kafka's replication-offset-checkpoint), clamped into [logStartOffset, logEndOffset]
    */
-  private PendingIsrChange pendingIsrChange;
-
-  /**
-   * @param brokerEpochs the broker epochs of the replicas it adds, as they fetched (sent again on a
-   *     resend)
-   * @param failed the outcome is unknown (no controller answered): resend on the next check
-   */
-  private record PendingIsrChange(
-      List<Integer> newIsr,
-      Map<Integer, Long> brokerEpochs,
-      int basePartitionEpoch,
-      String reason,
-      boolean failed) {
-    PendingIsrChange withFailed(boolean nowFailed) {
-      return new PendingIsrChange(newIsr, brokerEpochs, basePartitionEpoch, reason, nowFailed);
+  public Partition(
+      TopicPartition topicPartition,
+      String topicId,
+      PartitionLog log,
+      int localBrokerId,
+      AlterPartitionSender alterPartitionSender,
+      long initialHighWatermark) {
+    this.topicPartition = topicPartition;
+    this.topicId = topicId;
+    this.log = log;
+    this.localBrokerId = localBrokerId;
+    this.alterPartitionSender = alterPartitionSender;
+    this.isrState = new IsrState(topicPartition, topicId, localBrokerId);
+    synchronized (lock) {
+      setHighWatermark(
+          Math.max(log.logStartOffset(), Math.min(initialHighWatermark, log.logEndOffset())));
     }
   }
 
@@ -134,15 +117,7 @@ public final class Partition {
       PartitionLog log,
       int localBrokerId,
       AlterPartitionSender alterPartitionSender) {
-    this.topicPartition = topicPartition;
-    this.topicId = topicId;
-    this.log = log;
-    this.localBrokerId = localBrokerId;
-    this.alterPartitionSender = alterPartitionSender;
-    this.replicas = List.of();
-    this.isr = List.of();
-    this.highWatermark = log.logStartOffset();
-    log.setRetentionBoundOffset(highWatermark);
+    this(topicPartition, topicId, log, localBrokerId, alterPartitionSender, 0);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -150,9 +125,8 @@ public final class Partition {
 
   /**
    * Applies metadata that names this broker leader in {@code leaderEpoch}. A new epoch starts
-   * afresh: the epoch is recorded at the log end offset, every follower's log end offset becomes
-   * unknown (ISR members count as caught up now, so they are not dropped before they could fetch).
-   * The same epoch again carries a committed ISR change.
+   * afresh: the epoch is recorded at the log end offset and every follower's log end offset becomes
+   * unknown. The same epoch again carries a committed ISR change.
    *
    * @return true if this started a new leader epoch here
    */
@@ -172,27 +146,15 @@ public final class Partition {
     boolean newEpoch;
     synchronized (lock) {
       newEpoch = !leader || leaderEpoch != this.leaderEpoch;
-      this.replicas = List.copyOf(replicas);
-      this.isr = List.copyOf(isr);
-      this.partitionEpoch = partitionEpoch;
       if (newEpoch) {
         log.assignEpochStartOffset(leaderEpoch);
         leaderEpochStartOffset = log.logEndOffset();
-        followers.clear();
-        pendingIsrChange = null;
         this.leaderEpoch = leaderEpoch;
         this.leaderId = localBrokerId;
         this.leader = true;
-      } else if (pendingIsrChange != null && partitionEpoch > pendingIsrChange.basePartitionEpoch) {
-        pendingIsrChange =
-            null; // committed, or overtaken by another change: the image is the truth now
       }
-      for (int replica : replicas) {
-        if (replica != localBrokerId && !followers.containsKey(replica)) {
-          followers.put(replica, new ReplicaState(replica, isr.contains(replica) ? nowMs : 0));
-        }
-      }
-      followers.keySet().retainAll(replicas);
+      isrState.onLeaderMetadata(replicas, isr, partitionEpoch, newEpoch, nowMs);
+      publishIsr(partitionEpoch);
       completions = maybeIncrementHighWatermark();
     }
     completions.forEach(Runnable::run);
@@ -212,32 +174,29 @@ public final class Partition {
       int partitionEpoch,
       List<Integer> replicas,
       List<Integer> isr) {
-    List<CompletableFuture<Void>> failed = List.of();
+    Runnable failed = () -> {};
     boolean changed;
     synchronized (lock) {
       changed = leader || leaderId != this.leaderId || leaderEpoch != this.leaderEpoch;
       if (leader) {
-        failed = releaseAllWaiters();
+        failed =
+            waiters.failAll(
+                "Broker "
+                    + localBrokerId
+                    + " no longer leads "
+                    + topicPartition
+                    + "; broker "
+                    + leaderId
+                    + " does in leader epoch "
+                    + leaderEpoch);
       }
       leader = false;
-      followers.clear();
-      pendingIsrChange = null;
       this.leaderId = leaderId;
       this.leaderEpoch = leaderEpoch;
-      this.partitionEpoch = partitionEpoch;
-      this.replicas = List.copyOf(replicas);
-      this.isr = List.copyOf(isr);
+      isrState.onFollowerMetadata(replicas, isr);
+      publishIsr(partitionEpoch);
     }
-    failAll(
-        failed,
-        "Broker "
-            + localBrokerId
-            + " no longer leads "
-            + topicPartition
-            + "; broker "
-            + leaderId
-            + " does in leader epoch "
-            + leaderEpoch);
+    failed.run();
     return changed;
   }
 
@@ -246,28 +205,20 @@ public final class Partition {
    * NOT_LEADER_OR_FOLLOWER.
    */
   public void resign() {
-    List<CompletableFuture<Void>> all;
+    Runnable failed;
     synchronized (lock) {
       leader = false;
-      followers.clear();
-      pendingIsrChange = null;
-      all = releaseAllWaiters();
+      isrState.stopLeading();
+      failed = waiters.failAll("Broker " + localBrokerId + " no longer leads " + topicPartition);
     }
-    failAll(all, "Broker " + localBrokerId + " no longer leads " + topicPartition);
+    failed.run();
   }
 
-  private List<CompletableFuture<Void>> releaseAllWaiters() {
-    List<CompletableFuture<Void>> all = new ArrayList<>(fetchWaiters.releaseAll());
-    all.addAll(produceWaiters.releaseAll());
-    all.addAll(logEndWaiters.releaseAll());
-    return all;
-  }
-
-  private static void failAll(List<CompletableFuture<Void>> futures, String message) {
-    if (!futures.isEmpty()) {
-      NotLeaderOrFollowerException error = new NotLeaderOrFollowerException(message);
-      futures.forEach(f -> f.completeExceptionally(new CompletionException(error)));
-    }
+  /** Copies the ISR state's lists and the partition epoch for readers that take no lock. */
+  private void publishIsr(int partitionEpoch) {
+    this.partitionEpoch = partitionEpoch;
+    this.replicas = isrState.replicas();
+    this.isr = isrState.isr();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -286,6 +237,7 @@ public final class Partition {
   public AppendResult appendRecordsAsLeader(ByteBuffer batches, Acks acks) {
     LogAppendInfo info;
     List<Runnable> completions;
+    List<Runnable> followerFetches;
     CompletableFuture<Void> replicated;
     synchronized (lock) {
       requireLeader();
@@ -302,32 +254,22 @@ public final class Partition {
       }
       info = log.appendAsLeader(batches, leaderEpoch);
       completions = maybeIncrementHighWatermark();
-      if (logEndWaiters.size() > 0) {
-        List<CompletableFuture<Void>> fetchers = new ArrayList<>();
-        logEndWaiters.releaseInto(log.logEndOffset(), fetchers);
-        completions = concat(completions, fetchers);
-      }
+      followerFetches = waiters.onLogEndOffset(log.logEndOffset());
       replicated =
           acks == Acks.ALL && highWatermark <= info.lastOffset()
-              ? produceWaiters.add(info.lastOffset())
+              ? waiters.awaitReplicated(info.lastOffset())
               : CompletableFuture.completedFuture(null);
     }
     completions.forEach(Runnable::run);
+    followerFetches.forEach(Runnable::run);
     return new AppendResult(info, replicated);
-  }
-
-  private static List<Runnable> concat(
-      List<Runnable> completions, List<CompletableFuture<Void>> more) {
-    List<Runnable> all = new ArrayList<>(completions);
-    more.forEach(f -> all.add(() -> f.complete(null)));
-    return all;
   }
 
   /** The result of an append: what the log assigned, and a future for the requested acks. */
   public record AppendResult(LogAppendInfo info, CompletableFuture<Void> acked) {}
 
   // -------------------------------------------------------------------------------------------
-  // leader: consume
+  // leader: fetch and offset queries
 
   /**
    * This partition's part of a fetch, as its leader (Kafka's Partition.fetchRecords): checks the
@@ -355,36 +297,7 @@ public final class Partition {
       long nowMs) {
     return params.isFromFollower()
         ? fetchAsFollowerOf(params, fetch, maxBytes, minOneBatch, followerEligible, nowMs)
-        : fetchForConsumer(params, fetch, maxBytes, minOneBatch);
-  }
-
-  /**
-   * A consumer's read: lock-free (the volatile high watermark, then the log below it), so consumers
-   * never wait for producers.
-   */
-  private FetchPartitionData fetchForConsumer(
-      FetchParams params, PartitionFetch fetch, int maxBytes, boolean minOneBatch) {
-    requireLeader();
-    int epoch = leaderEpoch;
-    validateLeaderEpoch(fetch.currentLeaderEpoch(), epoch, "a fetch");
-    long bound = highWatermark; // read once: the answer reports the bound it read with
-    EpochEndOffset diverging = divergingEpoch(fetch);
-    if (diverging != null) {
-      return divergedAnswer(fetch, diverging, bound, epoch);
-    }
-    LogReadInfo read = log.read(fetch.fetchOffset(), maxBytes, bound, minOneBatch);
-    return new FetchPartitionData(
-        topicPartition,
-        Errors.NONE,
-        null,
-        bound,
-        bound,
-        read.logStartOffset(),
-        read.logEndOffset(),
-        null,
-        localBrokerId,
-        epoch,
-        read.records());
+        : LeaderReads.fetchForConsumer(this, fetch, maxBytes, minOneBatch);
   }
 
   private FetchPartitionData fetchAsFollowerOf(
@@ -402,8 +315,9 @@ public final class Partition {
     int epoch;
     synchronized (lock) {
       requireLeader();
-      validateLeaderEpoch(fetch.currentLeaderEpoch(), leaderEpoch, "replica " + replicaId);
-      ReplicaState follower = followers.get(replicaId);
+      FetchValidation.validateLeaderEpoch(
+          topicPartition, fetch.currentLeaderEpoch(), leaderEpoch, "replica " + replicaId);
+      ReplicaState follower = isrState.follower(replicaId);
       if (follower == null) {
         throw new NotLeaderOrFollowerException(
             "Broker "
@@ -415,26 +329,25 @@ public final class Partition {
                 + ")");
       }
       long logEndOffset = log.logEndOffset();
-      if (fetchOffset > logEndOffset || fetchOffset < log.logStartOffset()) {
-        throw new OffsetOutOfRangeException(
-            "replica "
-                + replicaId
-                + " fetched "
-                + topicPartition
-                + " from "
-                + fetchOffset
-                + ", outside ["
-                + log.logStartOffset()
-                + ", "
-                + logEndOffset
-                + "]");
-      }
-      EpochEndOffset diverging = divergingEpoch(fetch);
+      FetchValidation.requireInLog(log, fetchOffset, "replica " + replicaId);
+      EpochEndOffset diverging = FetchValidation.divergingEpoch(log, fetch);
       if (diverging != null) {
-        return divergedAnswer(fetch, diverging, highWatermark, leaderEpoch);
+        return FetchPartitionData.read(
+            topicPartition,
+            highWatermark,
+            log.logStartOffset(),
+            logEndOffset,
+            diverging,
+            localBrokerId,
+            leaderEpoch,
+            null);
       }
       follower.onFetch(fetchOffset, logEndOffset, params.replicaEpoch(), nowMs);
-      expansion = followerEligible ? maybeExpandIsr(follower) : null;
+      expansion =
+          followerEligible
+              ? isrState.maybeExpand(
+                  follower, highWatermark, leaderEpochStartOffset, leaderEpoch, partitionEpoch)
+              : null;
       completions = maybeIncrementHighWatermark();
       hw = highWatermark;
       epoch = leaderEpoch;
@@ -445,11 +358,8 @@ public final class Partition {
     }
     // Followers copy what consumers may not see yet: up to the log end, not the high watermark.
     LogReadInfo read = log.read(fetchOffset, maxBytes, Long.MAX_VALUE, minOneBatch);
-    return new FetchPartitionData(
+    return FetchPartitionData.read(
         topicPartition,
-        Errors.NONE,
-        null,
-        hw,
         hw,
         read.logStartOffset(),
         read.logEndOffset(),
@@ -457,80 +367,6 @@ public final class Partition {
         localBrokerId,
         epoch,
         read.records());
-  }
-
-  /**
-   * Where the fetcher's last fetched epoch ends here, if its log diverged from this one before its
-   * fetch offset (Kafka's check in Partition.readRecords); null when it did not, or it sent none.
-   */
-  private EpochEndOffset divergingEpoch(PartitionFetch fetch) {
-    if (fetch.lastFetchedEpoch() < 0) {
-      return null;
-    }
-    EpochEndOffset end = log.endOffsetForEpoch(fetch.lastFetchedEpoch());
-    if (end.isUndefined()) {
-      throw new OffsetOutOfRangeException(
-          topicPartition
-              + ": the end of the last fetched epoch "
-              + fetch.lastFetchedEpoch()
-              + " is not known to this leader");
-    }
-    if (fetch.fetchOffset() < log.logStartOffset()) {
-      throw new OffsetOutOfRangeException(
-          topicPartition
-              + ": fetch offset "
-              + fetch.fetchOffset()
-              + " is below the log start offset "
-              + log.logStartOffset());
-    }
-    return end.leaderEpoch() < fetch.lastFetchedEpoch() || end.endOffset() < fetch.fetchOffset()
-        ? end
-        : null;
-  }
-
-  private FetchPartitionData divergedAnswer(
-      PartitionFetch fetch, EpochEndOffset diverging, long hw, int epoch) {
-    return new FetchPartitionData(
-        topicPartition,
-        Errors.NONE,
-        null,
-        hw,
-        hw,
-        log.logStartOffset(),
-        log.logEndOffset(),
-        diverging,
-        localBrokerId,
-        epoch,
-        ByteBuffer.allocate(0));
-  }
-
-  /**
-   * KIP-320: a fetcher or client names the epoch it believes this leader is in; -1 skips the check.
-   */
-  private void validateLeaderEpoch(int requestEpoch, int currentEpoch, String who) {
-    if (requestEpoch < 0) {
-      return;
-    }
-    if (requestEpoch < currentEpoch) {
-      throw new FencedLeaderEpochException(
-          who
-              + " asked for "
-              + topicPartition
-              + " in leader epoch "
-              + requestEpoch
-              + "; the current epoch is "
-              + currentEpoch);
-    }
-    if (requestEpoch > currentEpoch) {
-      throw new UnknownLeaderEpochException(
-          who
-              + " asked for "
-              + topicPartition
-              + " in leader epoch "
-              + requestEpoch
-              + ", newer than this leader's "
-              + currentEpoch);
-    }
   }
 
   /**
@@ -542,7 +378,7 @@ public final class Partition {
       if (highWatermark > offset) {
         return CompletableFuture.completedFuture(null);
       }
-      return fetchWaiters.add(offset);
+      return waiters.awaitHighWatermarkAbove(offset);
     }
   }
 
@@ -555,7 +391,7 @@ public final class Partition {
       if (!leader || log.logEndOffset() > offset) {
         return CompletableFuture.completedFuture(null);
       }
-      return logEndWaiters.add(offset);
+      return waiters.awaitLogEndOffsetAbove(offset);
     }
   }
 
@@ -564,12 +400,11 @@ public final class Partition {
    * shuts down.
    */
   public void releaseFetchWaiters() {
-    List<CompletableFuture<Void>> all;
+    Runnable released;
     synchronized (lock) {
-      all = new ArrayList<>(fetchWaiters.releaseAll());
-      all.addAll(logEndWaiters.releaseAll());
+      released = waiters.releasePolls();
     }
-    all.forEach(f -> f.complete(null));
+    released.run();
   }
 
   /**
@@ -579,62 +414,20 @@ public final class Partition {
   public EpochEndOffset endOffsetForEpoch(int currentLeaderEpoch, int requestedEpoch) {
     synchronized (lock) {
       requireLeader();
-      validateLeaderEpoch(currentLeaderEpoch, leaderEpoch, "an epoch query");
+      FetchValidation.validateLeaderEpoch(
+          topicPartition, currentLeaderEpoch, leaderEpoch, "an epoch query");
       return log.endOffsetForEpoch(requestedEpoch);
     }
   }
 
-  /**
-   * ListOffsets as this partition's leader (Kafka's Partition.fetchOffsetForTimestamp): {@link
-   * ListOffsetsTimestamps#EARLIEST} the log start offset, {@link ListOffsetsTimestamps#LATEST} the
-   * high watermark (what consumers can read up to), {@link ListOffsetsTimestamps#MAX_TIMESTAMP} the
-   * committed record with the largest timestamp, any other timestamp (>= 0) the first committed
-   * offset whose record is at least that recent; each with the leader epoch it was written in (the
-   * current one for latest). Empty when no committed record matches.
-   */
+  /** ListOffsets as this partition's leader; see {@link LeaderReads#fetchOffsetForTimestamp}. */
   public Optional<TimestampAndOffset> fetchOffsetForTimestamp(
       long timestampMs, int currentLeaderEpoch) {
-    requireLeader();
-    int epoch = leaderEpoch;
-    validateLeaderEpoch(currentLeaderEpoch, epoch, "a ListOffsets request");
-    long hw = highWatermark;
-    if (timestampMs == ListOffsetsTimestamps.LATEST) {
-      return Optional.of(new TimestampAndOffset(-1, hw, epoch));
-    }
-    if (timestampMs == ListOffsetsTimestamps.EARLIEST) {
-      long start = log.logStartOffset();
-      return Optional.of(new TimestampAndOffset(-1, start, log.epochForOffset(start)));
-    }
-    if (timestampMs == ListOffsetsTimestamps.MAX_TIMESTAMP) {
-      return log.maxTimestampBelow(hw);
-    }
-    if (timestampMs < 0) {
-      throw new InvalidRequestException(
-          "timestamp " + timestampMs + " is neither a time nor one of -1, -2, -3");
-    }
-    return log.offsetForTimestamp(timestampMs).filter(found -> found.offset() < hw);
+    return LeaderReads.fetchOffsetForTimestamp(this, timestampMs, currentLeaderEpoch);
   }
 
-  /**
-   * Adds a caught-up follower to the ISR: it has reached the HW, and everything this epoch's leader
-   * started from.
-   */
-  private AlterPartitionRequest maybeExpandIsr(ReplicaState follower) {
-    if (pendingIsrChange != null || isr.contains(follower.brokerId)) {
-      return null;
-    }
-
-    if (follower.logEndOffset < highWatermark || follower.logEndOffset < leaderEpochStartOffset) {
-      return null;
-    }
-    Set<Integer> next = new LinkedHashSet<>(isr);
-    next.add(follower.brokerId);
-    List<Integer> newIsr = replicas.stream().filter(next::contains).toList();
-    return propose(
-        newIsr,
-        Map.of(follower.brokerId, follower.brokerEpoch),
-        "replica " + follower.brokerId + " caught up to the high watermark " + highWatermark);
-  }
+  // -------------------------------------------------------------------------------------------
+  // leader: the ISR and the high watermark
 
   /**
    * Drops from the ISR every follower that has not been caught up for longer than {@code
@@ -642,183 +435,65 @@ public final class Partition {
    * is unknown. Driven periodically.
    */
   public void maybeShrinkIsr(long nowMs, long replicaLagTimeMaxMs) {
-    AlterPartitionRequest request = null;
+    AlterPartitionRequest request;
     synchronized (lock) {
       if (!leader) {
         return;
       }
-      if (pendingIsrChange != null) {
-        if (pendingIsrChange.failed) {
-          pendingIsrChange = pendingIsrChange.withFailed(false);
-          request =
-              requestFor(
-                  pendingIsrChange.newIsr, pendingIsrChange.brokerEpochs, pendingIsrChange.reason);
-        }
-      } else {
-        List<Integer> laggards = new ArrayList<>();
-        for (int member : isr) {
-          ReplicaState follower = followers.get(member);
-          // Kafka's rule: a follower that has everything the leader has stays, even if it has not
-          // fetched lately.
-          if (follower != null
-              && follower.logEndOffset < log.logEndOffset()
-              && nowMs - follower.lastCaughtUpTimeMs > replicaLagTimeMaxMs) {
-            laggards.add(member);
-          }
-        }
-        if (!laggards.isEmpty()) {
-          List<Integer> newIsr = isr.stream().filter(id -> !laggards.contains(id)).toList();
-          StringBuilder why = new StringBuilder();
-          for (int id : laggards) {
-            ReplicaState f = followers.get(id);
-            why.append("replica ")
-                .append(id)
-                .append(" not caught up for ")
-                .append(nowMs - f.lastCaughtUpTimeMs)
-                .append(" ms (log end offset ")
-                .append(f.logEndOffset)
-                .append(", leader's ")
-                .append(log.logEndOffset())
-                .append(") ");
-          }
-          request =
-              propose(
-                  newIsr,
-                  Map.of(),
-                  why.append("> replica.lag.time.max.ms=").append(replicaLagTimeMaxMs).toString());
-        }
-      }
+      request =
+          isrState.maybeShrink(
+              nowMs, replicaLagTimeMaxMs, log.logEndOffset(), leaderEpoch, partitionEpoch);
     }
     if (request != null) {
       send(request);
     }
   }
 
-  private AlterPartitionRequest propose(
-      List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {
-    pendingIsrChange = new PendingIsrChange(newIsr, brokerEpochs, partitionEpoch, reason, false);
-    logger.info(
-        "Proposing ISR {} -> {} for {} in leader epoch {}: {}",
-        isr,
-        newIsr,
-        topicPartition,
-        leaderEpoch,
-        reason);
-    return requestFor(newIsr, brokerEpochs, reason);
-  }
-
-  private AlterPartitionRequest requestFor(
-      List<Integer> newIsr, Map<Integer, Long> brokerEpochs, String reason) {
-    return new AlterPartitionRequest(
-        topicId,
-        topicPartition,
-        localBrokerId,
-        leaderEpoch,
-        partitionEpoch,
-        newIsr,
-        brokerEpochs,
-        reason);
-  }
-
-  /**
-   * Sends an ISR change. A definite refusal clears it (the next fetch or check proposes afresh); an
-   * unknown outcome keeps it pending, marked for a resend, since it may have been committed.
-   */
   private void send(AlterPartitionRequest request) {
     alterPartitionSender
         .send(request)
         .whenComplete(
             (ok, error) -> {
-              if (error == null) {
-                return; // committed: it takes effect when this broker replays the record
-              }
-              Throwable cause =
-                  error instanceof CompletionException && error.getCause() != null
-                      ? error.getCause()
-                      : error;
-              boolean refused =
-                  cause instanceof InvalidUpdateVersionException
-                      || cause instanceof FencedLeaderEpochException
-                      || cause instanceof IneligibleReplicaException
-                      || cause instanceof NotLeaderOrFollowerException
-                      || cause instanceof UnknownTopicOrPartitionException;
-              synchronized (lock) {
-                if (pendingIsrChange == null
-                    || pendingIsrChange.basePartitionEpoch != request.partitionEpoch()
-                    || !pendingIsrChange.newIsr.equals(request.newIsr())) {
-                  return;
+              if (error != null) {
+                synchronized (lock) {
+                  isrState.onSendFailed(request, error);
                 }
-                pendingIsrChange = refused ? null : pendingIsrChange.withFailed(true);
               }
-              logger.info(
-                  "ISR change {} for {} {}: {}",
-                  request.newIsr(),
-                  topicPartition,
-                  refused ? "refused" : "not confirmed, will resend",
-                  cause.toString());
             });
   }
 
   /**
-   * HW = the smallest log end offset over the maximal ISR (the committed ISR plus what a pending
-   * change adds), the leader's own included; unknown followers (-1) hold it back. Returns what to
-   * complete once the lock is dropped.
+   * HW = the smallest log end offset over the maximal ISR, the leader's own included; unknown
+   * followers hold it back. Returns what to complete once the lock is dropped.
    */
   private List<Runnable> maybeIncrementHighWatermark() {
     if (!leader) {
       return List.of();
     }
-    long candidate = log.logEndOffset();
-    for (int member : isr) {
-      candidate = Math.min(candidate, logEndOffsetOf(member));
-    }
-    if (pendingIsrChange != null) {
-      for (int member : pendingIsrChange.newIsr) {
-        candidate = Math.min(candidate, logEndOffsetOf(member));
-      }
-    }
+    long candidate = isrState.minLogEndOffsetOfMaximalIsr(log.logEndOffset());
     if (candidate <= highWatermark) {
       return List.of();
     }
     setHighWatermark(candidate);
-    if (fetchWaiters.size() == 0 && produceWaiters.size() == 0) {
-      return List.of(); // the common case on the produce path: nobody is waiting, allocate nothing
-    }
-    List<CompletableFuture<Void>> fetches = new ArrayList<>();
-    fetchWaiters.releaseInto(candidate, fetches);
-    List<CompletableFuture<Void>> produces = new ArrayList<>();
-    produceWaiters.releaseInto(candidate, produces);
-    List<Runnable> completions = new ArrayList<>(fetches.size() + produces.size());
-    fetches.forEach(f -> completions.add(() -> f.complete(null)));
     int minIsr = log.config().minInSyncReplicas();
-    if (isr.size() >= minIsr) {
-      produces.forEach(f -> completions.add(() -> f.complete(null)));
-    } else {
-      NotEnoughReplicasAfterAppendException error =
-          new NotEnoughReplicasAfterAppendException(
-              "The records of "
-                  + topicPartition
-                  + " were appended, but the ISR "
-                  + isr
-                  + " shrank below "
-                  + "min.insync.replicas="
-                  + minIsr
-                  + " before they were replicated");
-      produces.forEach(
-          f -> completions.add(() -> f.completeExceptionally(new CompletionException(error))));
-    }
-    return completions;
+    List<Integer> committedIsr = isr;
+    return waiters.onHighWatermark(
+        candidate,
+        committedIsr.size() >= minIsr,
+        () ->
+            "The records of "
+                + topicPartition
+                + " were appended, but the ISR "
+                + committedIsr
+                + " shrank below min.insync.replicas="
+                + minIsr
+                + " before they were replicated");
   }
 
-  private long logEndOffsetOf(int brokerId) {
-    if (brokerId == localBrokerId) {
-      return log.logEndOffset();
-    }
-    ReplicaState follower = followers.get(brokerId);
-    return follower == null ? -1 : follower.logEndOffset;
-  }
-
-  /** The one place the high watermark changes. Caller holds {@code lock}. */
+  /**
+   * The one place the high watermark changes. A leader's never moves back in its epoch; a
+   * follower's follows its leader and truncation. Caller holds {@code lock}.
+   */
   private void setHighWatermark(long newHighWatermark) {
     if (leader && newHighWatermark < highWatermark) {
       throw new IllegalStateException(
@@ -887,21 +562,16 @@ public final class Partition {
         return false;
       }
       if (startAt) {
-        highWatermark = offset; // the log restarts at offset: HW = start = end
         log.truncateFullyAndStartAt(offset);
       } else {
-        if (highWatermark > offset) {
-          setHighWatermark(Math.max(log.logStartOffset(), offset));
-        }
         // Even at the log end: an epoch this replica led without writing starts there, and must go
-        // too.
+        // too. Truncation is by whole batches and may end below offset.
         log.truncateTo(offset);
-        if (highWatermark > log.logEndOffset()) {
-          highWatermark =
-              log.logEndOffset(); // truncation is by whole batches and may end below offset
-        }
       }
-      log.setRetentionBoundOffset(highWatermark);
+      long bounded = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
+      if (bounded != highWatermark) {
+        setHighWatermark(bounded);
+      }
       return true;
     }
   }
@@ -919,7 +589,7 @@ public final class Partition {
     }
   }
 
-  private void requireLeader() {
+  void requireLeader() {
     if (!leader) {
       throw new NotLeaderOrFollowerException(
           "Broker "
@@ -991,31 +661,7 @@ public final class Partition {
    */
   public List<ReplicaStatus> replicaStatuses(long nowMs) {
     synchronized (lock) {
-      if (!leader) {
-        return List.of();
-      }
-      long leo = log.logEndOffset();
-      List<ReplicaStatus> statuses = new ArrayList<>();
-      for (int replica : replicas) {
-        if (replica == localBrokerId) {
-          statuses.add(
-              new ReplicaStatus(
-                  replica, true, true, leo, 0, -1, nowMs)); // a leader fetches from nobody
-        } else {
-          ReplicaState f = followers.get(replica);
-          long fleo = f == null ? -1 : f.logEndOffset;
-          statuses.add(
-              new ReplicaStatus(
-                  replica,
-                  false,
-                  isr.contains(replica),
-                  fleo,
-                  fleo < 0 ? -1 : leo - fleo,
-                  f == null ? -1 : f.lastFetchTimeMs,
-                  f == null ? -1 : f.lastCaughtUpTimeMs));
-        }
-      }
-      return statuses;
+      return leader ? isrState.replicaStatuses(nowMs, log.logEndOffset()) : List.of();
     }
   }
 
@@ -1041,7 +687,7 @@ public final class Partition {
 
   int pendingWaiters() {
     synchronized (lock) {
-      return fetchWaiters.size() + produceWaiters.size() + logEndWaiters.size();
+      return waiters.size();
     }
   }
 
@@ -1051,48 +697,24 @@ public final class Partition {
    * lags).
    */
   public String statusLine() {
-    StringBuilder line = new StringBuilder();
     synchronized (lock) {
-      line.append('b')
-          .append(localBrokerId)
-          .append(leader ? " leader" : " follower")
-          .append(" e")
-          .append(leaderEpoch)
-          .append(' ')
-          .append(topicPartition)
-          .append(" hw=")
-          .append(highWatermark)
-          .append(" leo=")
-          .append(log.logEndOffset())
-          .append(" isr=")
-          .append(isr);
-      List<Integer> osr = replicas.stream().filter(r -> !isr.contains(r)).toList();
-      if (!osr.isEmpty()) {
-        line.append(" osr=").append(osr);
-      }
-      if (leader && !followers.isEmpty()) {
-        line.append(" lag{");
-        String sep = "";
-        for (int replica : replicas) {
-          ReplicaState f = followers.get(replica);
-          if (f != null) {
-            line.append(sep)
-                .append(replica)
-                .append(':')
-                .append(
-                    f.logEndOffset < 0 ? "?" : String.valueOf(log.logEndOffset() - f.logEndOffset));
-            sep = ",";
-          }
-        }
-        line.append('}');
-        if (pendingIsrChange != null) {
-          line.append(" pending-isr=").append(pendingIsrChange.newIsr);
-        }
-      } else if (!leader) {
+      StringBuilder line =
+          PartitionStatuses.statusLine(
+              localBrokerId,
+              leader,
+              leaderEpoch,
+              topicPartition,
+              highWatermark,
+              log.logEndOffset(),
+              replicas,
+              isr);
+      if (leader) {
+        isrState.appendLags(line, log.logEndOffset());
+      } else {
         line.append(" leader=").append(leaderId);
       }
+      return line.toString();
     }
-    return line.toString();
   }
 
   @Override

@@ -1,7 +1,10 @@
 package dev.tributary.server;
 
+import dev.tributary.metadata.AdvertisedListener;
 import dev.tributary.replication.ReplicationConfig;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A broker's own settings (not per-topic ones, which are {@link dev.tributary.log.LogConfig}).
@@ -10,8 +13,9 @@ import java.nio.file.Path;
  *
  * @param brokerId this broker's id ({@code node.id})
  * @param dataDir where logs, metadata and checkpoints live ({@code log.dirs}, one directory)
- * @param host the host the broker's HTTP listener is reached on
- * @param port the HTTP port
+ * @param listeners the listeners this broker advertises in its registration ({@code
+ *     advertised.listeners}), sorted by name; one is {@code HTTP}, whose port may be 0 until it has
+ *     bound ({@link #withPort})
  * @param autoCreateTopicsEnable producing to a missing topic creates it ({@code
  *     auto.create.topics.enable})
  * @param numPartitions partitions of an auto-created topic ({@code num.partitions})
@@ -42,8 +46,7 @@ import java.nio.file.Path;
 public record BrokerConfig(
     int brokerId,
     Path dataDir,
-    String host,
-    int port,
+    List<AdvertisedListener> listeners,
     boolean autoCreateTopicsEnable,
     int numPartitions,
     int defaultReplicationFactor,
@@ -60,7 +63,7 @@ public record BrokerConfig(
     long leaderImbalanceCheckIntervalMs,
     int minInsyncReplicas) {
 
-  /** With Kafka's replication defaults. */
+  /** One plaintext HTTP listener at {@code host:port}, with Kafka's replication defaults. */
   public BrokerConfig(
       int brokerId,
       Path dataDir,
@@ -80,8 +83,7 @@ public record BrokerConfig(
     this(
         brokerId,
         dataDir,
-        host,
-        port,
+        List.of(AdvertisedListener.http(host, port)),
         autoCreateTopicsEnable,
         numPartitions,
         defaultReplicationFactor,
@@ -107,6 +109,7 @@ public record BrokerConfig(
     if (brokerId < 0) {
       throw new IllegalArgumentException("broker id must be >= 0, got " + brokerId);
     }
+    listeners = AdvertisedListener.ofRegistration(listeners);
     if (numPartitions < 1 || defaultReplicationFactor < 1) {
       throw new IllegalArgumentException(
           "num.partitions and default.replication.factor must be >= 1");
@@ -128,13 +131,35 @@ public record BrokerConfig(
     return !quorumVoters.isEmpty();
   }
 
+  /** The advertised listener of the REST and internal API. */
+  public AdvertisedListener httpListener() {
+    return AdvertisedListener.named(listeners, AdvertisedListener.HTTP).orElseThrow();
+  }
+
+  /** The host the HTTP listener is reached on. */
+  public String host() {
+    return httpListener().host();
+  }
+
+  /** The HTTP listener's port (0 until it has bound, if configured so). */
+  public int port() {
+    return httpListener().port();
+  }
+
   /** The same settings with the port the HTTP listener actually bound. */
   public BrokerConfig withPort(int boundPort) {
+    List<AdvertisedListener> bound = new ArrayList<>();
+    for (AdvertisedListener listener : listeners) {
+      bound.add(
+          listener.name().equals(AdvertisedListener.HTTP)
+              ? new AdvertisedListener(
+                  listener.name(), listener.host(), boundPort, listener.securityProtocol())
+              : listener);
+    }
     return new BrokerConfig(
         brokerId,
         dataDir,
-        host,
-        boundPort,
+        bound,
         autoCreateTopicsEnable,
         numPartitions,
         defaultReplicationFactor,

@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import dev.tributary.common.errors.BrokerNotRegisteredException;
+import dev.tributary.common.errors.InvalidRegistrationException;
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.metadata.MetadataQuorum;
@@ -12,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A broker's side of cluster membership (Kafka's BrokerLifecycleManager): find the active
- * controller, register this incarnation, then heartbeat; learn whether the broker is fenced, and
- * when its metadata has caught up.
+ * controller, register this incarnation with the listeners it advertises, then heartbeat; learn
+ * whether the broker is fenced, and when its metadata has caught up.
  *
  * <pre>
  * state        on                                   next
@@ -22,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * RUNNING      heartbeat: fenced=true                REGISTERED (the controller fenced us: missed session,
  *                                                   or this broker reported its log directory offline)
  * any          STALE_BROKER_EPOCH / NOT_REGISTERED   UNREGISTERED (register again)
+ * UNREGISTERED INVALID_REGISTRATION                  UNREGISTERED (logged; asks again each heartbeat
+ *                                                   interval: its listeners must be configured anew)
  * </pre>
  *
  * <p>{@link #tick} does one step and returns how long to wait before the next; a dedicated thread
@@ -97,7 +100,7 @@ public final class BrokerLifecycleManager {
             channel.register(
                 controller.get(),
                 new ControllerChannel.BrokerRegistration(
-                    config.brokerId(), incarnationId, config.host(), config.port()));
+                    config.brokerId(), incarnationId, config.listeners()));
         brokerEpoch = result.brokerEpoch();
         catchUpOffset = result.metadataOffset();
         state = State.REGISTERED;
@@ -137,6 +140,10 @@ public final class BrokerLifecycleManager {
           "Controller no longer knows this registration ({}); registering again", e.getMessage());
       state = State.UNREGISTERED;
       return 0;
+    } catch (InvalidRegistrationException e) {
+      // Only a configuration change can fix it; keep asking at the heartbeat pace, not in a loop.
+      logger.error("The controller refused this broker's registration: {}", e.getMessage());
+      return heartbeatIntervalMs;
     } catch (NotControllerException | ControllerUnreachableException e) {
       logger.debug("Controller call failed, will retry: {}", e.getMessage());
       return RETRY_MS;

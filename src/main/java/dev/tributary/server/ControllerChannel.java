@@ -1,5 +1,7 @@
 package dev.tributary.server;
 
+import dev.tributary.metadata.AdvertisedListener;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -62,8 +64,16 @@ public interface ControllerChannel {
   /** Where a broker serves HTTP. */
   record Endpoint(int brokerId, String host, int port) {}
 
-  /** A broker announcing itself: its id, the incarnation of this process, and its HTTP endpoint. */
-  record BrokerRegistration(int brokerId, String incarnationId, String host, int port) {}
+  /**
+   * A broker announcing itself: its id, the incarnation of this process, and the listeners it
+   * advertises (one named {@code HTTP}, or the controller refuses it with INVALID_REGISTRATION).
+   */
+  record BrokerRegistration(
+      int brokerId, String incarnationId, List<AdvertisedListener> listeners) {
+    public BrokerRegistration {
+      listeners = List.copyOf(listeners);
+    }
+  }
 
   /**
    * @param brokerEpoch the epoch the controller gave this incarnation at registration

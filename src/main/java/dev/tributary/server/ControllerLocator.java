@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 
 /**
  * Where the active controller serves HTTP: the quorum names the leader's broker id, and the
- * metadata image holds that broker's registered address (or, for this broker itself, its own
+ * metadata image holds that broker's registered HTTP listener (or, for this broker itself, its own
  * configuration — the controller must be reachable before it has registered).
  */
 final class ControllerLocator {

@@ -33,8 +33,7 @@ public final class ControllerService implements ControllerChannel {
         controller.registerBroker(
             registration.brokerId(),
             Uuid.parse(registration.incarnationId()),
-            registration.host(),
-            registration.port(),
+            registration.listeners(),
             time.milliseconds());
     return new RegistrationResult(epoch, quorum.image().lastOffset());
   }

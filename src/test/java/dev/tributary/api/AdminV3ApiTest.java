@@ -100,6 +100,20 @@ class AdminV3ApiTest extends ApiTestSupport {
   }
 
   @Test
+  void aBrokerListsTheListenersItAdvertisesBesideItsHttpHostAndPort() {
+    JsonNode broker = expectOk(get(v3("/brokers/1")));
+
+    assertThat(broker.get("listeners"))
+        .isEqualTo(
+            mapper.readTree(
+                "[{\"name\":\"HTTP\",\"host\":\"127.0.0.1\",\"port\":"
+                    + port
+                    + ",\"security_protocol\":\"PLAINTEXT\"}]"));
+    JsonNode listed = expectOk(get(v3("/brokers"))).get("data").get(0);
+    assertThat(listed.get("listeners")).isEqualTo(broker.get("listeners"));
+  }
+
+  @Test
   void anUnknownBrokerIsNotFound() {
     assertError(get(v3("/brokers/7")), 404, 40406, "Broker 7 is not registered in this cluster");
     assertError(get(v3("/brokers/seven")), 400, 40003, "'seven'");

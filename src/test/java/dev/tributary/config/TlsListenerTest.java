@@ -26,6 +26,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One broker, in process, with TLS on by configuration only: {@code server.ssl.bundle} naming a PEM
@@ -50,6 +52,7 @@ class TlsListenerTest {
   private static final Path DIR = freshDir();
   private static final TestCertificates CA = TestCertificates.generate(DIR.resolve("ca"), "tls");
   private static final int RAFT_PORT = TestPorts.next();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   @LocalServerPort int port;
   @Autowired HttpClient tributaryHttpClient;
@@ -125,6 +128,26 @@ class TlsListenerTest {
     String https = "https://localhost:" + port;
     assertThat(allowedOrigin(https)).isEqualTo(https);
     assertThat(allowedOrigin("http://localhost:" + port)).isNull();
+  }
+
+  @Test
+  void theBrokerRegistersItsHttpListenerAsSsl() throws Exception {
+    // A one-voter cluster registers over its own internal API: this crossed the HTTP channel.
+    String clusterId =
+        JSON.readTree(get(trustingClient, "https", "/v3/clusters").body())
+            .get("data")
+            .get(0)
+            .get("cluster_id")
+            .stringValue();
+    JsonNode broker =
+        JSON.readTree(
+            get(trustingClient, "https", "/v3/clusters/" + clusterId + "/brokers/1").body());
+
+    assertThat(broker.get("listeners")).hasSize(1);
+    JsonNode http = broker.get("listeners").get(0);
+    assertThat(http.get("name").stringValue()).isEqualTo("HTTP");
+    assertThat(http.get("port").intValue()).isEqualTo(port);
+    assertThat(http.get("security_protocol").stringValue()).isEqualTo("SSL");
   }
 
   @Test

@@ -67,6 +67,28 @@ class ClusterEventsTest {
   }
 
   @Test
+  void aRegistrationSaysWhereTheBrokerServesHttpThenItsOtherListeners() {
+    AdvertisedListener kafka =
+        new AdvertisedListener(
+            "KAFKA", "10.0.0.4", 9094, AdvertisedListener.SecurityProtocol.PLAINTEXT);
+    List<ClusterEvent> events =
+        ClusterEvents.describe(
+            cluster(),
+            List.of(
+                new MetadataRecord.RegisterBroker(4, new Uuid(0, 4), "10.0.0.4", 8084),
+                new MetadataRecord.RegisterBroker(
+                    5, new Uuid(0, 5), List.of(kafka, AdvertisedListener.http("10.0.0.5", 8085)))),
+            null,
+            5_000);
+
+    assertThat(events)
+        .extracting(ClusterEvent::text)
+        .containsExactly(
+            "broker 4 registered at 10.0.0.4:8084",
+            "broker 5 registered at 10.0.0.5:8085, KAFKA 10.0.0.4:9094");
+  }
+
+  @Test
   void anIsrExpansionNamesTheReplicaThatJoined() {
     MetadataImage image = cluster().replay(100, change(List.of(1, 2), 1, 0));
 

@@ -39,7 +39,12 @@ final class ClusterHarness {
 
   List<MetadataRecord> register(int brokerId, Uuid incarnationId) {
     return commit(
-        cluster.register(image, brokerId, incarnationId, "localhost", 9000 + brokerId, nowMs));
+        cluster.register(
+            image,
+            brokerId,
+            incarnationId,
+            List.of(AdvertisedListener.http("localhost", 9000 + brokerId)),
+            nowMs));
   }
 
   /** A heartbeat from a broker that has replayed everything committed so far. */

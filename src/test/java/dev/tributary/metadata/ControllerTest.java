@@ -7,6 +7,7 @@ import dev.tributary.common.Uuid;
 import dev.tributary.common.errors.InvalidReplicationFactorException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,10 @@ class ControllerTest {
   private static final long SESSION_TIMEOUT_MS = 9_000;
   @TempDir Path dir;
 
+  private static List<AdvertisedListener> http(String host, int port) {
+    return List.of(AdvertisedListener.http(host, port));
+  }
+
   private static Controller controller(LocalMetadataLog log) {
     return new Controller(
         log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS, dev.tributary.common.Time.SYSTEM);
@@ -28,12 +33,12 @@ class ControllerTest {
   void aBrokerCanLeadOnlyOnceItsRegistrationIsFollowedByACaughtUpHeartbeat() {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       Controller controller = controller(log);
-      long epoch = controller.registerBroker(1, new Uuid(1, 1), "localhost", 9092, 0);
+      long epoch = controller.registerBroker(1, new Uuid(1, 1), http("localhost", 9092), 0);
       assertThat(log.image().broker(1).orElseThrow().fenced()).isTrue();
       assertThatThrownBy(() -> controller.createTopic("t", 1, 1, Map.of()))
           .isInstanceOf(InvalidReplicationFactorException.class)
           .hasMessageContaining("0 of 1");
-      assertThat(controller.registerBroker(1, new Uuid(1, 1), "localhost", 9092, 5))
+      assertThat(controller.registerBroker(1, new Uuid(1, 1), http("localhost", 9092), 5))
           .isEqualTo(epoch);
       assertThat(controller.heartbeat(1, epoch, log.image().lastOffset(), 10)).isFalse();
       assertThat(controller.createTopic("t", 2, 1, Map.of()).partitions().values())
@@ -47,9 +52,9 @@ class ControllerTest {
   void maybeFenceStaleBrokersFencesAtTheDeadlineAndSaysWhenToRunAgain() {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       Controller controller = controller(log);
-      long epoch1 = controller.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
+      long epoch1 = controller.registerBroker(1, new Uuid(1, 1), http("h", 1), 0);
       controller.heartbeat(1, epoch1, log.image().lastOffset(), 0);
-      long epoch2 = controller.registerBroker(2, new Uuid(2, 1), "h", 2, 0);
+      long epoch2 = controller.registerBroker(2, new Uuid(2, 1), http("h", 2), 0);
       controller.heartbeat(2, epoch2, log.image().lastOffset(), 3_000);
       assertThat(controller.maybeFenceStaleBrokers(1_000)).isEqualTo(SESSION_TIMEOUT_MS - 1_000);
       assertThat(controller.maybeFenceStaleBrokers(SESSION_TIMEOUT_MS)).isEqualTo(3_000);
@@ -79,7 +84,7 @@ class ControllerTest {
       Controller controller =
           new Controller(log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS, clock);
       controller.onBecomeActive(1, 4, 0);
-      long epoch = controller.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
+      long epoch = controller.registerBroker(1, new Uuid(1, 1), http("h", 1), 0);
       nowMs[0] = 2_000;
       controller.heartbeat(1, epoch, log.image().lastOffset(), 0);
       controller.heartbeat(1, epoch, log.image().lastOffset(), 0); // changes nothing: no event
@@ -121,7 +126,7 @@ class ControllerTest {
   void aControllerThatBecomesActiveGivesEveryBrokerAFullSession() {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       Controller first = controller(log);
-      long epoch = first.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
+      long epoch = first.registerBroker(1, new Uuid(1, 1), http("h", 1), 0);
       first.heartbeat(1, epoch, log.image().lastOffset(), 0);
       Controller successor = controller(log);
       successor.onBecomeActive(1, 2, 60_000);
@@ -137,13 +142,13 @@ class ControllerTest {
   void aRestartedSingleBrokerLeadsItsPartitionsAgainWithABumpedEpoch() {
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       Controller controller = controller(log);
-      long epoch = controller.registerBroker(1, new Uuid(1, 1), "h", 1, 0);
+      long epoch = controller.registerBroker(1, new Uuid(1, 1), http("h", 1), 0);
       controller.heartbeat(1, epoch, log.image().lastOffset(), 0);
       controller.createTopic("t", 1, 1, Map.of());
     }
     try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
       Controller controller = controller(log);
-      long epoch = controller.registerBroker(1, new Uuid(1, 2), "h", 1, 100);
+      long epoch = controller.registerBroker(1, new Uuid(1, 2), http("h", 1), 100);
       assertThat(log.image().topic("t").orElseThrow().partitions().get(0).leader()).isEqualTo(-1);
       controller.heartbeat(1, epoch, log.image().lastOffset(), 100);
       PartitionImage p = log.image().topic("t").orElseThrow().partitions().get(0);

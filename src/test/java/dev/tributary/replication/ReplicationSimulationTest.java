@@ -18,6 +18,7 @@ import dev.tributary.log.record.CompressionType;
 import dev.tributary.log.record.RecordBatch;
 import dev.tributary.log.record.RecordBatchBuilder;
 import dev.tributary.log.record.SimpleRecord;
+import dev.tributary.metadata.AdvertisedListener;
 import dev.tributary.metadata.BrokerHeartbeatManager;
 import dev.tributary.metadata.ClusterControl;
 import dev.tributary.metadata.IsrControl;
@@ -388,7 +389,11 @@ class ReplicationSimulationTest {
       brokers.put(id, broker);
       commit(
           cluster.register(
-              image, id, new Uuid(id, ++generation), "localhost", 9000 + id, clock.milliseconds()));
+              image,
+              id,
+              new Uuid(id, ++generation),
+              List.of(AdvertisedListener.http("localhost", 9000 + id)),
+              clock.milliseconds()));
       broker.brokerEpoch = image.broker(id).orElseThrow().brokerEpoch();
       broker.registered = true;
       deliver(broker);

@@ -2,8 +2,10 @@ package dev.tributary.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.errors.InvalidRegistrationException;
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
+import dev.tributary.metadata.AdvertisedListener;
 import dev.tributary.metadata.LocalMetadataLog;
 import dev.tributary.metadata.MetadataQuorum;
 import java.nio.file.Path;
@@ -132,16 +134,47 @@ class BrokerLifecycleManagerTest {
     assertThat(controller.calls).filteredOn(c -> c.equals("register")).hasSize(1);
   }
 
+  @Test
+  void theRegistrationAdvertisesTheConfiguredListeners() {
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
+    lifecycle.tick();
+
+    assertThat(controller.registrations)
+        .containsExactly(
+            new ControllerChannel.BrokerRegistration(
+                1, "incarnation-1", List.of(AdvertisedListener.http("127.0.0.1", 8081))));
+  }
+
+  @Test
+  void aRefusedRegistrationIsAskedAgainAtTheHeartbeatPaceNotInALoop() {
+    controller.failNextRegister = new InvalidRegistrationException("no HTTP listener");
+    assertThat(lifecycle.tick()).isEqualTo(500);
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.UNREGISTERED);
+
+    controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
+    lifecycle.tick();
+    assertThat(lifecycle.state()).isEqualTo(BrokerLifecycleManager.State.REGISTERED);
+    assertThat(controller.registrations).hasSize(1);
+  }
+
   /** A controller whose answers the test scripts; records the calls it gets. */
   private static final class ScriptedController implements ControllerChannel {
     final List<String> calls = new ArrayList<>();
     final Deque<HeartbeatResult> heartbeats = new ArrayDeque<>();
     long registrationOffset = -1;
+    final List<BrokerRegistration> registrations = new ArrayList<>();
     RuntimeException failNextHeartbeat;
+    RuntimeException failNextRegister;
 
     @Override
     public RegistrationResult register(Endpoint controller, BrokerRegistration registration) {
+      if (failNextRegister != null) {
+        RuntimeException e = failNextRegister;
+        failNextRegister = null;
+        throw e;
+      }
       calls.add("register");
+      registrations.add(registration);
       return new RegistrationResult(7, registrationOffset);
     }
 

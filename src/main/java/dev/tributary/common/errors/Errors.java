@@ -211,6 +211,7 @@ public enum Errors {
       case BROKER_ID_NOT_REGISTERED -> new BrokerNotRegisteredException(message);
       case INVALID_UPDATE_VERSION -> new InvalidUpdateVersionException(message);
       case INELIGIBLE_REPLICA -> new IneligibleReplicaException(message);
+      case INVALID_REGISTRATION -> new InvalidRegistrationException(message);
       case BROKER_NOT_AVAILABLE -> new BrokerNotAvailableException(message);
       case TOPIC_AUTHORIZATION_FAILED, GROUP_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED ->
           new AuthorizationException(this, message);

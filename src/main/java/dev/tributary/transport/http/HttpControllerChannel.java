@@ -3,6 +3,7 @@ package dev.tributary.transport.http;
 import dev.tributary.common.errors.BrokerNotRegisteredException;
 import dev.tributary.common.errors.FencedLeaderEpochException;
 import dev.tributary.common.errors.IneligibleReplicaException;
+import dev.tributary.common.errors.InvalidRegistrationException;
 import dev.tributary.common.errors.InvalidUpdateVersionException;
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
@@ -71,12 +72,13 @@ public final class HttpControllerChannel implements ControllerChannel {
 
   @Override
   public RegistrationResult register(Endpoint controller, BrokerRegistration registration) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("broker_id", registration.brokerId());
-    body.put("incarnation_id", registration.incarnationId());
-    body.put("host", registration.host());
-    body.put("port", registration.port());
-    JsonNode answer = call(controller, "POST", InternalApi.REGISTER, body, heartbeatTimeout);
+    JsonNode answer =
+        call(
+            controller,
+            "POST",
+            InternalApi.REGISTER,
+            RegistrationWire.toJson(registration),
+            heartbeatTimeout);
     return new RegistrationResult(
         answer.path("broker_epoch").asLong(), answer.path("metadata_offset").asLong());
   }
@@ -229,6 +231,7 @@ public final class HttpControllerChannel implements ControllerChannel {
       case InternalApi.NOT_CONTROLLER -> new NotControllerException(message);
       case InternalApi.STALE_BROKER_EPOCH -> new StaleBrokerEpochException(message);
       case InternalApi.BROKER_NOT_REGISTERED -> new BrokerNotRegisteredException(message);
+      case InternalApi.INVALID_REGISTRATION -> new InvalidRegistrationException(message);
       case InternalApi.TOPIC_EXISTS -> new TopicExistsException(message);
       case InternalApi.FENCED_LEADER_EPOCH -> new FencedLeaderEpochException(message);
       case InternalApi.INVALID_UPDATE_VERSION -> new InvalidUpdateVersionException(message);

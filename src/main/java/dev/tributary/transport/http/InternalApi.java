@@ -55,6 +55,9 @@ public final class InternalApi {
   public static final int STALE_BROKER_EPOCH = 40902;
   public static final int BROKER_NOT_REGISTERED = 40903;
 
+  /** Kafka's INVALID_REGISTRATION: the controller refused a registration's listeners. */
+  public static final int INVALID_REGISTRATION = 40007;
+
   /**
    * The public TOPIC_ALREADY_EXISTS code, mapped back so that a forwarded create fails as a local
    * one does.
