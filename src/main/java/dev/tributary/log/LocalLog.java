@@ -132,6 +132,11 @@ final class LocalLog {
     return reader.read(startOffset, maxBytes, maxOffset, minOneBatch);
   }
 
+  /** See {@link PartitionLog#estimatedBytesBetween}. Lock-free. */
+  long estimatedBytesBetween(long fromOffset, long toOffset) {
+    return reader.estimatedBytesBetween(fromOffset, toOffset);
+  }
+
   /** See {@link PartitionLog#offsetForTimestamp}; the caller holds the lock. */
   Optional<TimestampAndOffset> offsetForTimestamp(long targetTimestampMs) throws IOException {
     lock.checkOpen();

@@ -10,8 +10,8 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * The read side of one {@link LocalLog}: fetches and timestamp lookups. It owns no state; it reads
- * the log's.
+ * The read side of one {@link LocalLog}: fetches, size estimates and timestamp lookups. It owns no
+ * state; it reads the log's.
  *
  * <p>Fetches take no lock (concurrency notes 2 and 3 in {@link PartitionLog}). A fetch snapshots
  * the volatile logStartOffset and logEndOffset and reads at most a segment's committed size, so it
@@ -136,6 +136,65 @@ final class LogReader {
       entry = segments.higherEntry(entry.getKey());
     }
     return pastTheEnd;
+  }
+
+  /**
+   * See {@link PartitionLog#estimatedBytesBetween}. The range is clamped to [logStartOffset,
+   * logEndOffset]. Within a segment the answer is the difference of two positions; across segments
+   * it is the rest of the first, the whole middle ones and the start of the last. Positions come
+   * from the offset index, which knows a batch every {@code index.interval.bytes}: {@code from}
+   * rounds down to the indexed batch at or below it and {@code to} up to the indexed batch at or
+   * after it (or the segment's end), so the answer over-counts by less than about {@code
+   * index.interval.bytes} plus one batch at each end, and is exact at segment boundaries and the
+   * log end offset. Lock-free; no file is read. If it overlapped a truncation it retries a few
+   * times, then answers anyway (possibly off either way: it is an estimate).
+   */
+  long estimatedBytesBetween(long fromOffset, long toOffset) {
+    if (fromOffset >= toOffset) {
+      return 0;
+    }
+    for (int attempts = 1; ; attempts++) {
+      long sequence = truncations.sequence();
+      if ((sequence & 1) != 0) {
+        truncations.await();
+        continue;
+      }
+      long from = Math.max(fromOffset, logStartOffset.getAsLong());
+      long end = log.logEndOffset();
+      long to = Math.min(toOffset, end);
+      long bytes = from < to ? estimate(from, to, end) : 0;
+      if (truncations.sequence() == sequence || attempts >= MAX_READ_ATTEMPTS) {
+        return bytes;
+      }
+    }
+  }
+
+  /**
+   * Bytes from the indexed batch at or below {@code from} to the end of its segment, whole later
+   * segments, and in the segment holding {@code to} (unless {@code to} is the log end) up to the
+   * indexed batch at or after {@code to} (the segment's end if there is none). Both ends round
+   * outwards, so a stable log is never under-counted.
+   */
+  private long estimate(long from, long to, long logEndOffset) {
+    Map.Entry<Long, LogSegment> entry = segments.floorEntry(from);
+    if (entry == null) {
+      entry = segments.higherEntry(from); // retention removed from's segment meanwhile
+    }
+    long bytes = 0;
+    while (entry != null && entry.getKey() < to) {
+      LogSegment segment = entry.getValue();
+      Map.Entry<Long, LogSegment> next = segments.higherEntry(entry.getKey());
+      int endPosition = segment.size();
+      if (to < logEndOffset && (next == null || to < next.getKey())) {
+        OffsetIndex.OffsetPosition after = segment.offsetIndex().ceilingEntry(to);
+        endPosition = after == null ? endPosition : Math.min(after.position(), endPosition);
+      }
+      // For a segment after from's, from is below its base offset and the lookup answers 0.
+      int startPosition = segment.offsetIndex().lookup(from).position();
+      bytes += Math.max(0, endPosition - startPosition);
+      entry = next;
+    }
+    return bytes;
   }
 
   /** See {@link PartitionLog#offsetForTimestamp}; the caller holds the log's lock. */

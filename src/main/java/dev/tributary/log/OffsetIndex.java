@@ -45,6 +45,15 @@ final class OffsetIndex extends AbstractIndex {
     return entry(slot);
   }
 
+  /**
+   * The entry with the smallest offset >= {@code targetOffset}, or null when there is none: the
+   * batch holding {@code targetOffset - 1} ends at or before its position.
+   */
+  synchronized OffsetPosition ceilingEntry(long targetOffset) {
+    int slot = largestLowerBoundSlot((long) relative(targetOffset) - 1) + 1;
+    return slot < entries() ? entry(slot) : null;
+  }
+
   synchronized OffsetPosition lastEntry() {
     int n = entries();
     return n == 0 ? new OffsetPosition(baseOffset, 0) : entry(n - 1);

@@ -38,9 +38,9 @@ import java.util.Optional;
  *       change under it (its offset writers check that). Appends to one partition are serialized,
  *       different partitions proceed in parallel. Lock order: partition lock, then a segment's
  *       index monitor. Nothing calls out while holding the lock.
- *   <li>Reads ({@link #read}) take no lock ({@link LogReader}): they snapshot logStartOffset and
- *       logEndOffset (volatile) and read at most a segment's committed size (volatile, published
- *       before logEndOffset).
+ *   <li>Reads ({@link #read}, {@link #estimatedBytesBetween}) take no lock ({@link LogReader}):
+ *       they snapshot logStartOffset and logEndOffset (volatile) and read at most a segment's
+ *       committed size (volatile, published before logEndOffset).
  *   <li>Truncation and segment swaps run inside a sequence lock ({@link TruncationSequence}); a
  *       read that overlapped one, or hit a segment deleted under it, is retried.
  *   <li>{@link #offsetForTimestamp} takes the lock (ListOffsets is rare and this keeps it simple).
@@ -290,6 +290,19 @@ public final class PartitionLog implements AutoCloseable {
    */
   public LogReadInfo read(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) {
     return local.read(startOffset, maxBytes, maxOffset, minOneBatch);
+  }
+
+  /**
+   * An estimate of the bytes of the batches from the one holding {@code fromOffset} up to {@code
+   * toOffset} (exclusive), for a delayed fetch's {@code min.bytes} check; 0 when {@code fromOffset
+   * >= toOffset}. Cheap: no lock and no file read, only segment sizes and offset index lookups
+   * (Kafka's LogOffsetMetadata.positionDiff). It is an estimate: the sparse index rounds each end
+   * outwards to an indexed batch, so it may over-count by up to about {@code index.interval.bytes}
+   * plus part of a batch at each end; it never under-counts a stable log, so {@code min.bytes=1} is
+   * met as soon as a batch is there. Details: {@link LogReader#estimatedBytesBetween}.
+   */
+  public long estimatedBytesBetween(long fromOffset, long toOffset) {
+    return local.estimatedBytesBetween(fromOffset, toOffset);
   }
 
   /**

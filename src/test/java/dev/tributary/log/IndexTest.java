@@ -44,6 +44,21 @@ class IndexTest {
   }
 
   @Test
+  void offsetIndexCeilingEntryFindsTheSmallestEntryAtOrAboveTheTarget() throws IOException {
+    try (OffsetIndex index = offsetIndex(1024)) {
+      assertThat(index.ceilingEntry(100)).isNull(); // empty
+      index.append(110, 400);
+      index.append(120, 800);
+
+      assertThat(index.ceilingEntry(0)).isEqualTo(new OffsetIndex.OffsetPosition(110, 400));
+      assertThat(index.ceilingEntry(110)).isEqualTo(new OffsetIndex.OffsetPosition(110, 400));
+      assertThat(index.ceilingEntry(111)).isEqualTo(new OffsetIndex.OffsetPosition(120, 800));
+      assertThat(index.ceilingEntry(121)).isNull();
+      assertThat(index.ceilingEntry(Long.MAX_VALUE)).isNull();
+    }
+  }
+
+  @Test
   void offsetIndexRejectsBackwardsAppendsAndReportsFull() throws IOException {
     try (OffsetIndex index = offsetIndex(16)) {
       index.append(110, 400);
