@@ -45,7 +45,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Deletion (retention, truncation, segments replaced by the cleaner) renames segment files to
  * {@code .deleted} and deletes them at once; {@code file.delete.delay.ms} is accepted but not used,
- * because readers retry instead of relying on a grace period.
+ * because readers retry instead of relying on a grace period. A {@link LogFileSlice} handed out
+ * before a deletion fails instead (its channel is closed).
  */
 final class LocalLog {
   private final Path dir;
@@ -130,6 +131,11 @@ final class LocalLog {
   /** See {@link PartitionLog#read}. Lock-free. */
   LogReadInfo read(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) {
     return reader.read(startOffset, maxBytes, maxOffset, minOneBatch);
+  }
+
+  /** See {@link PartitionLog#readFileSlice}. Lock-free. */
+  LogFileSlice readFileSlice(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) {
+    return reader.readFileSlice(startOffset, maxBytes, maxOffset, minOneBatch);
   }
 
   /** See {@link PartitionLog#estimatedBytesBetween}. Lock-free. */

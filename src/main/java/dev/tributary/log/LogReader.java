@@ -10,8 +10,8 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * The read side of one {@link LocalLog}: fetches, size estimates and timestamp lookups. It owns no
- * state; it reads the log's.
+ * The read side of one {@link LocalLog}: fetches (as bytes or as file slices), size estimates and
+ * timestamp lookups. It owns no state; it reads the log's.
  *
  * <p>Fetches take no lock (concurrency notes 2 and 3 in {@link PartitionLog}). A fetch snapshots
  * the volatile logStartOffset and logEndOffset and reads at most a segment's committed size, so it
@@ -58,6 +58,38 @@ final class LogReader {
                   segment -> segment.read(startOffset, maxBytes, bound, minOneBatch),
                   ByteBuffer.allocate(0));
           return records == null ? null : new LogReadInfo(records, start, end);
+        });
+  }
+
+  /** See {@link PartitionLog#readFileSlice}. Lock-free, as {@link #read}. */
+  LogFileSlice readFileSlice(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) {
+    return retrying(
+        startOffset,
+        (start, end, sequence) -> {
+          LogFileSlice empty = LogFileSlice.empty(start, end);
+          if (startOffset == end || startOffset >= maxOffset) {
+            return empty;
+          }
+          long bound = Math.min(maxOffset, end);
+          return fromSegments(
+              startOffset,
+              segment -> {
+                LogSegment.FileRange range =
+                    segment.slice(startOffset, maxBytes, bound, minOneBatch);
+                if (range == null || range.sizeInBytes() == 0) {
+                  return range == null ? null : empty;
+                }
+                return new LogFileSlice(
+                    segment.channel(),
+                    range.position(),
+                    range.sizeInBytes(),
+                    range.firstOffset(),
+                    start,
+                    end,
+                    truncations,
+                    sequence);
+              },
+              empty);
         });
   }
 

@@ -38,11 +38,12 @@ import java.util.Optional;
  *       change under it (its offset writers check that). Appends to one partition are serialized,
  *       different partitions proceed in parallel. Lock order: partition lock, then a segment's
  *       index monitor. Nothing calls out while holding the lock.
- *   <li>Reads ({@link #read}, {@link #estimatedBytesBetween}) take no lock ({@link LogReader}):
- *       they snapshot logStartOffset and logEndOffset (volatile) and read at most a segment's
- *       committed size (volatile, published before logEndOffset).
+ *   <li>Reads ({@link #read}, {@link #readFileSlice}, {@link #estimatedBytesBetween}) take no lock
+ *       ({@link LogReader}): they snapshot logStartOffset and logEndOffset (volatile) and read at
+ *       most a segment's committed size (volatile, published before logEndOffset).
  *   <li>Truncation and segment swaps run inside a sequence lock ({@link TruncationSequence}); a
- *       read that overlapped one, or hit a segment deleted under it, is retried.
+ *       read that overlapped one, or hit a segment deleted under it, is retried. A {@link
+ *       LogFileSlice} is read by its caller later, so it reports itself stale instead.
  *   <li>{@link #offsetForTimestamp} takes the lock (ListOffsets is rare and this keeps it simple).
  *   <li>The {@link LogCleaner} reads and rewrites inactive segments without the lock, from a {@link
  *       LogCleaning#snapshot}; it takes the lock only for {@link LogCleaning#replaceSegments},
@@ -290,6 +291,18 @@ public final class PartitionLog implements AutoCloseable {
    */
   public LogReadInfo read(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) {
     return local.read(startOffset, maxBytes, maxOffset, minOneBatch);
+  }
+
+  /**
+   * The batches {@link #read} returns for the same arguments, left in the segment file: a slice to
+   * send with {@link java.nio.channels.FileChannel#transferTo} (zero-copy), found by reading batch
+   * headers only. Lock-free as {@link #read}. See {@link LogFileSlice} for when a slice goes stale.
+   *
+   * @throws OffsetOutOfRangeException if startOffset is outside [logStartOffset, logEndOffset]
+   */
+  public LogFileSlice readFileSlice(
+      long startOffset, int maxBytes, long maxOffset, boolean minOneBatch) {
+    return local.readFileSlice(startOffset, maxBytes, maxOffset, minOneBatch);
   }
 
   /**
