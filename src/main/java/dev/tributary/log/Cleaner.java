@@ -36,7 +36,7 @@ import java.util.function.BooleanSupplier;
  *       and last offset delta ({@link RecordBatchBuilder#rebuild}); an empty one is dropped.
  *       Control batches are copied as they are.
  *   <li><b>Swap.</b> The group's output, written to {@code .cleaned} files with fresh indexes and
- *       fsynced, replaces the group through {@link PartitionLog#replaceSegments}. A single segment
+ *       fsynced, replaces the group through {@link LogCleaning#replaceSegments}. A single segment
  *       that loses nothing is left alone.
  * </ol>
  *
@@ -90,12 +90,12 @@ final class Cleaner {
     this.stopRequested = stopRequested;
   }
 
-  Result clean(LogToClean toClean, PartitionLog.SwapObserver observer)
+  Result clean(LogToClean toClean, LocalLog.SwapObserver observer)
       throws IOException, InterruptedException {
     bytesRead = 0;
     bytesWritten = 0;
     recordsRemoved = 0;
-    PartitionLog.CleanerSnapshot snapshot = toClean.snapshot();
+    CleanerSnapshot snapshot = toClean.snapshot();
     List<LogSegment> segments = snapshot.segments();
     Map<ByteBuffer, Long> offsetMap = new HashMap<>();
     long endOffset = buildOffsetMap(toClean, offsetMap);
@@ -172,10 +172,7 @@ final class Cleaner {
    * and never mix clean and dirty segments.
    */
   private static List<List<LogSegment>> groups(
-      List<LogSegment> segments,
-      long firstDirty,
-      long endOffset,
-      PartitionLog.CleanerSnapshot snapshot) {
+      List<LogSegment> segments, long firstDirty, long endOffset, CleanerSnapshot snapshot) {
     LogConfig logConfig = snapshot.config();
     List<List<LogSegment>> groups = new ArrayList<>();
     List<LogSegment> current = new ArrayList<>();
@@ -227,12 +224,12 @@ final class Cleaner {
 
   private Outcome cleanGroup(
       PartitionLog log,
-      PartitionLog.CleanerSnapshot snapshot,
+      CleanerSnapshot snapshot,
       List<LogSegment> group,
       boolean dirty,
       Map<ByteBuffer, Long> offsetMap,
       long nowMs,
-      PartitionLog.SwapObserver observer)
+      LocalLog.SwapObserver observer)
       throws IOException, InterruptedException {
     LogConfig logConfig = snapshot.config();
     long deleteHorizonMs = nowMs - logConfig.deleteRetentionMs();
@@ -270,7 +267,7 @@ final class Cleaner {
       cleaned.flush();
       cleaned.setLastModifiedMs(dirty ? nowMs : lastModifiedMs);
       observer.afterStep("cleaned written");
-      if (!log.replaceSegments(group, cleaned, snapshot.truncationCount(), observer)) {
+      if (!log.cleaning().replaceSegments(group, cleaned, snapshot.truncationCount(), observer)) {
         cleaned.closeAndDeleteFiles();
         return Outcome.ABANDONED;
       }

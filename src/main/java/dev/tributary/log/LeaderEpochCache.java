@@ -1,6 +1,9 @@
 package dev.tributary.log;
 
+import dev.tributary.log.record.BatchIterator;
+import dev.tributary.log.record.RecordBatch;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -8,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongFunction;
 
 /**
  * Which leader epoch wrote which part of a log: epoch → the first offset written in it (Kafka's
@@ -118,6 +122,46 @@ final class LeaderEpochCache {
     startOffsets.values().removeIf(offset -> offset >= startOffset);
     startOffsets.put(epoch, startOffset);
     return true;
+  }
+
+  /**
+   * Records the epoch stamped in each of {@code batches} (a follower's append: the leader's epochs,
+   * recorded before the batches that carry them), writing the file once if any was new.
+   */
+  void assignFrom(ByteBuffer batches) throws IOException {
+    boolean newEpoch = false;
+    for (RecordBatch batch : BatchIterator.strict(batches.duplicate())) {
+      newEpoch |= assignInMemory(batch.partitionLeaderEpoch(), batch.baseOffset());
+    }
+    if (newEpoch) {
+      write();
+    }
+  }
+
+  /**
+   * Brings the cache in line with a recovered log [{@code logStartOffset}, {@code logEndOffset}):
+   * entries past the log end (written just before a crash lost the batches) or below its start go.
+   * A cache without a readable file (written before epochs were tracked, or corrupted) is rebuilt
+   * from the epochs stamped in the log's batches, read with {@code readFrom}.
+   */
+  void reconcile(long logStartOffset, long logEndOffset, LongFunction<LogReadInfo> readFrom)
+      throws IOException {
+    if (needsRebuild && logEndOffset > logStartOffset) {
+      long offset = logStartOffset;
+      while (offset < logEndOffset) {
+        LogReadInfo read = readFrom.apply(offset);
+        if (read.isEmpty()) {
+          break;
+        }
+        for (RecordBatch batch : read.batches()) {
+          assignInMemory(batch.partitionLeaderEpoch(), batch.baseOffset());
+          offset = batch.nextOffset();
+        }
+      }
+      write();
+    }
+    truncateFromEnd(logEndOffset);
+    truncateFromStart(logStartOffset);
   }
 
   /** The latest epoch, or -1 when the cache is empty. */

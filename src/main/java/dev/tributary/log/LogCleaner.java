@@ -27,8 +27,8 @@ import java.util.function.Supplier;
  * then deletes its {@code .cleaned} output.
  *
  * <p>Concurrency: one pass at a time (guarded by {@code cleaning}); passes hold no partition lock
- * except inside {@link PartitionLog#replaceSegments}. Lock order: {@code cleaning}, then a
- * partition log's lock.
+ * except inside {@link LogCleaning#replaceSegments}. Lock order: {@code cleaning}, then a partition
+ * log's lock.
  */
 public final class LogCleaner {
   private static final System.Logger LOG = System.getLogger(LogCleaner.class.getName());
@@ -120,10 +120,10 @@ public final class LogCleaner {
    * @return true if a log was cleaned (its pass may have been abandoned because the log changed)
    */
   public boolean cleanOnce() {
-    return cleanOnce(PartitionLog.SwapObserver.NONE);
+    return cleanOnce(LocalLog.SwapObserver.NONE);
   }
 
-  boolean cleanOnce(PartitionLog.SwapObserver observer) {
+  boolean cleanOnce(LocalLog.SwapObserver observer) {
     cleaning.lock();
     try {
       LogToClean filthiest = grabFilthiestLog();
@@ -158,7 +158,7 @@ public final class LogCleaner {
     return filthiest;
   }
 
-  private void clean(LogToClean toClean, PartitionLog.SwapObserver observer) {
+  private void clean(LogToClean toClean, LocalLog.SwapObserver observer) {
     PartitionLog log = toClean.log();
     long startMs = time.milliseconds();
     try {
@@ -168,8 +168,8 @@ public final class LogCleaner {
         LOG.log(Level.INFO, "cleaning of {0} abandoned: the log changed", log.topicPartition());
         return;
       }
-      if (log.maybeAdvanceFirstDirtyOffset(
-          result.endOffset(), toClean.snapshot().truncationCount())) {
+      if (log.cleaning()
+          .maybeAdvanceFirstDirtyOffset(result.endOffset(), toClean.snapshot().truncationCount())) {
         onCheckpoint.run();
       }
       LOG.log(

@@ -20,7 +20,7 @@ import java.util.TreeMap;
  *       {@code *.tmp}, and {@code *.cleaned} (cleaner output not yet ready to swap in), with any
  *       {@code *.swap} file at or above the lowest {@code .cleaned} base offset (a rename from
  *       {@code .cleaned} to {@code .swap} that did not finish; Kafka's rule).
- *   <li>Completes every remaining swap ({@link PartitionLog#replaceSegments} got past its commit
+ *   <li>Completes every remaining swap ({@link LogCleaning#replaceSegments} got past its commit
  *       point, the rename of the {@code .log} to {@code .log.swap}): the segments whose base offset
  *       lies in [swap base, max(swap base + 1, swap next offset)) are the ones it replaces and are
  *       deleted, the swap file is renamed to its {@code .log} name, and its index files are dropped

@@ -187,7 +187,7 @@ public final class LogManager {
 
   private void ensureOnline(String refused) {
     if (isOffline()) {
-      throw PartitionLog.offline(failures, dataDir, refused);
+      throw LogLock.offline(failures, dataDir, refused);
     }
   }
 
@@ -235,7 +235,7 @@ public final class LogManager {
           (tp, offset) -> {
             PartitionLog log = logs.get(tp);
             if (log != null) {
-              log.loadFirstDirtyOffset(offset);
+              log.cleaning().loadFirstDirtyOffset(offset);
             }
           });
       if (!hadCleanShutdown && !logs.isEmpty()) {
@@ -443,7 +443,7 @@ public final class LogManager {
     Map<TopicPartition, Long> firstDirtyOffsets = new HashMap<>();
     for (PartitionLog log : logs.values()) {
       if (log.config().compact()) {
-        firstDirtyOffsets.put(log.topicPartition(), log.firstDirtyOffset());
+        firstDirtyOffsets.put(log.topicPartition(), log.cleaning().firstDirtyOffset());
       }
     }
     synchronized (checkpointLock) {

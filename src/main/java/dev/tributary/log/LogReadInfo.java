@@ -8,7 +8,8 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * The result of {@link PartitionLog#read}: whole batches, read from the segment file with one
- * positional read, and the log's offsets at the time of the read.
+ * positional read into a heap buffer (this holds a read-only view of it, not a copy), and the log's
+ * offsets at the time of the read.
  *
  * <p>Invariant: {@code records} holds zero or more whole, consecutive batches (never a partial
  * one).
@@ -58,8 +59,8 @@ public final class LogReadInfo {
 
   /**
    * Writes all the bytes to {@code target} (a socket, for example) and returns how many were
-   * written. Today this writes the buffer that the read filled; serving straight from the file with
-   * FileChannel.transferTo is a later optimisation that can keep this signature.
+   * written: the buffer that the read filled. To send straight from the file with
+   * FileChannel.transferTo instead, read a {@link PartitionLog#readFileSlice}.
    */
   public long transferTo(WritableByteChannel target) throws IOException {
     ByteBuffer view = records();

@@ -160,6 +160,11 @@ final class LogSegment implements AutoCloseable {
     return logFile;
   }
 
+  /** The log file's channel, for {@link LogFileSlice}s; only this class writes or closes it. */
+  FileChannel channel() {
+    return channel;
+  }
+
   long maxTimestampSoFar() {
     return maxTimestampSoFar;
   }
@@ -213,15 +218,8 @@ final class LogSegment implements AutoCloseable {
     ByteBuffer chunk =
         FileIo.readFully(
             channel, position, Math.max(first, Math.min(maxBytes, maxPosition - position)));
-    int end = 0;
-    while (chunk.limit() - end >= RecordBatch.HEADER_SIZE) {
-      int batchSize = new RecordBatch(chunk, end).sizeInBytes();
-      if (batchSize < RecordBatch.HEADER_SIZE || chunk.limit() - end < batchSize) {
-        break;
-      }
-      end += batchSize;
-    }
-    return chunk.limit(end).slice();
+    int end = endOfBatches(chunk, position, position + chunk.limit(), Long.MAX_VALUE);
+    return chunk.limit(end - position).slice();
   }
 
   /**
@@ -285,66 +283,71 @@ final class LogSegment implements AutoCloseable {
     nextOffset = batch.nextOffset();
   }
 
-  /** Header facts of one stored batch and where it starts. */
-  record BatchPosition(int position, RecordBatch header) {}
-
-  /**
-   * The first batch at or after {@code startingPosition} whose last offset is >= {@code offset},
-   * scanning headers below {@code maxPosition}; null if there is none.
-   */
-  BatchPosition translateOffset(long offset, int startingPosition, int maxPosition)
-      throws IOException {
-    int position = startingPosition;
-    while (position + RecordBatch.HEADER_SIZE <= maxPosition) {
-      ByteBuffer header = FileIo.readFully(channel, position, RecordBatch.HEADER_SIZE);
-      RecordBatch batch = new RecordBatch(header, 0);
-      if (batch.batchLength() < RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD) {
-        throw new CorruptRecordException(
-            "batch at position " + position + " of " + logFile + " has a bad length");
-      }
-      if (batch.lastOffset() >= offset) {
-        return new BatchPosition(position, batch);
-      }
-      position += batch.sizeInBytes();
-    }
-    return null;
-  }
-
   /**
    * Whole batches from the one holding {@code startOffset}: at most {@code maxBytes} (but the first
    * whole batch regardless if {@code minOneBatch}) and only batches with last offset < {@code
-   * maxOffset}. Returns null when no batch of this segment reaches {@code startOffset} (the caller
-   * tries the next segment); an empty buffer when the limits exclude the first batch. One
-   * positional read, bounded by the committed size.
+   * maxOffset}; null when no batch here reaches {@code startOffset} (the caller tries the next
+   * segment), empty when the limits exclude the first batch. One positional read, bounded by the
+   * committed size; the answer is a read-only view of the buffer it filled.
    */
   ByteBuffer read(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch)
       throws IOException {
+    FileRange range = fetchRange(startOffset, maxBytes, maxOffset, minOneBatch);
+    if (range == null || range.sizeInBytes() == 0) {
+      return range == null ? null : ByteBuffer.allocate(0);
+    }
+    ByteBuffer chunk = FileIo.read(channel, range.position(), range.sizeInBytes());
+    int end = endOfBatches(chunk, range.position(), range.position() + chunk.limit(), maxOffset);
+    return chunk.limit(end - range.position()).slice().asReadOnlyBuffer();
+  }
+
+  /** A fetch's batches in the log file, the first based at {@code firstOffset}. */
+  record FileRange(int position, int sizeInBytes, long firstOffset) {}
+
+  /**
+   * The batches {@link #read} returns for the same arguments, as a range of the file. Only batch
+   * headers are read: from the last indexed batch below both bounds (the batches before it are
+   * whole and below {@code maxOffset}), so at most about {@code index.interval.bytes} of them, in
+   * {@value BatchHeaders#WINDOW_BYTES}-byte reads. Null and empty as for read.
+   */
+  FileRange slice(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch)
+      throws IOException {
+    FileRange range = fetchRange(startOffset, maxBytes, maxOffset, minOneBatch);
+    if (range == null || range.sizeInBytes() == 0) {
+      return range;
+    }
+    int limit = range.position() + range.sizeInBytes();
+    int from = Math.max(range.position(), offsetIndex.lookup(maxOffset, limit).position());
+    int end = endOfBatches(ByteBuffer.allocate(0), from, limit, maxOffset);
+    return new FileRange(range.position(), end - range.position(), range.firstOffset());
+  }
+
+  /** The bytes {@link #read} may read, from the batch holding {@code startOffset} on. */
+  private FileRange fetchRange(long startOffset, int maxBytes, long maxOffset, boolean minOneBatch)
+      throws IOException {
     int maxPosition = size;
-    BatchPosition first =
+    BatchHeaders.BatchPosition first =
         translateOffset(startOffset, offsetIndex.lookup(startOffset).position(), maxPosition);
     if (first == null) {
       return null;
     }
-    int firstSize = first.header().sizeInBytes();
-    if (first.header().lastOffset() >= maxOffset || (firstSize > maxBytes && !minOneBatch)) {
-      return ByteBuffer.allocate(0);
+    RecordBatch header = first.header();
+    int firstSize = header.sizeInBytes();
+    if (header.lastOffset() >= maxOffset || (firstSize > maxBytes && !minOneBatch)) {
+      return new FileRange(first.position(), 0, header.baseOffset());
     }
     int length = Math.max(firstSize, Math.min(maxBytes, maxPosition - first.position()));
-    ByteBuffer chunk = FileIo.read(channel, first.position(), length);
-    int end = 0;
-    while (chunk.limit() - end >= RecordBatch.HEADER_SIZE) {
-      RecordBatch batch = new RecordBatch(chunk, end);
-      int batchSize = batch.sizeInBytes();
-      if (batch.batchLength() < RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD) {
-        throw new CorruptRecordException(
-            "batch at position " + (first.position() + end) + " has a bad length");
-      }
-      if (chunk.limit() - end < batchSize || batch.lastOffset() >= maxOffset) {
-        break;
-      }
-      end += batchSize;
-    }
-    return chunk.limit(end).slice().asReadOnlyBuffer();
+    return new FileRange(first.position(), length, header.baseOffset());
+  }
+
+  private BatchHeaders.BatchPosition translateOffset(long offset, int from, int maxPosition)
+      throws IOException {
+    return BatchHeaders.translateOffset(channel, logFile, offset, from, maxPosition);
+  }
+
+  private int endOfBatches(ByteBuffer window, int from, int limit, long maxOffset)
+      throws IOException {
+    return BatchHeaders.endOfBatches(channel, logFile, window, from, limit, maxOffset);
   }
 
   /**
@@ -359,7 +362,7 @@ final class LogSegment implements AutoCloseable {
     int position = offsetIndex.lookup(fromOffset).position();
     int maxPosition = size;
     while (true) {
-      BatchPosition found = translateOffset(startingOffset, position, maxPosition);
+      BatchHeaders.BatchPosition found = translateOffset(startingOffset, position, maxPosition);
       if (found == null) {
         return Optional.empty();
       }
@@ -479,7 +482,8 @@ final class LogSegment implements AutoCloseable {
    * @return bytes removed
    */
   int truncateTo(long offset) throws IOException {
-    BatchPosition from = translateOffset(offset, offsetIndex.lookup(offset).position(), size);
+    BatchHeaders.BatchPosition from =
+        translateOffset(offset, offsetIndex.lookup(offset).position(), size);
     if (from == null) {
       return 0;
     }

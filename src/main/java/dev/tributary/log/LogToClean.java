@@ -22,7 +22,7 @@ import java.util.List;
  */
 record LogToClean(
     PartitionLog log,
-    PartitionLog.CleanerSnapshot snapshot,
+    CleanerSnapshot snapshot,
     long firstDirtyOffset,
     long firstUncleanableOffset,
     long cleanBytes,
@@ -53,7 +53,7 @@ record LogToClean(
    * largest timestamp is within min.compaction.lag.ms of now.
    */
   static LogToClean of(PartitionLog log, long nowMs) throws IOException {
-    PartitionLog.CleanerSnapshot snapshot = log.cleanerSnapshot();
+    CleanerSnapshot snapshot = log.cleaning().snapshot();
     if (snapshot == null) {
       return null;
     }

@@ -45,6 +45,36 @@ final class OffsetIndex extends AbstractIndex {
     return entry(slot);
   }
 
+  /**
+   * The last entry with offset <= {@code maxOffset} and position <= {@code maxPosition}, or
+   * (baseOffset, 0) when there is none. Both columns increase, so every batch before its position
+   * ends there with a last offset below {@code maxOffset}.
+   */
+  synchronized OffsetPosition lookup(long maxOffset, int maxPosition) {
+    int lo = 0;
+    int hi = largestLowerBoundSlot(relative(maxOffset));
+    int found = -1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (memory().getInt(mid * ENTRY_SIZE + 4) <= maxPosition) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found < 0 ? new OffsetPosition(baseOffset, 0) : entry(found);
+  }
+
+  /**
+   * The entry with the smallest offset >= {@code targetOffset}, or null when there is none: the
+   * batch holding {@code targetOffset - 1} ends at or before its position.
+   */
+  synchronized OffsetPosition ceilingEntry(long targetOffset) {
+    int slot = largestLowerBoundSlot((long) relative(targetOffset) - 1) + 1;
+    return slot < entries() ? entry(slot) : null;
+  }
+
   synchronized OffsetPosition lastEntry() {
     int n = entries();
     return n == 0 ? new OffsetPosition(baseOffset, 0) : entry(n - 1);

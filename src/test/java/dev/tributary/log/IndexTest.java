@@ -44,6 +44,39 @@ class IndexTest {
   }
 
   @Test
+  void offsetIndexCeilingEntryFindsTheSmallestEntryAtOrAboveTheTarget() throws IOException {
+    try (OffsetIndex index = offsetIndex(1024)) {
+      assertThat(index.ceilingEntry(100)).isNull(); // empty
+      index.append(110, 400);
+      index.append(120, 800);
+
+      assertThat(index.ceilingEntry(0)).isEqualTo(new OffsetIndex.OffsetPosition(110, 400));
+      assertThat(index.ceilingEntry(110)).isEqualTo(new OffsetIndex.OffsetPosition(110, 400));
+      assertThat(index.ceilingEntry(111)).isEqualTo(new OffsetIndex.OffsetPosition(120, 800));
+      assertThat(index.ceilingEntry(121)).isNull();
+      assertThat(index.ceilingEntry(Long.MAX_VALUE)).isNull();
+    }
+  }
+
+  @Test
+  void offsetIndexLookupByOffsetAndPositionHonoursBothBounds() throws IOException {
+    try (OffsetIndex index = offsetIndex(1024)) {
+      index.append(110, 400);
+      index.append(120, 800);
+      index.append(130, 1200);
+
+      assertThat(index.lookup(125, 5000)).isEqualTo(new OffsetIndex.OffsetPosition(120, 800));
+      assertThat(index.lookup(Long.MAX_VALUE, 1199))
+          .isEqualTo(new OffsetIndex.OffsetPosition(120, 800));
+      assertThat(index.lookup(Long.MAX_VALUE, 1200).position()).isEqualTo(1200);
+      assertThat(index.lookup(115, 1200).position()).isEqualTo(400); // the offset bound decides
+      assertThat(index.lookup(130, 500).position()).isEqualTo(400); // the position bound decides
+      assertThat(index.lookup(109, 5000)).isEqualTo(new OffsetIndex.OffsetPosition(100, 0));
+      assertThat(index.lookup(130, 399)).isEqualTo(new OffsetIndex.OffsetPosition(100, 0));
+    }
+  }
+
+  @Test
   void offsetIndexRejectsBackwardsAppendsAndReportsFull() throws IOException {
     try (OffsetIndex index = offsetIndex(16)) {
       index.append(110, 400);

@@ -47,7 +47,7 @@ class LogCleanerManagerTest {
 
     assertThat(manager.cleaner().cleanOnce()).isTrue();
     assertThat(manager.cleaner().cleanOnce()).as("only the compacted log").isFalse();
-    long firstDirty = prices.firstDirtyOffset();
+    long firstDirty = prices.cleaning().firstDirtyOffset();
     assertThat(firstDirty).isPositive();
     assertThat(Files.readAllLines(dataDir.resolve(LogManager.CLEANER_OFFSET_CHECKPOINT)))
         .containsExactly("0", "1", "prices 0 " + firstDirty);
@@ -57,7 +57,7 @@ class LogCleanerManagerTest {
     LogManager reloaded = new LogManager(dataDir, time);
     Map<TopicPartition, PartitionLog> logs =
         reloaded.loadLogs(tp -> Optional.of(tp.equals(PRICES) ? COMPACTED : DELETED));
-    assertThat(logs.get(PRICES).firstDirtyOffset()).isEqualTo(firstDirty);
+    assertThat(logs.get(PRICES).cleaning().firstDirtyOffset()).isEqualTo(firstDirty);
     assertThat(records(logs.get(PRICES))).isEqualTo(cleaned);
     assertThat(reloaded.cleaner().cleanOnce()).isFalse();
     reloaded.deleteLog(PRICES);
@@ -73,11 +73,11 @@ class LogCleanerManagerTest {
     append(prices, 60);
     crashed.cleaner().cleanOnce();
     crashed.runPeriodicTasks(); // checkpoints, then the process dies without a clean shutdown
-    assertThat(prices.firstDirtyOffset()).isPositive();
+    assertThat(prices.cleaning().firstDirtyOffset()).isPositive();
 
     LogManager restarted = new LogManager(dataDir, time);
     Map<TopicPartition, PartitionLog> logs = restarted.loadLogs(tp -> Optional.of(COMPACTED));
-    assertThat(logs.get(PRICES).firstDirtyOffset()).isZero();
+    assertThat(logs.get(PRICES).cleaning().firstDirtyOffset()).isZero();
     assertThat(restarted.cleaner().cleanOnce()).isTrue();
     restarted.shutdown();
   }
@@ -92,10 +92,10 @@ class LogCleanerManagerTest {
     manager.startup();
     assertThat(cleanerThread()).isPresent();
     long deadline = System.currentTimeMillis() + 10_000;
-    while (prices.firstDirtyOffset() == 0 && System.currentTimeMillis() < deadline) {
+    while (prices.cleaning().firstDirtyOffset() == 0 && System.currentTimeMillis() < deadline) {
       Thread.sleep(5);
     }
-    assertThat(prices.firstDirtyOffset()).as("cleaned by the thread").isPositive();
+    assertThat(prices.cleaning().firstDirtyOffset()).as("cleaned by the thread").isPositive();
     manager.shutdown();
     assertThat(cleanerThread()).isEmpty();
   }

@@ -101,7 +101,9 @@ class LogCleanerRandomizedTest {
       } else {
         log[0].close();
         log[0] = PartitionLog.open(dir, TP, config, 0, true, time);
-        log[0].loadFirstDirtyOffset(0); // as after losing the cleaner checkpoint: all dirty
+        log[0]
+            .cleaning()
+            .loadFirstDirtyOffset(0); // as after losing the cleaner checkpoint: all dirty
       }
     }
     time.sleep(2 * DELETE_RETENTION_MS);
@@ -118,7 +120,7 @@ class LogCleanerRandomizedTest {
     }
     assertThat(KeyedRecords.replay(stored)).isEqualTo(KeyedRecords.replay(ordered));
 
-    long firstDirty = log.firstDirtyOffset();
+    long firstDirty = log.cleaning().firstDirtyOffset();
     Map<String, Long> latestBelowDirty = new HashMap<>();
     Map<String, Rec> latest = new HashMap<>();
     for (Rec rec : ordered) {

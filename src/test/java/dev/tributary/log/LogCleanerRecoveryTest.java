@@ -66,7 +66,7 @@ class LogCleanerRecoveryTest {
         LogCleanerTest.UNTHROTTLED, time, () -> List.of(log), () -> {}, time::sleep);
   }
 
-  /** The steps {@link PartitionLog#replaceSegments} and the cleaner report, in order. */
+  /** The steps {@link LogCleaning#replaceSegments} and the cleaner report, in order. */
   @ParameterizedTest
   @ValueSource(
       strings = {

@@ -107,7 +107,7 @@ class LogCleanerTest {
     assertThat(log.logEndOffset()).isEqualTo(logEndOffset);
     assertThat(log.logStartOffset()).isZero();
     assertThat(log.size()).isLessThan(sizeBefore);
-    assertThat(log.firstDirtyOffset()).isEqualTo(activeBase);
+    assertThat(log.cleaning().firstDirtyOffset()).isEqualTo(activeBase);
     assertThat(cleaner.cleanOnce()).as("nothing dirty is left").isFalse();
   }
 
@@ -198,7 +198,7 @@ class LogCleanerTest {
           .as("offset for timestamp %d", target)
           .isEqualTo(expected.map(Rec::offset));
     }
-    for (LogSegment segment : log.cleanerSnapshot().segments()) {
+    for (LogSegment segment : log.cleaning().snapshot().segments()) {
       segment.offsetIndex().sanityCheck(segment.size());
       segment.timeIndex().sanityCheck();
     }
@@ -266,10 +266,10 @@ class LogCleanerTest {
     open(compacted());
     appendRounds(60, 2);
     cleaner.cleanOnce();
-    long checkpoint = log.firstDirtyOffset();
+    long checkpoint = log.cleaning().firstDirtyOffset();
     assertThat(checkpoint).isPositive();
     log.truncateTo(checkpoint - 3);
-    assertThat(log.firstDirtyOffset()).isLessThanOrEqualTo(checkpoint - 3);
+    assertThat(log.cleaning().firstDirtyOffset()).isLessThanOrEqualTo(checkpoint - 3);
   }
 
   @Test
