@@ -149,6 +149,13 @@ final class LocalLog {
     return reader.offsetForTimestampLocked(targetTimestampMs);
   }
 
+  /** See {@link PartitionLog#maxTimestampBelow}; the caller holds the lock. */
+  Optional<TimestampAndOffset> maxTimestampBelow(long logStartOffset, long boundOffset)
+      throws IOException {
+    lock.checkOpen();
+    return MaxTimestampLookup.find(segments, logStartOffset, boundOffset);
+  }
+
   /**
    * Writes offset-assigned batches ending at {@code lastOffset} to the active segment (rolling
    * first if needed), then publishes the new log end offset. When {@code flush.messages} is

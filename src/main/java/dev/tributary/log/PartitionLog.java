@@ -334,17 +334,13 @@ public final class PartitionLog implements AutoCloseable {
    * segments that could hold it (see {@link MaxTimestampLookup}); rare, so it takes the lock.
    */
   public Optional<TimestampAndOffset> maxTimestampBelow(long boundOffset) {
-    return inLock(
-        "offset lookup in",
-        () -> {
-          ensureOpen();
-          return MaxTimestampLookup.find(segments, logStartOffset, boundOffset);
-        });
+    return lock.call(
+        "offset lookup in", () -> local.maxTimestampBelow(logStartOffset, boundOffset));
   }
 
   /** The leader epoch that wrote {@code offset}, by the epoch cache; -1 if unknown. */
   public int epochForOffset(long offset) {
-    return inLock("epoch lookup in", () -> epochs.epochForOffset(offset));
+    return lock.call("epoch lookup in", () -> epochs.epochForOffset(offset));
   }
 
   /**
