@@ -99,6 +99,37 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /**
+   * The REST and dashboard adapters call the broker's services (docs/adr/0017): never the replica
+   * manager, a partition or a log directly, so that every protocol reaches the same behaviour.
+   */
+  @Test
+  void adaptersCallTheServicesNotTheReplicaManagerPartitionsOrLogs() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.tributary.api..", "dev.tributary.web..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.replication.ReplicaManager")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.replication.Partition")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.replication.ReplicaFetcherManager")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.log.PartitionLog")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.log.LogManager")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.server.RunningBroker")
+        .because("protocol adapters are thin: what two of them need belongs in server's services")
+        .check(classes);
+  }
+
   @Test
   void theLoadGeneratorIsAStandaloneClient() {
     noClasses()

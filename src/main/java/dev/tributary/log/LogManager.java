@@ -53,6 +53,13 @@ public final class LogManager {
   public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
   public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
   public static final String CLEANER_OFFSET_CHECKPOINT = "cleaner-offset-checkpoint";
+
+  /**
+   * Each hosted partition's high watermark (Kafka's file of that name), written by the replica
+   * manager, which owns the high watermark; read at start so consumers do not briefly see less.
+   */
+  public static final String REPLICATION_OFFSET_CHECKPOINT = "replication-offset-checkpoint";
+
   public static final String CLEAN_SHUTDOWN_FILE = ".tributary_cleanshutdown";
 
   private final Path dataDir;
@@ -61,6 +68,7 @@ public final class LogManager {
   private final OffsetCheckpointFile recoveryPointCheckpoint;
   private final OffsetCheckpointFile logStartOffsetCheckpoint;
   private final OffsetCheckpointFile cleanerOffsetCheckpoint;
+  private final OffsetCheckpointFile highWatermarkCheckpoint;
   private final LogCleaner cleaner;
 
   /** Serializes checkpoint writers (the periodic task and shutdown). */
@@ -111,6 +119,8 @@ public final class LogManager {
         new OffsetCheckpointFile(dataDir.resolve(LOG_START_OFFSET_CHECKPOINT));
     this.cleanerOffsetCheckpoint =
         new OffsetCheckpointFile(dataDir.resolve(CLEANER_OFFSET_CHECKPOINT));
+    this.highWatermarkCheckpoint =
+        new OffsetCheckpointFile(dataDir.resolve(REPLICATION_OFFSET_CHECKPOINT));
     this.cleaner =
         new LogCleaner(cleanerConfig, time, this::allLogs, this::checkpointCleanerOffsets);
   }
@@ -407,6 +417,32 @@ public final class LogManager {
 
   public Collection<PartitionLog> allLogs() {
     return List.copyOf(logs.values());
+  }
+
+  /**
+   * The high watermarks last checkpointed ({@link #REPLICATION_OFFSET_CHECKPOINT}); empty if there
+   * is none or it is unreadable (the high watermarks then start at each log's start, as before any
+   * checkpoint, and catch up with the leaders).
+   */
+  public Map<TopicPartition, Long> highWatermarkCheckpoint() {
+    return readCheckpoint(highWatermarkCheckpoint);
+  }
+
+  /**
+   * Writes {@link #REPLICATION_OFFSET_CHECKPOINT} atomically; nothing while the directory is
+   * offline.
+   */
+  public void checkpointHighWatermarks(Map<TopicPartition, Long> highWatermarks) {
+    if (isOffline()) {
+      return;
+    }
+    synchronized (checkpointLock) {
+      try {
+        highWatermarkCheckpoint.write(highWatermarks);
+      } catch (IOException | LogStorageException e) {
+        throw storageError("writing the high watermark checkpoint in " + dataDir, e);
+      }
+    }
   }
 
   /** Writes both checkpoint files for every open log; nothing while the directory is offline. */

@@ -3,6 +3,8 @@ package dev.tributary.replication;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.Errors;
 import dev.tributary.log.EpochEndOffset;
+import dev.tributary.log.LogReadInfo;
+import dev.tributary.log.PartitionLog;
 import java.nio.ByteBuffer;
 
 /**
@@ -41,28 +43,45 @@ public record FetchPartitionData(
     }
   }
 
-  /** What a leader read: batches (or, with a diverging epoch, none) and its offsets. */
+  /** What a leader read below {@code highWatermark} (or its log end, for a follower). */
   static FetchPartitionData read(
-      TopicPartition tp,
-      long highWatermark,
-      long logStartOffset,
-      long logEndOffset,
-      EpochEndOffset divergingEpoch,
-      int leaderId,
-      int leaderEpoch,
-      ByteBuffer records) {
+      TopicPartition tp, long highWatermark, LogReadInfo read, int leaderId, int leaderEpoch) {
     return new FetchPartitionData(
         tp,
         Errors.NONE,
         null,
         highWatermark,
         highWatermark,
-        logStartOffset,
-        logEndOffset,
+        read.logStartOffset(),
+        read.logEndOffset(),
+        null,
+        leaderId,
+        leaderEpoch,
+        read.records());
+  }
+
+  /**
+   * The fetcher's log diverged from the leader's: where its last fetched epoch ends, no records.
+   */
+  static FetchPartitionData diverged(
+      TopicPartition tp,
+      long highWatermark,
+      PartitionLog log,
+      EpochEndOffset divergingEpoch,
+      int leaderId,
+      int leaderEpoch) {
+    return new FetchPartitionData(
+        tp,
+        Errors.NONE,
+        null,
+        highWatermark,
+        highWatermark,
+        log.logStartOffset(),
+        log.logEndOffset(),
         divergingEpoch,
         leaderId,
         leaderEpoch,
-        records == null ? EMPTY : records);
+        EMPTY);
   }
 
   /** A partition that could not be read, with what this broker knows of its leader. */

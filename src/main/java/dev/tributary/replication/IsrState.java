@@ -145,8 +145,24 @@ final class IsrState {
     return isr;
   }
 
-  ReplicaState follower(int brokerId) {
-    return followers.get(brokerId);
+  /**
+   * The leader's state of follower {@code brokerId}.
+   *
+   * @throws NotLeaderOrFollowerException it holds no replica of this partition
+   */
+  ReplicaState requireFollower(int brokerId) {
+    ReplicaState follower = followers.get(brokerId);
+    if (follower == null) {
+      throw new NotLeaderOrFollowerException(
+          "Broker "
+              + brokerId
+              + " holds no replica of "
+              + topicPartition
+              + " (replicas "
+              + replicas
+              + ")");
+    }
+    return follower;
   }
 
   /**

@@ -28,26 +28,12 @@ final class LeaderReads {
     PartitionLog log = partition.log();
     EpochEndOffset diverging = FetchValidation.divergingEpoch(log, fetch);
     if (diverging != null) {
-      return FetchPartitionData.read(
-          partition.topicPartition(),
-          bound,
-          log.logStartOffset(),
-          log.logEndOffset(),
-          diverging,
-          partition.leaderId(),
-          epoch,
-          null);
+      return FetchPartitionData.diverged(
+          partition.topicPartition(), bound, log, diverging, partition.leaderId(), epoch);
     }
     LogReadInfo read = log.read(fetch.fetchOffset(), maxBytes, bound, minOneBatch);
     return FetchPartitionData.read(
-        partition.topicPartition(),
-        bound,
-        read.logStartOffset(),
-        read.logEndOffset(),
-        null,
-        partition.leaderId(),
-        epoch,
-        read.records());
+        partition.topicPartition(), bound, read, partition.leaderId(), epoch);
   }
 
   /**

@@ -111,15 +111,6 @@ public final class Partition {
     }
   }
 
-  public Partition(
-      TopicPartition topicPartition,
-      String topicId,
-      PartitionLog log,
-      int localBrokerId,
-      AlterPartitionSender alterPartitionSender) {
-    this(topicPartition, topicId, log, localBrokerId, alterPartitionSender, 0);
-  }
-
   // -------------------------------------------------------------------------------------------
   // transitions
 
@@ -317,30 +308,13 @@ public final class Partition {
       requireLeader();
       FetchValidation.validateLeaderEpoch(
           topicPartition, fetch.currentLeaderEpoch(), leaderEpoch, "replica " + replicaId);
-      ReplicaState follower = isrState.follower(replicaId);
-      if (follower == null) {
-        throw new NotLeaderOrFollowerException(
-            "Broker "
-                + replicaId
-                + " holds no replica of "
-                + topicPartition
-                + " (replicas "
-                + replicas
-                + ")");
-      }
+      ReplicaState follower = isrState.requireFollower(replicaId);
       long logEndOffset = log.logEndOffset();
       FetchValidation.requireInLog(log, fetchOffset, "replica " + replicaId);
       EpochEndOffset diverging = FetchValidation.divergingEpoch(log, fetch);
       if (diverging != null) {
-        return FetchPartitionData.read(
-            topicPartition,
-            highWatermark,
-            log.logStartOffset(),
-            logEndOffset,
-            diverging,
-            localBrokerId,
-            leaderEpoch,
-            null);
+        return FetchPartitionData.diverged(
+            topicPartition, highWatermark, log, diverging, localBrokerId, leaderEpoch);
       }
       follower.onFetch(fetchOffset, logEndOffset, params.replicaEpoch(), nowMs);
       expansion =
@@ -358,15 +332,7 @@ public final class Partition {
     }
     // Followers copy what consumers may not see yet: up to the log end, not the high watermark.
     LogReadInfo read = log.read(fetchOffset, maxBytes, Long.MAX_VALUE, minOneBatch);
-    return FetchPartitionData.read(
-        topicPartition,
-        hw,
-        read.logStartOffset(),
-        read.logEndOffset(),
-        null,
-        localBrokerId,
-        epoch,
-        read.records());
+    return FetchPartitionData.read(topicPartition, hw, read, localBrokerId, epoch);
   }
 
   /**

@@ -21,6 +21,7 @@ import dev.tributary.metadata.TopicImage;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +62,9 @@ public final class ReplicaManager {
   private final ReplicaFetcherManager fetchers;
   private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
   private volatile MetadataImage image = MetadataImage.EMPTY;
+
+  /** Read on first use, under this object's monitor; see {@link #checkpointedHighWatermarks}. */
+  private Map<TopicPartition, Long> restartHighWatermarks;
 
   /** Set when the broker begins shutting down: long polls answer at once instead of waiting. */
   private volatile boolean draining;
@@ -213,7 +217,8 @@ public final class ReplicaManager {
               topicId,
               logManager.getOrCreateLog(tp, config, topicId),
               localBrokerId,
-              alterPartitionSender);
+              alterPartitionSender,
+              checkpointedHighWatermarks().getOrDefault(tp, 0L));
       partitions.put(tp, partition);
     }
     if (!partition.log().config().equals(config)) {
@@ -614,6 +619,28 @@ public final class ReplicaManager {
   public void runPeriodicLogTasks() {
     logManager.runPeriodicTasks();
     partitions.values().forEach(Partition::onLogStartOffsetChange);
+    checkpointHighWatermarks();
+  }
+
+  /**
+   * The high watermarks checkpointed before this process started, read once: a partition this
+   * replica manager creates starts from its last one (Kafka's replication-offset-checkpoint), so
+   * consumers of a restarted leader do not briefly see less than they did.
+   */
+  private Map<TopicPartition, Long> checkpointedHighWatermarks() {
+    if (restartHighWatermarks == null) {
+      restartHighWatermarks = logManager.highWatermarkCheckpoint();
+    }
+    return restartHighWatermarks;
+  }
+
+  /** Writes every hosted partition's high watermark (periodically, and at shutdown). */
+  private void checkpointHighWatermarks() {
+    Map<TopicPartition, Long> highWatermarks = new HashMap<>();
+    for (Partition partition : partitions.values()) {
+      highWatermarks.put(partition.topicPartition(), partition.highWatermark());
+    }
+    logManager.checkpointHighWatermarks(highWatermarks);
   }
 
   /** True once the image this replica manager has applied includes topic {@code name}. */
@@ -657,5 +684,10 @@ public final class ReplicaManager {
     closed = true;
     fetchers.close();
     partitions.values().forEach(Partition::resign);
+    try {
+      checkpointHighWatermarks();
+    } catch (LogStorageException e) {
+      logger.warn("Could not checkpoint the high watermarks at shutdown: {}", e.getMessage());
+    }
   }
 }

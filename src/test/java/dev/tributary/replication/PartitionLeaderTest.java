@@ -79,7 +79,8 @@ class PartitionLeaderTest {
               CompletableFuture<Void> outcome = new CompletableFuture<>();
               sent.add(new SentAlter(request, outcome));
               return outcome;
-            });
+            },
+            0);
     assertThat(
             partition.becomeLeader(
                 LEADER_EPOCH, PARTITION_EPOCH, replicas, isr, clock.milliseconds()))

@@ -63,7 +63,7 @@ class ReplicaFetcherTest {
   }
 
   private static Partition partition(PartitionLog log, int brokerId) {
-    return new Partition(TP, "topic-id", log, brokerId, request -> new CompletableFuture<>());
+    return new Partition(TP, "topic-id", log, brokerId, request -> new CompletableFuture<>(), 0);
   }
 
   /**
