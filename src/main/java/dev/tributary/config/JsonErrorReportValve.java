@@ -13,8 +13,9 @@ import org.apache.coyote.ActionCode;
  * refuses itself, before Spring sees the request: a request line and headers larger than {@code
  * server.max-http-request-header-size} (431 43101), more headers than {@code
  * tributary.max-http-header-count} (431 43102; Tomcat says 400 to both, this valve makes it 431,
- * RFC 6585's status for them), or a request line or header that does not parse (400 40005). Errors
- * Spring answers have a body already and pass through untouched.
+ * RFC 6585's status for them), a path whose percent-escapes do not decode to text (400 40007, in
+ * {@link PercentEncoding}'s words; Tomcat says a bare 400), or a request line or header that does
+ * not parse (400 40005). Errors Spring answers have a body already and pass through untouched.
  */
 public class JsonErrorReportValve extends ErrorReportValve {
   private final String maxHeaderSize;
@@ -44,6 +45,8 @@ public class JsonErrorReportValve extends ErrorReportValve {
     String reason =
         throwable == null || throwable.getMessage() == null ? "" : throwable.getMessage();
     String body;
+    String pathProblem =
+        status == 400 ? PercentEncoding.pathProblem(request.getRequestURI()) : null;
     if (status == 400 && reason.contains("header is too large")) {
       status = 431;
       body =
@@ -59,6 +62,8 @@ public class JsonErrorReportValve extends ErrorReportValve {
               "The request has more than tributary.max-http-header-count="
                   + maxHeaderCount
                   + " headers");
+    } else if (pathProblem != null) {
+      body = error(40007, pathProblem);
     } else if (status == 400) {
       body = error(40005, "The request line or headers could not be parsed");
     } else {
@@ -79,6 +84,22 @@ public class JsonErrorReportValve extends ErrorReportValve {
   }
 
   private static String error(int errorCode, String message) {
-    return "{\"error_code\":" + errorCode + ",\"message\":\"" + message + "\"}";
+    return "{\"error_code\":" + errorCode + ",\"message\":\"" + jsonEscaped(message) + "\"}";
+  }
+
+  /** The message quotes the request; escaped, it cannot break out of its JSON string. */
+  private static String jsonEscaped(String text) {
+    StringBuilder escaped = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '"' || c == '\\') {
+        escaped.append('\\').append(c);
+      } else if (c < 0x20) {
+        escaped.append(String.format("\\u%04x", (int) c));
+      } else {
+        escaped.append(c);
+      }
+    }
+    return escaped.toString();
   }
 }

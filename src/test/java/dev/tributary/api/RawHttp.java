@@ -34,14 +34,26 @@ final class RawHttp {
     }
   }
 
-  /** Sends one request from {@code localAddress} and reads the whole answer. */
+  /**
+   * Sends one request from {@code localAddress} and reads the whole answer. The request target goes
+   * as written, byte for byte (no client re-encodes it); {@code headerPairs} are name, value.
+   */
   static ApiTestSupport.Response send(
-      String localAddress, int port, String method, String path, String contentType, String body) {
+      String localAddress,
+      int port,
+      String method,
+      String path,
+      String contentType,
+      String body,
+      String... headerPairs) {
     try (Socket socket = connect(localAddress, port)) {
       byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
       StringBuilder head =
           new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n");
       head.append("Connection: close\r\n");
+      for (int i = 0; i < headerPairs.length; i += 2) {
+        head.append(headerPairs[i]).append(": ").append(headerPairs[i + 1]).append("\r\n");
+      }
       if (contentType != null) {
         head.append("Content-Type: ").append(contentType).append("\r\n");
       }

@@ -16,7 +16,7 @@ class RegistrationErrorMappingTest {
 
     assertThat(response.getStatusCode().value()).isEqualTo(400);
     assertThat(response.getBody().errorCode())
-        .isEqualTo(40007)
+        .isEqualTo(40008)
         .isEqualTo(InternalApi.INVALID_REGISTRATION);
     assertThat(response.getBody().message()).isEqualTo("Broker 2 registered no HTTP listener");
   }

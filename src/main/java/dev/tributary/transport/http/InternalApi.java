@@ -56,7 +56,7 @@ public final class InternalApi {
   public static final int BROKER_NOT_REGISTERED = 40903;
 
   /** Kafka's INVALID_REGISTRATION: the controller refused a registration's listeners. */
-  public static final int INVALID_REGISTRATION = 40007;
+  public static final int INVALID_REGISTRATION = 40008;
 
   /**
    * The public TOPIC_ALREADY_EXISTS code, mapped back so that a forwarded create fails as a local

@@ -132,7 +132,7 @@ class RegistrationWireTest {
       assertThat(RegistrationWire.fromJson(received.get(), SecurityProtocol.PLAINTEXT))
           .isEqualTo(REGISTRATION);
 
-      answer.set("{\"error_code\":40007,\"message\":\"Broker 2 registered no HTTP listener\"}");
+      answer.set("{\"error_code\":40008,\"message\":\"Broker 2 registered no HTTP listener\"}");
       assertThatThrownBy(() -> channel.register(target, REGISTRATION))
           .isInstanceOf(InvalidRegistrationException.class)
           .hasMessage("Broker 2 registered no HTTP listener");
