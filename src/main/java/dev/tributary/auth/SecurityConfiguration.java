@@ -181,6 +181,10 @@ class SecurityConfiguration {
                 .requestMatchers(
                     v3 + "/acls", v3 + "/acls/**", v3 + "/api-keys", v3 + "/api-keys/**")
                 .access(rules.cluster(AclOperation.ADMIN))
+                // REST Proxy v3's produce writes to the topic; the rest of a topic's v3 paths
+                // read or administer it.
+                .requestMatchers(HttpMethod.POST, v3 + "/topics/{topic}/records")
+                .access(rules.topic(AclOperation.WRITE))
                 .requestMatchers(HttpMethod.GET, v3 + "/topics/{topic}", v3 + "/topics/{topic}/**")
                 .access(rules.topic(AclOperation.READ))
                 .requestMatchers(HttpMethod.HEAD, v3 + "/topics/{topic}", v3 + "/topics/{topic}/**")

@@ -72,8 +72,11 @@ public final class RecordProducer {
   /**
    * The outcome for one record, in request order: its partition and offset (-1 with acks=0), or the
    * error that kept its partition's batch from being appended.
+   *
+   * @param logAppendTimeMs the broker's time stamped on the record for a LogAppendTime topic, else
+   *     -1 (the record keeps the timestamp it was produced with)
    */
-  public record RecordOffset(int partition, long offset, Throwable error) {}
+  public record RecordOffset(int partition, long offset, long logAppendTimeMs, Throwable error) {}
 
   /** Every record's outcome, and how long to hold the answer back (the principal's quota). */
   public record Result(List<RecordOffset> offsets, long throttleTimeMs) {}
@@ -241,12 +244,16 @@ public final class RecordProducer {
       ProducePartitionResult result = byNumber.get(partition);
       if (result.error() != Errors.NONE) {
         offsets.add(
-            new RecordOffset(partition, -1, result.error().exception(result.errorMessage())));
+            new RecordOffset(partition, -1, -1, result.error().exception(result.errorMessage())));
         continue;
       }
       int index = nextIndex.merge(partition, 1, Integer::sum) - 1;
       offsets.add(
-          new RecordOffset(partition, acks == Acks.NONE ? -1 : result.baseOffset() + index, null));
+          new RecordOffset(
+              partition,
+              acks == Acks.NONE ? -1 : result.baseOffset() + index,
+              result.logAppendTimeMs(),
+              null));
     }
     return offsets;
   }
