@@ -44,7 +44,9 @@ public final class AutoTopicCreator {
    */
   public CompletableFuture<TopicImage> topicForProduce(
       RequestContext context, String name, int maxRequestedPartition) {
-    Optional<TopicImage> topic = broker.metadata().topic(name);
+    // The replica manager's image: a topic found there has its partitions placed here already;
+    // one only in the quorum's newer image is waited for below (its create finds it exists).
+    Optional<TopicImage> topic = broker.replicaManager().metadataImage().topic(name);
     if (topic.isPresent()) {
       return CompletableFuture.completedFuture(topic.get());
     }

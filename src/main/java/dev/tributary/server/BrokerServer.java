@@ -358,6 +358,12 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
     return controllerClient;
   }
 
+  @Override
+  public MetadataImage metadata() {
+    requireReady();
+    return quorum.image();
+  }
+
   /** Waiters for metadata this broker has yet to apply; they live as long as the broker. */
   public MetadataWaiters metadataWaiters() {
     return metadataWaiters;

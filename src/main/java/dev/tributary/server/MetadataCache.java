@@ -19,8 +19,9 @@ public interface MetadataCache {
   BrokerConfig config();
 
   /**
-   * The metadata image this broker routes by: the one its replica manager has applied, so a topic
-   * found here has its partitions on this broker too.
+   * The latest metadata this broker has from the quorum (what it describes to clients). Its replica
+   * manager may apply an image a moment later; services that route to local partitions use the
+   * replica manager's own image ({@link dev.tributary.replication.ReplicaManager#metadataImage()}).
    *
    * @throws dev.tributary.common.errors.BrokerNotAvailableException while the broker is not serving
    */

@@ -1,6 +1,5 @@
 package dev.tributary.server;
 
-import dev.tributary.metadata.MetadataImage;
 import dev.tributary.replication.ReplicaManager;
 
 /**
@@ -16,9 +15,4 @@ public interface RunningBroker extends MetadataCache {
 
   /** The way to the active controller, wherever it is. */
   ControllerClient controller();
-
-  @Override
-  default MetadataImage metadata() {
-    return replicaManager().metadataImage();
-  }
 }
