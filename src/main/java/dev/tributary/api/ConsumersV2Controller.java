@@ -2,13 +2,9 @@ package dev.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tributary.auth.AccessGuard;
-import dev.tributary.auth.RequestPrincipal;
-import dev.tributary.common.TopicPartition;
 import dev.tributary.consumer.ConsumerInstance;
 import dev.tributary.consumer.ConsumerManager;
 import dev.tributary.consumer.ConsumerSettings;
-import dev.tributary.consumer.PartitionRecords;
-import dev.tributary.group.OffsetAndMetadata;
 import dev.tributary.group.assignor.PartitionAssignors;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
@@ -26,7 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -35,8 +30,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -75,8 +68,7 @@ class ConsumersV2Controller {
   private final AccessGuard access;
   private final GroupServices groups;
   private final JsonMapper json;
-  private final RecordJsonWriter writer;
-  private final ConsumerInstanceProxy proxy;
+  private final ConsumerInstances instances;
   private final PeerUrls urls;
   private final int maxConsumerInstancesPerPrincipal;
 
@@ -84,7 +76,7 @@ class ConsumersV2Controller {
       MetadataCache broker,
       GroupServices groups,
       JsonMapper json,
-      ConsumerInstanceProxy proxy,
+      ConsumerInstances instances,
       AccessGuard access,
       PeerUrls urls,
       @Value("${tributary.max-consumer-instances-per-principal:100}")
@@ -95,8 +87,7 @@ class ConsumersV2Controller {
     this.urls = urls;
     this.groups = groups;
     this.json = json;
-    this.writer = new RecordJsonWriter(json);
-    this.proxy = proxy;
+    this.instances = instances;
   }
 
   private ConsumerManager consumers() {
@@ -197,7 +188,7 @@ class ConsumersV2Controller {
   @DeleteMapping(BASE)
   CompletableFuture<ResponseEntity<?>> delete(
       @PathVariable String group, @PathVariable String instance, HttpServletRequest request) {
-    return onInstance(
+    return instances.onInstance(
         request,
         group,
         instance,
@@ -217,7 +208,7 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    return onInstance(
+    return instances.onInstance(
         request,
         group,
         instance,
@@ -251,7 +242,7 @@ class ConsumersV2Controller {
   @GetMapping(BASE + "/subscription")
   CompletableFuture<ResponseEntity<?>> subscription(
       @PathVariable String group, @PathVariable String instance, HttpServletRequest request) {
-    return onInstance(
+    return instances.onInstance(
         request,
         group,
         instance,
@@ -269,7 +260,7 @@ class ConsumersV2Controller {
   @DeleteMapping(BASE + "/subscription")
   CompletableFuture<ResponseEntity<?>> unsubscribe(
       @PathVariable String group, @PathVariable String instance, HttpServletRequest request) {
-    return onInstance(
+    return instances.onInstance(
         request,
         group,
         instance,
@@ -286,13 +277,13 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    return onInstance(
+    return instances.onInstance(
         request,
         group,
         instance,
         body,
         consumer -> {
-          var partitions = partitions(parse(body), "partitions");
+          var partitions = ConsumerBodies.partitions(parse(body), "partitions");
           for (var tp : partitions) {
             access.require(request, AclOperation.READ, ResourceType.TOPIC, tp.topic());
           }
@@ -304,7 +295,7 @@ class ConsumersV2Controller {
   @GetMapping(BASE + "/assignments")
   CompletableFuture<ResponseEntity<?>> assignments(
       @PathVariable String group, @PathVariable String instance, HttpServletRequest request) {
-    return onInstance(
+    return instances.onInstance(
         request,
         group,
         instance,
@@ -314,7 +305,8 @@ class ConsumersV2Controller {
           return done(
               ResponseEntity.ok()
                   .contentType(V2_JSON)
-                  .body(Map.of("partitions", toJson(consumer.assignedPartitions()))));
+                  .body(
+                      Map.of("partitions", ConsumerBodies.toJson(consumer.assignedPartitions()))));
         });
   }
 
@@ -327,13 +319,13 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    return onInstance(
+    return instances.onInstance(
         request,
         group,
         instance,
         body,
         consumer -> {
-          consumer.seek(offsets(parse(body), false));
+          consumer.seek(ConsumerBodies.offsets(parse(body), false));
           return done(ResponseEntity.noContent().build());
         });
   }
@@ -344,13 +336,13 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    return onInstance(
+    return instances.onInstance(
         request,
         group,
         instance,
         body,
         consumer -> {
-          consumer.seekToBeginning(partitions(parse(body), "partitions"));
+          consumer.seekToBeginning(ConsumerBodies.partitions(parse(body), "partitions"));
           return done(ResponseEntity.noContent().build());
         });
   }
@@ -361,196 +353,19 @@ class ConsumersV2Controller {
       @PathVariable String instance,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request) {
-    return onInstance(
+    return instances.onInstance(
         request,
         group,
         instance,
         body,
         consumer -> {
-          consumer.seekToEnd(partitions(parse(body), "partitions"));
+          consumer.seekToEnd(ConsumerBodies.partitions(parse(body), "partitions"));
           return done(ResponseEntity.noContent().build());
         });
   }
 
   // ---------------------------------------------------------------------------------------------
-  // records and offsets
-
-  @GetMapping(BASE + "/records")
-  CompletableFuture<ResponseEntity<?>> records(
-      @PathVariable String group,
-      @PathVariable String instance,
-      @RequestParam(required = false) Long timeout,
-      @RequestParam(name = "max_bytes", required = false) Long maxBytes,
-      @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept,
-      HttpServletRequest request) {
-    return onInstance(
-        request,
-        group,
-        instance,
-        null,
-        consumer -> {
-          if (timeout != null && timeout < 0) {
-            throw RestException.badParameter("timeout must be >= 0 milliseconds, got " + timeout);
-          }
-          if (maxBytes != null && maxBytes < 1) {
-            throw RestException.badParameter("max_bytes must be at least 1, got " + maxBytes);
-          }
-          EmbeddedFormat format =
-              consumer.settings().format().equals("json")
-                  ? EmbeddedFormat.JSON
-                  : EmbeddedFormat.BINARY;
-          if (accept != null
-              && !accept.isBlank()
-              && !accept.contains("*/*")
-              && !accept.contains(format.mediaType)) {
-            throw new RestException(
-                HttpStatus.NOT_ACCEPTABLE,
-                40601,
-                "The requested embedded data format does not match the deserializer for this consumer instance: it was created with format "
-                    + consumer.settings().format()
-                    + "; ask with 'Accept: "
-                    + format.mediaType
-                    + "'");
-          }
-          long waitMs =
-              Math.min(
-                  timeout == null ? consumer.settings().requestTimeoutMs() : timeout,
-                  RecordsController.MAX_TIMEOUT_MS);
-          long budget = maxBytes == null ? 64L * 1024 * 1024 : maxBytes;
-          ConsumerInstance.Deliverable deliverable =
-              format == EmbeddedFormat.JSON ? writer::rendersAsJson : record -> true;
-          return consumer
-              .records(waitMs, budget, deliverable)
-              .thenApply(
-                  delivery -> {
-                    List<PartitionRecords> read = delivery.partitions();
-                    List<RecordJsonWriter.Slice> slices = new ArrayList<>();
-                    for (PartitionRecords p : read) {
-                      TopicPartition tp = p.topicPartition();
-                      slices.add(
-                          new RecordJsonWriter.Slice(
-                              tp.topic(),
-                              tp.partition(),
-                              p.batches(),
-                              p.fromOffset(),
-                              p.untilOffset()));
-                    }
-                    RecordJsonWriter.Rendered rendered =
-                        writer.renderAll(slices, format, format == EmbeddedFormat.JSON);
-                    return ResponseEntity.ok()
-                        .contentType(MediaType.parseMediaType(format.mediaType))
-                        .header(GENERATION_HEADER, Integer.toString(delivery.generationId()))
-                        .body(rendered.body());
-                  });
-        });
-  }
-
-  @PostMapping(BASE + "/offsets")
-  CompletableFuture<ResponseEntity<?>> commit(
-      @PathVariable String group,
-      @PathVariable String instance,
-      @RequestBody(required = false) byte[] body,
-      HttpServletRequest request) {
-    return onInstance(
-        request,
-        group,
-        instance,
-        body,
-        consumer -> {
-          // No body, {} or {"offsets":[]} commits everything returned so far; anything else must be
-          // a
-          // well-formed list (a malformed one is refused, never read as "everything").
-          JsonNode node = body == null || body.length == 0 ? null : parse(body);
-          Map<TopicPartition, Long> offsets = null;
-          if (node != null) {
-            for (String field : node.propertyNames()) {
-              if (!field.equals("offsets")) {
-                throw RestException.badRequest(
-                    "Unknown field \""
-                        + field
-                        + "\"; the body is {\"offsets\":[{\"topic\",\"partition\",\"offset\"}]}");
-              }
-            }
-            if (node.has("offsets")
-                && !(node.get("offsets").isArray() && node.get("offsets").isEmpty())) {
-              offsets = offsets(node, true);
-              // As Kafka's OffsetCommit: committing for a topic takes READ on it, not only on
-              // the group (else group members could move others' positions in any topic).
-              for (TopicPartition tp : offsets.keySet()) {
-                access.require(request, AclOperation.READ, ResourceType.TOPIC, tp.topic());
-              }
-            }
-          }
-          return consumer.commit(offsets).thenApply(v -> ResponseEntity.ok().build());
-        });
-  }
-
-  @GetMapping(BASE + "/offsets")
-  CompletableFuture<ResponseEntity<?>> committed(
-      @PathVariable String group,
-      @PathVariable String instance,
-      @RequestBody(required = false) byte[] body,
-      HttpServletRequest request) {
-    return onInstance(
-        request,
-        group,
-        instance,
-        body,
-        consumer -> {
-          List<TopicPartition> partitions =
-              body == null || body.length == 0
-                  ? consumer.assignedPartitions()
-                  : partitions(parse(body), "partitions");
-          for (TopicPartition tp : partitions) {
-            access.require(request, AclOperation.READ, ResourceType.TOPIC, tp.topic());
-          }
-          return consumer
-              .committed(partitions)
-              .thenApply(
-                  found -> {
-                    List<Map<String, Object>> out = new ArrayList<>();
-                    for (TopicPartition tp : partitions) {
-                      OffsetAndMetadata o = found.get(tp);
-                      Map<String, Object> row = new LinkedHashMap<>();
-                      row.put("topic", tp.topic());
-                      row.put("partition", tp.partition());
-                      row.put("offset", o == null ? -1 : o.offset());
-                      row.put("metadata", o == null ? "" : o.metadata());
-                      out.add(row);
-                    }
-                    return ResponseEntity.ok().contentType(V2_JSON).body(Map.of("offsets", out));
-                  });
-        });
-  }
-
-  // ---------------------------------------------------------------------------------------------
   // parsing
-
-  /**
-   * Runs {@code call} on the instance if it lives on this broker; otherwise relays the request
-   * (with its {@code body}) to the broker that holds it.
-   */
-  private CompletableFuture<ResponseEntity<?>> onInstance(
-      HttpServletRequest request,
-      String group,
-      String instance,
-      byte[] body,
-      java.util.function.Function<ConsumerInstance, CompletableFuture<ResponseEntity<?>>> call) {
-    ConsumerInstance consumer = local(group, instance);
-    if (consumer == null) {
-      return proxy.forward(request, group, instance, body);
-    }
-    if (access.enabled() && !consumer.principal().equals(RequestPrincipal.of(request))) {
-      // As if it did not exist: another principal's instances are not even named to this one.
-      throw new dev.tributary.consumer.ConsumerInstanceNotFoundException(
-          "Consumer instance '" + instance + "' not found in group '" + group + "'");
-    }
-    return call.apply(consumer);
-  }
-
-  private ConsumerInstance local(String group, String instance) {
-    return consumers().has(group, instance) ? consumers().get(group, instance) : null;
-  }
 
   private static <T> CompletableFuture<T> done(T value) {
     return CompletableFuture.completedFuture(value);
@@ -568,70 +383,6 @@ class ConsumersV2Controller {
 
   private JsonNode parse(byte[] body) {
     return ApiRequests.object(json, body);
-  }
-
-  private static List<TopicPartition> partitions(JsonNode body, String field) {
-    JsonNode array = body.get(field);
-    if (array == null || !array.isArray()) {
-      throw RestException.badRequest(
-          "\"" + field + "\" must be an array of {\"topic\", \"partition\"}");
-    }
-    List<TopicPartition> out = new ArrayList<>();
-    for (JsonNode p : array) {
-      out.add(partitionOf(p));
-    }
-    return out;
-  }
-
-  private static TopicPartition partitionOf(JsonNode p) {
-    if (!p.isObject()
-        || !p.path("topic").isString()
-        || !p.path("partition").isIntegralNumber()
-        || !p.path("partition").canConvertToInt()) {
-      throw RestException.badRequest(
-          "Each partition needs a string \"topic\" and an integer \"partition\"");
-    }
-    int partition = p.get("partition").asInt();
-    if (partition < 0) {
-      throw RestException.badRequest("partition must be >= 0, got " + partition);
-    }
-    return new TopicPartition(p.get("topic").asString(), partition);
-  }
-
-  /**
-   * {@code {"offsets":[{"topic","partition","offset"}]}}. For a commit, REST Proxy v2 takes the
-   * offset of the last record processed and commits the one after it (what the group reads next).
-   */
-  private static Map<TopicPartition, Long> offsets(JsonNode body, boolean lastProcessed) {
-    JsonNode array = body.get("offsets");
-    if (array == null || !array.isArray()) {
-      throw RestException.badRequest(
-          "\"offsets\" must be an array of {\"topic\", \"partition\", \"offset\"}");
-    }
-    Map<TopicPartition, Long> out = new LinkedHashMap<>();
-    for (JsonNode o : array) {
-      TopicPartition tp = partitionOf(o);
-      if (!o.path("offset").isIntegralNumber()
-          || !o.get("offset").canConvertToLong()
-          || o.get("offset").asLong() < 0
-          || o.get("offset").asLong() == Long.MAX_VALUE) {
-        throw RestException.badRequest(
-            "Each offset needs an integer \"offset\" from 0 to " + (Long.MAX_VALUE - 1));
-      }
-      out.put(tp, o.get("offset").asLong() + (lastProcessed ? 1 : 0));
-    }
-    return out;
-  }
-
-  private static List<Map<String, Object>> toJson(List<TopicPartition> partitions) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    for (TopicPartition tp : partitions) {
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("topic", tp.topic());
-      row.put("partition", tp.partition());
-      out.add(row);
-    }
-    return out;
   }
 
   private static String text(JsonNode config, String key, String fallback) {

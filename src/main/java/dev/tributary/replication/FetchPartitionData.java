@@ -84,6 +84,22 @@ public record FetchPartitionData(
         EMPTY);
   }
 
+  /** A fetch offset outside the leader's log, with the leader's offsets (KIP-101 recovery). */
+  static FetchPartitionData outOfRange(Partition leader, String message) {
+    return new FetchPartitionData(
+        leader.topicPartition(),
+        Errors.OFFSET_OUT_OF_RANGE,
+        message,
+        leader.highWatermark(),
+        leader.highWatermark(),
+        leader.logStartOffset(),
+        leader.logEndOffset(),
+        null,
+        leader.leaderId(),
+        leader.leaderEpoch(),
+        EMPTY);
+  }
+
   /** A partition that could not be read, with what this broker knows of its leader. */
   public static FetchPartitionData error(
       TopicPartition tp, Errors error, String message, int leaderId, int leaderEpoch) {

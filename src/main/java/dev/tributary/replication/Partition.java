@@ -1,14 +1,11 @@
 package dev.tributary.replication;
 
 import dev.tributary.common.TopicPartition;
-import dev.tributary.common.errors.FencedLeaderEpochException;
 import dev.tributary.common.errors.NotEnoughReplicasException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
-import dev.tributary.common.errors.UnknownLeaderEpochException;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.log.LogAppendInfo;
 import dev.tributary.log.LogReadInfo;
-import dev.tributary.log.OffsetOutOfRangeException;
 import dev.tributary.log.PartitionLog;
 import dev.tributary.log.TimestampAndOffset;
 import java.nio.ByteBuffer;
@@ -45,10 +42,7 @@ public final class Partition {
 
   private final TopicPartition topicPartition;
 
-  /**
-   * The id of the topic this partition belongs to: a topic re-created under the same name gets
-   * another.
-   */
+  /** The topic's id: a topic re-created under the same name gets another. */
   private final String topicId;
 
   private final PartitionLog log;
@@ -64,9 +58,7 @@ public final class Partition {
 
   private volatile int leaderEpoch = -1;
 
-  /**
-   * The partition epoch of the metadata this state came from; an ISR change is proposed against it.
-   */
+  /** The partition epoch this state came from; an ISR change is proposed against it. */
   private volatile int partitionEpoch = -1;
 
   /** The leader named by the metadata (this broker, another, or -1 while offline). */
@@ -82,10 +74,7 @@ public final class Partition {
   /** Offset below which records are committed and visible to consumers; see class invariants. */
   private volatile long highWatermark;
 
-  /**
-   * Leader only: the log end offset when this epoch began; a follower must reach it to join the
-   * ISR.
-   */
+  /** Leader only: the log end offset when this epoch began; a joining follower must reach it. */
   private long leaderEpochStartOffset;
 
   /**
@@ -125,13 +114,8 @@ public final class Partition {
       int leaderEpoch, int partitionEpoch, List<Integer> replicas, List<Integer> isr, long nowMs) {
     if (!isr.contains(localBrokerId) || !replicas.containsAll(isr)) {
       throw new IllegalArgumentException(
-          topicPartition
-              + ": leader "
-              + localBrokerId
-              + " must be in isr "
-              + isr
-              + " ⊆ replicas "
-              + replicas);
+          "%s: leader %d must be in isr %s ⊆ replicas %s"
+              .formatted(topicPartition, localBrokerId, isr, replicas));
     }
     List<Runnable> completions;
     boolean newEpoch;
@@ -172,14 +156,8 @@ public final class Partition {
       if (leader) {
         failed =
             waiters.failAll(
-                "Broker "
-                    + localBrokerId
-                    + " no longer leads "
-                    + topicPartition
-                    + "; broker "
-                    + leaderId
-                    + " does in leader epoch "
-                    + leaderEpoch);
+                "Broker %d no longer leads %s; broker %d does in leader epoch %d"
+                    .formatted(localBrokerId, topicPartition, leaderId, leaderEpoch));
       }
       leader = false;
       this.leaderId = leaderId;
@@ -235,13 +213,8 @@ public final class Partition {
       int minIsr = log.config().minInSyncReplicas();
       if (acks == Acks.ALL && isr.size() < minIsr) {
         throw new NotEnoughReplicasException(
-            "The in-sync replicas of "
-                + topicPartition
-                + " are "
-                + isr
-                + ", fewer than min.insync.replicas="
-                + minIsr
-                + "; nothing was appended");
+            "The in-sync replicas of %s are %s, fewer than min.insync.replicas=%d; nothing was appended"
+                .formatted(topicPartition, isr, minIsr));
       }
       info = log.appendAsLeader(batches, leaderEpoch);
       completions = maybeIncrementHighWatermark();
@@ -273,11 +246,8 @@ public final class Partition {
    * @param maxBytes at most this many bytes (but at least one whole batch if {@code minOneBatch})
    * @param followerEligible whether a follower's broker may join the ISR now (unfenced in this
    *     broker's metadata; KIP-841): a fenced one keeps fetching, but is not proposed
-   * @throws FencedLeaderEpochException the fetcher's epoch is older than this leader's
-   * @throws UnknownLeaderEpochException the fetcher's epoch is newer (this broker is behind)
-   * @throws NotLeaderOrFollowerException this broker does not lead, or the follower holds no
-   *     replica
-   * @throws OffsetOutOfRangeException the fetch offset is outside [logStartOffset, logEndOffset]
+   * @throws dev.tributary.common.errors.ApiException the refusals of {@link FetchValidation}, or
+   *     NOT_LEADER_OR_FOLLOWER when this broker does not lead or the follower holds no replica
    */
   public FetchPartitionData fetchRecords(
       FetchParams params,
@@ -335,10 +305,7 @@ public final class Partition {
     return FetchPartitionData.read(topicPartition, hw, read, localBrokerId, epoch);
   }
 
-  /**
-   * Completes once the high watermark is above {@code offset}, i.e. a read from {@code offset}
-   * finds data.
-   */
+  /** Completes once the high watermark passes {@code offset} (a consumer there finds data). */
   public CompletableFuture<Void> awaitHighWatermarkAbove(long offset) {
     synchronized (lock) {
       if (highWatermark > offset) {
@@ -348,10 +315,7 @@ public final class Partition {
     }
   }
 
-  /**
-   * Completes once the log end offset is above {@code offset} (a follower fetching from there finds
-   * data).
-   */
+  /** Completes once the log end offset passes {@code offset} (a follower there finds data). */
   public CompletableFuture<Void> awaitLogEndOffsetAbove(long offset) {
     synchronized (lock) {
       if (!leader || log.logEndOffset() > offset) {
@@ -361,10 +325,7 @@ public final class Partition {
     }
   }
 
-  /**
-   * Completes every waiting long poll now (they answer with what they have); used when the broker
-   * shuts down.
-   */
+  /** Answers every waiting long poll now with what it has: the broker is shutting down. */
   public void releaseFetchWaiters() {
     Runnable released;
     synchronized (lock) {
@@ -373,10 +334,7 @@ public final class Partition {
     released.run();
   }
 
-  /**
-   * Where {@code requestedEpoch} ends in this leader's log (OffsetsForLeaderEpoch), for a fetcher
-   * in {@code currentLeaderEpoch} (-1: no check) reconciling its log with this one.
-   */
+  /** OffsetsForLeaderEpoch: where {@code requestedEpoch} ends here (current epoch -1: no check). */
   public EpochEndOffset endOffsetForEpoch(int currentLeaderEpoch, int requestedEpoch) {
     synchronized (lock) {
       requireLeader();
@@ -395,11 +353,7 @@ public final class Partition {
   // -------------------------------------------------------------------------------------------
   // leader: the ISR and the high watermark
 
-  /**
-   * Drops from the ISR every follower that has not been caught up for longer than {@code
-   * replicaLagTimeMaxMs} (Kafka's replica.lag.time.max.ms), and resends an ISR change whose outcome
-   * is unknown. Driven periodically.
-   */
+  /** The periodic ISR check: see {@link IsrState#maybeShrink}. */
   public void maybeShrinkIsr(long nowMs, long replicaLagTimeMaxMs) {
     AlterPartitionRequest request;
     synchronized (lock) {
@@ -491,24 +445,37 @@ public final class Partition {
 
   /**
    * Appends batches fetched from the leader in {@code fetchedInEpoch} (keeping their offsets and
-   * epochs) and takes the leader's high watermark (bounded by this log's end) and log start offset.
-   * Ignored, returning false, if this broker's view moved on since the fetch was sent (it leads
-   * now, or follows another epoch): a stale response must not touch the log.
+   * epochs) and takes the leader's high watermark and log start offset (bounded by this log); see
+   * {@link FollowerChanges#append}. False, and nothing done, if this broker's view moved on since
+   * the fetch was sent (it leads now, or follows another epoch): a stale response must not touch
+   * the log.
    */
   public boolean appendAsFollower(
       int fetchedInEpoch, ByteBuffer records, long leaderHighWatermark, long leaderLogStartOffset) {
+    return changeAsFollower(
+        fetchedInEpoch,
+        leaderHighWatermark,
+        () -> FollowerChanges.append(log, records, leaderLogStartOffset));
+  }
+
+  /**
+   * Truncates this follower's log to {@code offset}, where it agrees with the leader ({@code
+   * startAt}: empties it and restarts it there); the high watermark comes down with it. False, and
+   * nothing done, if the epoch moved on.
+   */
+  public boolean truncateAsFollower(int fetchedInEpoch, long offset, boolean startAt) {
+    return changeAsFollower(
+        fetchedInEpoch, highWatermark, () -> FollowerChanges.truncate(log, offset, startAt));
+  }
+
+  /** If still following in {@code fetchedInEpoch}: change the log, then bound the HW by it. */
+  private boolean changeAsFollower(int fetchedInEpoch, long highWatermarkWanted, Runnable change) {
     synchronized (lock) {
       if (leader || leaderEpoch != fetchedInEpoch) {
         return false;
       }
-      if (records.hasRemaining()) {
-        log.appendAsFollower(records);
-      }
-      if (leaderLogStartOffset > log.logStartOffset()
-          && leaderLogStartOffset <= log.logEndOffset()) {
-        log.maybeIncrementLogStartOffset(leaderLogStartOffset);
-      }
-      long next = Math.max(log.logStartOffset(), Math.min(leaderHighWatermark, log.logEndOffset()));
+      change.run();
+      long next = Math.max(log.logStartOffset(), Math.min(highWatermarkWanted, log.logEndOffset()));
       if (next != highWatermark) {
         setHighWatermark(next);
       }
@@ -516,37 +483,7 @@ public final class Partition {
     }
   }
 
-  /**
-   * Truncates this follower's log to {@code offset} (the point where it agrees with the leader),
-   * lowering the HW with it; {@code startAt} instead empties the log and restarts it there (the
-   * leader no longer has what this replica would fetch next). False, and nothing done, if the epoch
-   * moved on.
-   */
-  public boolean truncateAsFollower(int fetchedInEpoch, long offset, boolean startAt) {
-    synchronized (lock) {
-      if (leader || leaderEpoch != fetchedInEpoch) {
-        return false;
-      }
-      if (startAt) {
-        log.truncateFullyAndStartAt(offset);
-      } else {
-        // Even at the log end: an epoch this replica led without writing starts there, and must go
-        // too. Truncation is by whole batches and may end below offset.
-        log.truncateTo(offset);
-      }
-      long bounded = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
-      if (bounded != highWatermark) {
-        setHighWatermark(bounded);
-      }
-      return true;
-    }
-  }
-
-  /**
-   * Moves the high watermark up to the log start offset after retention deleted segments below it
-   * (possible only for records that were already committed, so this is a no-op unless the log was
-   * truncated from the front).
-   */
+  /** Raises the high watermark to the log start offset after the start moved past it. */
   public void onLogStartOffsetChange() {
     synchronized (lock) {
       if (highWatermark < log.logStartOffset()) {
@@ -568,6 +505,10 @@ public final class Partition {
 
   // -------------------------------------------------------------------------------------------
   // views
+
+  int localBrokerId() {
+    return localBrokerId;
+  }
 
   public String topicId() {
     return topicId;
@@ -601,10 +542,7 @@ public final class Partition {
     return partitionEpoch;
   }
 
-  /**
-   * The leader named by the metadata this broker applied: this broker, another, or -1 while
-   * offline.
-   */
+  /** The leader the applied metadata names: this broker, another, or -1 while offline. */
   public int leaderId() {
     return leaderId;
   }
@@ -626,35 +564,12 @@ public final class Partition {
    * (only the leader knows the followers' progress).
    */
   public List<ReplicaStatus> replicaStatuses(long nowMs) {
-    synchronized (lock) {
-      return leader ? isrState.replicaStatuses(nowMs, log.logEndOffset()) : List.of();
-    }
+    return readUnderLock(() -> PartitionStatuses.replicaStatuses(this, isrState, nowMs));
   }
 
   /** This replica at one moment, its fields read together under the lock. */
   public PartitionStatus status(long nowMs) {
-    synchronized (lock) {
-      return new PartitionStatus(
-          topicPartition,
-          leader,
-          leaderId,
-          leaderEpoch,
-          log.logStartOffset(),
-          highWatermark,
-          log.logEndOffset(),
-          log.size(),
-          log.numberOfSegments(),
-          replicas,
-          isr,
-          replicaStatuses(nowMs),
-          statusLine());
-    }
-  }
-
-  int pendingWaiters() {
-    synchronized (lock) {
-      return waiters.size();
-    }
+    return readUnderLock(() -> PartitionStatuses.status(this, isrState, nowMs));
   }
 
   /**
@@ -663,23 +578,17 @@ public final class Partition {
    * lags).
    */
   public String statusLine() {
+    return readUnderLock(() -> PartitionStatuses.statusLine(this, isrState));
+  }
+
+  int pendingWaiters() {
+    return readUnderLock(waiters::size);
+  }
+
+  /** Runs a read-only view under the lock, so the fields it reads agree. */
+  private <T> T readUnderLock(java.util.function.Supplier<T> view) {
     synchronized (lock) {
-      StringBuilder line =
-          PartitionStatuses.statusLine(
-              localBrokerId,
-              leader,
-              leaderEpoch,
-              topicPartition,
-              highWatermark,
-              log.logEndOffset(),
-              replicas,
-              isr);
-      if (leader) {
-        isrState.appendLags(line, log.logEndOffset());
-      } else {
-        line.append(" leader=").append(leaderId);
-      }
-      return line.toString();
+      return view.get();
     }
   }
 

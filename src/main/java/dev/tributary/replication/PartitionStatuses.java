@@ -1,43 +1,62 @@
 package dev.tributary.replication;
 
-import dev.tributary.common.TopicPartition;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The status line's common part, {@code b2 leader e7 orders-3 hw=120 leo=127 isr=[1,2] osr=[3]}.
+ * The views of a {@link Partition} for logs, tests, the REST API and the dashboard, built from its
+ * fields; the partition calls these under its lock, so what they read agrees.
  */
 final class PartitionStatuses {
   private PartitionStatuses() {}
 
-  static StringBuilder statusLine(
-      int brokerId,
-      boolean leader,
-      int leaderEpoch,
-      TopicPartition tp,
-      long highWatermark,
-      long logEndOffset,
-      List<Integer> replicas,
-      List<Integer> isr) {
+  static List<ReplicaStatus> replicaStatuses(Partition p, IsrState isrState, long nowMs) {
+    return p.isLeader() ? isrState.replicaStatuses(nowMs, p.logEndOffset()) : List.of();
+  }
+
+  static PartitionStatus status(Partition p, IsrState isrState, long nowMs) {
+    return new PartitionStatus(
+        p.topicPartition(),
+        p.isLeader(),
+        p.leaderId(),
+        p.leaderEpoch(),
+        p.logStartOffset(),
+        p.highWatermark(),
+        p.logEndOffset(),
+        p.log().size(),
+        p.log().numberOfSegments(),
+        p.replicas(),
+        p.isr(),
+        replicaStatuses(p, isrState, nowMs),
+        statusLine(p, isrState));
+  }
+
+  /** {@code b2 leader e7 orders-3 hw=120 leo=127 isr=[1,2] osr=[3] lag{3:41}}. */
+  static String statusLine(Partition p, IsrState isrState) {
     StringBuilder line = new StringBuilder(96);
     line.append('b')
-        .append(brokerId)
-        .append(leader ? " leader" : " follower")
+        .append(p.localBrokerId())
+        .append(p.isLeader() ? " leader" : " follower")
         .append(" e")
-        .append(leaderEpoch)
+        .append(p.leaderEpoch())
         .append(' ')
-        .append(tp)
+        .append(p.topicPartition())
         .append(" hw=")
-        .append(highWatermark)
+        .append(p.highWatermark())
         .append(" leo=")
-        .append(logEndOffset)
+        .append(p.logEndOffset())
         .append(" isr=")
-        .append(isr);
-    List<Integer> osr = new ArrayList<>(replicas);
-    osr.removeAll(isr);
+        .append(p.isr());
+    List<Integer> osr = new ArrayList<>(p.replicas());
+    osr.removeAll(p.isr());
     if (!osr.isEmpty()) {
       line.append(" osr=").append(osr);
     }
-    return line;
+    if (p.isLeader()) {
+      isrState.appendLags(line, p.logEndOffset());
+    } else {
+      line.append(" leader=").append(p.leaderId());
+    }
+    return line.toString();
   }
 }

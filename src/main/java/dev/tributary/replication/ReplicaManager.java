@@ -96,10 +96,7 @@ public final class ReplicaManager {
     this.fetchers = fetchers;
   }
 
-  /**
-   * A replica manager for a broker that is alone: it never follows anyone, and proposes ISR changes
-   * to nobody (a single-replica ISR never changes). For tests and tools.
-   */
+  /** A broker alone: it follows nobody and proposes ISR changes to nobody. For tests and tools. */
   public ReplicaManager(
       int localBrokerId,
       LogManager logManager,
@@ -426,20 +423,8 @@ public final class ReplicaManager {
                 followerEligible,
                 nowMs);
       } catch (OffsetOutOfRangeException e) {
-        Partition partition = partitions.get(tp);
-        answer =
-            new FetchPartitionData(
-                tp,
-                Errors.OFFSET_OUT_OF_RANGE,
-                Errors.messageOf(e),
-                partition.highWatermark(),
-                partition.highWatermark(),
-                partition.logStartOffset(),
-                partition.logEndOffset(),
-                null,
-                localBrokerId,
-                partition.leaderEpoch(),
-                ByteBuffer.allocate(0));
+        // The fetcher learns the leader's offsets, to truncate or restart its log from them.
+        answer = FetchPartitionData.outOfRange(partitions.get(tp), Errors.messageOf(e));
       } catch (RuntimeException e) {
         PartitionImage placement = placement(current, tp);
         answer =
@@ -484,86 +469,11 @@ public final class ReplicaManager {
     return leaderPartition(tp).endOffsetForEpoch(currentLeaderEpoch, leaderEpoch);
   }
 
-  // -------------------------------------------------------------------------------------------
-  // replica fetch over the internal transport
-
   /**
-   * Answers a follower's fetch (the internal transport's message): {@link #fetchMessages} for a
-   * follower. A sender that is not the current registration of its broker id is refused whole.
+   * True if broker {@code brokerId}'s registration in this broker's metadata has {@code
+   * brokerEpoch}: a sender with another is a stale incarnation or a stranger.
    */
-  public CompletableFuture<ReplicaFetch.Response> handleReplicaFetch(ReplicaFetch.Request request) {
-    FetchParams params =
-        FetchParams.follower(
-            request.replicaId(), request.brokerEpoch(), request.maxWaitMs(), 1, request.maxBytes());
-    List<PartitionFetch> fetches = new ArrayList<>(request.partitions().size());
-    for (ReplicaFetch.PartitionRequest wanted : request.partitions()) {
-      fetches.add(
-          new PartitionFetch(
-              wanted.topicPartition(),
-              wanted.fetchOffset(),
-              wanted.maxBytes(),
-              wanted.currentLeaderEpoch(),
-              PartitionFetch.NO_EPOCH));
-    }
-    try {
-      return fetchMessages(params, fetches)
-          .thenApply(
-              answers -> {
-                List<ReplicaFetch.PartitionResponse> out = new ArrayList<>(answers.size());
-                for (FetchPartitionData a : answers) {
-                  out.add(
-                      new ReplicaFetch.PartitionResponse(
-                          a.topicPartition(),
-                          a.error(),
-                          a.highWatermark(),
-                          a.logStartOffset(),
-                          a.logEndOffset(),
-                          a.leaderEpoch(),
-                          a.records()));
-                }
-                return new ReplicaFetch.Response(Errors.NONE, out);
-              });
-    } catch (StaleBrokerEpochException e) {
-      return CompletableFuture.completedFuture(
-          new ReplicaFetch.Response(Errors.STALE_BROKER_EPOCH, List.of()));
-    }
-  }
-
-  /**
-   * Answers a follower's OffsetsForLeaderEpoch: where each asked-for epoch ends in this leader's
-   * log.
-   */
-  public ReplicaFetch.EpochResponse handleEpochEndOffsets(ReplicaFetch.EpochRequest request) {
-    if (!isCurrentRegistration(request.replicaId(), request.brokerEpoch())) {
-      return new ReplicaFetch.EpochResponse(Errors.STALE_BROKER_EPOCH, List.of());
-    }
-    List<ReplicaFetch.EpochPartitionResponse> answers = new ArrayList<>();
-    for (ReplicaFetch.EpochPartitionRequest wanted : request.partitions()) {
-      TopicPartition tp = wanted.topicPartition();
-      Partition partition = partitions.get(tp);
-      if (partition == null) {
-        answers.add(
-            new ReplicaFetch.EpochPartitionResponse(
-                tp, Errors.UNKNOWN_TOPIC_OR_PARTITION, EpochEndOffset.UNDEFINED, -1));
-        continue;
-      }
-      try {
-        answers.add(
-            new ReplicaFetch.EpochPartitionResponse(
-                tp,
-                Errors.NONE,
-                partition.endOffsetForEpoch(wanted.currentLeaderEpoch(), wanted.leaderEpoch()),
-                partition.logStartOffset()));
-      } catch (RuntimeException e) {
-        answers.add(
-            new ReplicaFetch.EpochPartitionResponse(
-                tp, errorFor(tp, e), EpochEndOffset.UNDEFINED, -1));
-      }
-    }
-    return new ReplicaFetch.EpochResponse(Errors.NONE, answers);
-  }
-
-  private boolean isCurrentRegistration(int brokerId, long brokerEpoch) {
+  public boolean isCurrentRegistration(int brokerId, long brokerEpoch) {
     Optional<BrokerImage> broker = image.broker(brokerId);
     return broker.isPresent() && broker.get().brokerEpoch() == brokerEpoch;
   }
@@ -641,11 +551,6 @@ public final class ReplicaManager {
       highWatermarks.put(partition.topicPartition(), partition.highWatermark());
     }
     logManager.checkpointHighWatermarks(highWatermarks);
-  }
-
-  /** True once the image this replica manager has applied includes topic {@code name}. */
-  public boolean partitionsKnown(String name) {
-    return image.topic(name).isPresent();
   }
 
   /** The last metadata image this replica manager has applied (routing uses this one). */

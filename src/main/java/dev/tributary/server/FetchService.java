@@ -8,6 +8,7 @@ import dev.tributary.replication.FetchParams;
 import dev.tributary.replication.FetchPartitionData;
 import dev.tributary.replication.PartitionFetch;
 import dev.tributary.replication.ReplicaFetch;
+import dev.tributary.replication.ReplicaFetchHandler;
 import dev.tributary.security.AclOperation;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -89,20 +90,20 @@ public final class FetchService {
   }
 
   /**
-   * A follower's fetch as the inter-broker transport carries it (see {@link
-   * dev.tributary.replication.ReplicaManager#handleReplicaFetch}); only from another broker.
+   * A follower's fetch as the inter-broker transport carries it (see {@link ReplicaFetchHandler});
+   * only from another broker.
    */
   public CompletableFuture<ReplicaFetch.Response> replicaFetch(
       RequestContext context, ReplicaFetch.Request request) {
     requireBroker(context);
-    return broker.replicaManager().handleReplicaFetch(request);
+    return new ReplicaFetchHandler(broker.replicaManager()).handleReplicaFetch(request);
   }
 
   /** A follower's OffsetsForLeaderEpoch over the inter-broker transport; only from a broker. */
   public ReplicaFetch.EpochResponse replicaEpochEndOffsets(
       RequestContext context, ReplicaFetch.EpochRequest request) {
     requireBroker(context);
-    return broker.replicaManager().handleEpochEndOffsets(request);
+    return new ReplicaFetchHandler(broker.replicaManager()).handleEpochEndOffsets(request);
   }
 
   private static void requireBroker(RequestContext context) {

@@ -102,7 +102,8 @@ class ReplicaManagerReplicaFetchTest {
     ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("a", "b"), Acks.LEADER, 30_000)
         .join();
     CompletableFuture<ReplicaFetch.Response> stale =
-        replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2 - 1, 2, 0));
+        new ReplicaFetchHandler(replicaManager)
+            .handleReplicaFetch(fetchRequest(2, brokerEpoch2 - 1, 2, 0));
     assertThat(stale).isCompleted();
     assertThat(stale.join().error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
     assertThat(stale.join().partitions()).isEmpty();
@@ -111,7 +112,9 @@ class ReplicaManagerReplicaFetchTest {
         .isEqualTo(-1);
 
     ReplicaFetch.Response current =
-        replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 2, 0)).join();
+        new ReplicaFetchHandler(replicaManager)
+            .handleReplicaFetch(fetchRequest(2, brokerEpoch2, 2, 0))
+            .join();
     assertThat(current.error()).isEqualTo(Errors.NONE);
     assertThat(leader().highWatermark()).isEqualTo(2);
   }
@@ -119,7 +122,7 @@ class ReplicaManagerReplicaFetchTest {
   @Test
   void aReplicaFetchFromAnUnregisteredBrokerIsRefusedAsStale() {
     ReplicaFetch.Response response =
-        replicaManager.handleReplicaFetch(fetchRequest(3, 2, 0, 0)).join();
+        new ReplicaFetchHandler(replicaManager).handleReplicaFetch(fetchRequest(3, 2, 0, 0)).join();
     assertThat(response.error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
     assertThat(response.partitions()).isEmpty();
   }
@@ -127,12 +130,14 @@ class ReplicaManagerReplicaFetchTest {
   @Test
   void anEpochQueryWithAnotherBrokerEpochIsRefusedAsStale() {
     ReplicaFetch.EpochResponse response =
-        replicaManager.handleEpochEndOffsets(
-            new ReplicaFetch.EpochRequest(
-                2,
-                brokerEpoch2 + 1,
-                List.of(
-                    new ReplicaFetch.EpochPartitionRequest(ORDERS_0, LEADER_EPOCH, LEADER_EPOCH))));
+        new ReplicaFetchHandler(replicaManager)
+            .handleEpochEndOffsets(
+                new ReplicaFetch.EpochRequest(
+                    2,
+                    brokerEpoch2 + 1,
+                    List.of(
+                        new ReplicaFetch.EpochPartitionRequest(
+                            ORDERS_0, LEADER_EPOCH, LEADER_EPOCH))));
     assertThat(response.error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
     assertThat(response.partitions()).isEmpty();
   }
@@ -143,17 +148,20 @@ class ReplicaManagerReplicaFetchTest {
         .join();
     TopicPartition unknown = new TopicPartition("orders", 9);
     ReplicaFetch.EpochResponse response =
-        replicaManager.handleEpochEndOffsets(
-            new ReplicaFetch.EpochRequest(
-                2,
-                brokerEpoch2,
-                List.of(
-                    new ReplicaFetch.EpochPartitionRequest(ORDERS_0, LEADER_EPOCH, LEADER_EPOCH),
-                    new ReplicaFetch.EpochPartitionRequest(
-                        ORDERS_0, LEADER_EPOCH, LEADER_EPOCH - 2),
-                    new ReplicaFetch.EpochPartitionRequest(
-                        ORDERS_0, LEADER_EPOCH - 1, LEADER_EPOCH),
-                    new ReplicaFetch.EpochPartitionRequest(unknown, LEADER_EPOCH, LEADER_EPOCH))));
+        new ReplicaFetchHandler(replicaManager)
+            .handleEpochEndOffsets(
+                new ReplicaFetch.EpochRequest(
+                    2,
+                    brokerEpoch2,
+                    List.of(
+                        new ReplicaFetch.EpochPartitionRequest(
+                            ORDERS_0, LEADER_EPOCH, LEADER_EPOCH),
+                        new ReplicaFetch.EpochPartitionRequest(
+                            ORDERS_0, LEADER_EPOCH, LEADER_EPOCH - 2),
+                        new ReplicaFetch.EpochPartitionRequest(
+                            ORDERS_0, LEADER_EPOCH - 1, LEADER_EPOCH),
+                        new ReplicaFetch.EpochPartitionRequest(
+                            unknown, LEADER_EPOCH, LEADER_EPOCH))));
     assertThat(response.error()).isEqualTo(Errors.NONE);
     assertThat(response.partitions())
         .extracting(ReplicaFetch.EpochPartitionResponse::error)
@@ -176,7 +184,8 @@ class ReplicaManagerReplicaFetchTest {
   @Test
   void aReplicaFetchWithNothingNewParksAndCompletesWhenTheLeaderAppends() {
     CompletableFuture<ReplicaFetch.Response> poll =
-        replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 0, MAX_WAIT_MS));
+        new ReplicaFetchHandler(replicaManager)
+            .handleReplicaFetch(fetchRequest(2, brokerEpoch2, 0, MAX_WAIT_MS));
     assertThat(poll).isNotDone();
     scheduler.advance(MAX_WAIT_MS - 1);
     assertThat(poll).isNotDone();
@@ -195,7 +204,8 @@ class ReplicaManagerReplicaFetchTest {
   void aParkedReplicaFetchCompletesEmptyWhenItsMaxWaitExpires() {
     ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("a"), Acks.LEADER, 30_000).join();
     CompletableFuture<ReplicaFetch.Response> poll =
-        replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 1, MAX_WAIT_MS));
+        new ReplicaFetchHandler(replicaManager)
+            .handleReplicaFetch(fetchRequest(2, brokerEpoch2, 1, MAX_WAIT_MS));
     scheduler.advance(MAX_WAIT_MS - 1);
     assertThat(poll).isNotDone();
     scheduler.advance(1);
@@ -209,18 +219,22 @@ class ReplicaManagerReplicaFetchTest {
   @Test
   void aReplicaFetchWithDataOrAnErrorIsAnsweredAtOnce() {
     ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("a"), Acks.LEADER, 30_000).join();
-    assertThat(replicaManager.handleReplicaFetch(fetchRequest(2, brokerEpoch2, 0, MAX_WAIT_MS)))
+    assertThat(
+            new ReplicaFetchHandler(replicaManager)
+                .handleReplicaFetch(fetchRequest(2, brokerEpoch2, 0, MAX_WAIT_MS)))
         .isCompleted();
     CompletableFuture<ReplicaFetch.Response> mixed =
-        replicaManager.handleReplicaFetch(
-            new ReplicaFetch.Request(
-                2,
-                brokerEpoch2,
-                MAX_WAIT_MS,
-                1 << 20,
-                List.of(
-                    new ReplicaFetch.PartitionRequest(ORDERS_0, LEADER_EPOCH, 1, 1 << 20),
-                    new ReplicaFetch.PartitionRequest(ORDERS_0, LEADER_EPOCH + 1, 1, 1 << 20))));
+        new ReplicaFetchHandler(replicaManager)
+            .handleReplicaFetch(
+                new ReplicaFetch.Request(
+                    2,
+                    brokerEpoch2,
+                    MAX_WAIT_MS,
+                    1 << 20,
+                    List.of(
+                        new ReplicaFetch.PartitionRequest(ORDERS_0, LEADER_EPOCH, 1, 1 << 20),
+                        new ReplicaFetch.PartitionRequest(
+                            ORDERS_0, LEADER_EPOCH + 1, 1, 1 << 20))));
     assertThat(mixed).isCompleted();
     assertThat(mixed.join().partitions())
         .extracting(ReplicaFetch.PartitionResponse::error)
@@ -233,7 +247,7 @@ class ReplicaManagerReplicaFetchTest {
     ReplicaManagerCalls.append(replicaManager, ORDERS_0, batch("a", "b"), Acks.LEADER, 30_000)
         .join();
     ReplicaFetch.PartitionResponse answer =
-        replicaManager
+        new ReplicaFetchHandler(replicaManager)
             .handleReplicaFetch(fetchRequest(2, brokerEpoch2, 5, MAX_WAIT_MS))
             .join()
             .partitions()

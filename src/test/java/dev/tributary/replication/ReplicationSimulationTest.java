@@ -647,13 +647,15 @@ class ReplicationSimulationTest {
       @Override
       public ReplicaFetch.Response fetch(int leaderId, ReplicaFetch.Request request)
           throws IOException {
-        return leader(leaderId).replicas.handleReplicaFetch(request).join();
+        return new ReplicaFetchHandler(leader(leaderId).replicas)
+            .handleReplicaFetch(request)
+            .join();
       }
 
       @Override
       public ReplicaFetch.EpochResponse epochEndOffsets(
           int leaderId, ReplicaFetch.EpochRequest request) throws IOException {
-        return leader(leaderId).replicas.handleEpochEndOffsets(request);
+        return new ReplicaFetchHandler(leader(leaderId).replicas).handleEpochEndOffsets(request);
       }
 
       private SimBroker leader(int leaderId) throws IOException {
