@@ -2,6 +2,7 @@ package dev.tributary.config;
 
 import dev.tributary.common.Time;
 import dev.tributary.group.GroupCoordinatorConfig;
+import dev.tributary.kafka.KafkaListener;
 import dev.tributary.metadata.AdvertisedListener;
 import dev.tributary.metadata.AdvertisedListener.SecurityProtocol;
 import dev.tributary.quota.ClientQuotaManager;
@@ -68,12 +69,16 @@ class BrokerWiring {
       TributaryProperties properties,
       @Value("${server.port:8081}") int port,
       @Value("${server.ssl.bundle:}") String serverBundle,
-      @Value("${server.ssl.enabled:true}") boolean serverSslEnabled) {
+      @Value("${server.ssl.enabled:true}") boolean serverSslEnabled,
+      KafkaPort kafkaPort) {
     return new BrokerConfig(
         properties.brokerId(),
         properties.dataDir().toAbsolutePath().normalize(),
         advertisedListeners(
-            properties, port, ClusterTls.listenerOnTls(serverBundle, serverSslEnabled)),
+            properties,
+            port,
+            ClusterTls.listenerOnTls(serverBundle, serverSslEnabled),
+            kafkaPort.port()),
         properties.autoCreateTopicsEnable(),
         properties.numPartitions(),
         properties.defaultReplicationFactor(),
@@ -98,17 +103,29 @@ class BrokerWiring {
 
   /**
    * The listeners this broker registers (Kafka's {@code advertised.listeners}), one entry per
-   * listener it serves: today the HTTP one, on {@code server.port} at {@code
-   * tributary.advertised-host}, SSL when {@code server.ssl.bundle} puts it on TLS.
+   * listener it serves: the HTTP one, on {@code server.port} at {@code tributary.advertised-host},
+   * SSL when {@code server.ssl.bundle} puts it on TLS; and the Kafka one ({@code
+   * tributary.kafka.*}) when {@code kafkaPort} is one (>= 0).
    */
   static List<AdvertisedListener> advertisedListeners(
-      TributaryProperties properties, int httpPort, boolean httpOnTls) {
-    return List.of(
+      TributaryProperties properties, int httpPort, boolean httpOnTls, int kafkaPort) {
+    AdvertisedListener http =
         new AdvertisedListener(
             AdvertisedListener.HTTP,
             properties.advertisedHost(),
             httpPort,
-            httpOnTls ? SecurityProtocol.SSL : SecurityProtocol.PLAINTEXT));
+            httpOnTls ? SecurityProtocol.SSL : SecurityProtocol.PLAINTEXT);
+    if (kafkaPort < 0) {
+      return List.of(http);
+    }
+    TributaryProperties.Kafka kafka = properties.kafka();
+    return List.of(
+        http,
+        new AdvertisedListener(
+            KafkaListener.NAME,
+            kafka.advertisedHost() != null ? kafka.advertisedHost() : properties.advertisedHost(),
+            kafka.advertisedPort() != null ? kafka.advertisedPort() : kafkaPort,
+            SecurityProtocol.PLAINTEXT));
   }
 
   /** Closed by {@link BrokerLifecycle} during graceful shutdown, not by the bean factory. */

@@ -35,7 +35,8 @@ public record TributaryProperties(
     @DefaultValue("300000") long leaderImbalanceCheckIntervalMs,
     @DefaultValue("1") int minInsyncReplicas,
     @DefaultValue Controller controller,
-    @DefaultValue Group group) {
+    @DefaultValue Group group,
+    @DefaultValue Kafka kafka) {
 
   /**
    * {@code tributary.controller.*}: the voters of the metadata quorum, and the brokers that only
@@ -43,6 +44,27 @@ public record TributaryProperties(
    */
   public record Controller(
       @DefaultValue("") String quorumVoters, @DefaultValue("") String quorumListeners) {}
+
+  /**
+   * {@code tributary.kafka.*}: the Kafka wire-protocol listener (Kafka's {@code listeners} and
+   * {@code advertised.listeners} entry for it, {@code num.network.threads}, {@code num.io.threads},
+   * {@code socket.request.max.bytes}, {@code connections.max.idle.ms}).
+   *
+   * @param port where it listens; unset: 9091 + the broker id (broker 1 on Kafka's 9092); 0: any
+   * @param advertisedHost what clients are told to connect to; unset: {@code
+   *     tributary.advertised-host}
+   * @param advertisedPort unset: the port it listens on
+   */
+  public record Kafka(
+      @DefaultValue("true") boolean enabled,
+      @DefaultValue("127.0.0.1") String host,
+      Integer port,
+      String advertisedHost,
+      Integer advertisedPort,
+      @DefaultValue("2") int networkThreads,
+      @DefaultValue("4") int handlerThreads,
+      @DefaultValue("104857600") int socketRequestMaxBytes,
+      @DefaultValue("600000") long connectionsMaxIdleMs) {}
 
   /**
    * {@code tributary.group.*}: the group coordinator's settings, Kafka's {@code

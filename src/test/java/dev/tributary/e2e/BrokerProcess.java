@@ -45,6 +45,10 @@ final class BrokerProcess implements AutoCloseable {
 
   private final Path dataDir;
   private final int port;
+
+  /** Where its Kafka listener serves (a fixed test port, kept across restarts). */
+  private final int kafkaPort;
+
   private final int brokerId;
   private final Path logFile;
   private final List<String> extraArgs;
@@ -61,8 +65,14 @@ final class BrokerProcess implements AutoCloseable {
     this.dataDir = dataDir;
     this.brokerId = brokerId;
     this.port = port;
+    this.kafkaPort = TestPorts.next();
     this.logFile = logFile;
     this.extraArgs = List.copyOf(extraArgs);
+  }
+
+  /** The port of its Kafka listener: {@code 127.0.0.1:kafkaPort()} bootstraps a Kafka client. */
+  int kafkaPort() {
+    return kafkaPort;
   }
 
   /** Every broker process started in this JVM that has not been seen to exit. */
@@ -110,6 +120,7 @@ final class BrokerProcess implements AutoCloseable {
     command.add("--server.port=" + port);
     command.add("--tributary.broker-id=" + brokerId);
     command.add("--tributary.data-dir=" + dataDir);
+    command.add("--tributary.kafka.port=" + kafkaPort);
     // Most end-to-end tests exercise replication, not access control (SecurityApiTest does that).
     if (extraArgs.stream().noneMatch(a -> a.startsWith("--tributary.security.enabled="))) {
       command.add("--tributary.security.enabled=false");

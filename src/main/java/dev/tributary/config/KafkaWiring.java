@@ -1,0 +1,58 @@
+package dev.tributary.config;
+
+import dev.tributary.common.Scheduler;
+import dev.tributary.kafka.KafkaListener;
+import dev.tributary.server.AccessControl;
+import dev.tributary.server.AutoTopicCreator;
+import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.BrokerServer;
+import dev.tributary.server.FetchService;
+import dev.tributary.server.OffsetsService;
+import dev.tributary.server.ProduceService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Builds the Kafka wire-protocol listener over the broker's services ({@code tributary.kafka}). */
+@Configuration(proxyBeanMethods = false)
+class KafkaWiring {
+
+  @Bean(destroyMethod = "close")
+  KafkaPort kafkaPort(TributaryProperties properties) {
+    return KafkaPort.bind(properties);
+  }
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnProperty(
+      name = "tributary.kafka.enabled",
+      havingValue = "true",
+      matchIfMissing = true)
+  KafkaListener kafkaListener(
+      KafkaPort port,
+      TributaryProperties properties,
+      BrokerServer broker,
+      BrokerConfig config,
+      AccessControl access,
+      ProduceService produce,
+      FetchService fetch,
+      OffsetsService offsets,
+      AutoTopicCreator autoTopics,
+      Scheduler tributaryScheduler) {
+    TributaryProperties.Kafka kafka = properties.kafka();
+    try {
+      return new KafkaListener(
+          new KafkaListener.Settings(
+              port.channel().orElseThrow(),
+              kafka.networkThreads(),
+              kafka.handlerThreads(),
+              kafka.socketRequestMaxBytes(),
+              kafka.connectionsMaxIdleMs()),
+          new KafkaListener.Services(
+              broker, config, access, produce, fetch, offsets, autoTopics, tributaryScheduler));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package dev.tributary.kafka;
+
+import dev.tributary.common.Scheduler;
+import dev.tributary.kafka.network.KafkaSocketServer;
+import dev.tributary.server.AccessControl;
+import dev.tributary.server.AutoTopicCreator;
+import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.FetchService;
+import dev.tributary.server.MetadataCache;
+import dev.tributary.server.OffsetsService;
+import dev.tributary.server.ProduceService;
+import java.io.IOException;
+import java.nio.channels.ServerSocketChannel;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.network.ChannelBuilder;
+import org.apache.kafka.common.network.ChannelBuilders;
+import org.apache.kafka.common.network.KafkaChannel;
+import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.internals.LogContext;
+
+/**
+ * The broker's Kafka listener: Kafka's wire protocol on its own port, a second adapter over the
+ * same broker services the REST API calls. It binds when built (so its port is known before the
+ * broker registers and advertises it) and serves once the broker does (requests before that are
+ * answered with BROKER_NOT_AVAILABLE-style errors by the services).
+ *
+ * <p>Threads: the socket server's acceptor and network threads, and {@code
+ * tributary-kafka-handler-N} running requests; all stopped by {@link #close}.
+ */
+public final class KafkaListener implements AutoCloseable {
+  /** The listener's name in registrations and in Kafka's {@code listener.name.*} configs. */
+  public static final String NAME = MetadataApi.KAFKA_LISTENER;
+
+  private final KafkaSocketServer sockets;
+  private final ExecutorService handlers;
+
+  /** What the listener needs: its bound socket and limits. */
+  public record Settings(
+      ServerSocketChannel socket,
+      int networkThreads,
+      int handlerThreads,
+      int maxRequestSizeBytes,
+      long connectionsMaxIdleMs) {}
+
+  /** The broker services the Kafka APIs call. */
+  public record Services(
+      MetadataCache metadata,
+      BrokerConfig config,
+      AccessControl access,
+      ProduceService produce,
+      FetchService fetch,
+      OffsetsService offsets,
+      AutoTopicCreator autoTopics,
+      Scheduler scheduler) {}
+
+  public KafkaListener(Settings settings, Services services) throws IOException {
+    AtomicInteger threadCount = new AtomicInteger();
+    handlers =
+        Executors.newFixedThreadPool(
+            settings.handlerThreads(),
+            runnable -> {
+              Thread thread =
+                  new Thread(runnable, "tributary-kafka-handler-" + threadCount.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    KafkaApis apis =
+        new KafkaApis(
+            List.of(
+                new MetadataApi(
+                    services.metadata(),
+                    services.access(),
+                    services.autoTopics(),
+                    services.config()),
+                new ProduceApi(services.produce(), services.metadata()),
+                new FetchApi(services.fetch(), services.metadata()),
+                new OffsetsApi(services.offsets()),
+                new OffsetForLeaderEpochApi(services.offsets())),
+            handlers,
+            services.scheduler());
+    ListenerName listenerName = new ListenerName(NAME);
+    AbstractConfig securityConfig = new AbstractConfig(new ConfigDef(), Map.of());
+    sockets =
+        new KafkaSocketServer(
+            settings.socket(),
+            settings.networkThreads(),
+            () -> channelBuilder(listenerName, securityConfig, apis),
+            listenerName,
+            SecurityProtocol.PLAINTEXT,
+            settings.maxRequestSizeBytes(),
+            settings.connectionsMaxIdleMs(),
+            apis);
+  }
+
+  private static ChannelBuilder channelBuilder(
+      ListenerName listenerName, AbstractConfig config, KafkaApis apis) {
+    return ChannelBuilders.serverChannelBuilder(
+        listenerName,
+        false,
+        SecurityProtocol.PLAINTEXT,
+        config,
+        null,
+        null,
+        Time.SYSTEM,
+        new LogContext("[kafka-listener] "),
+        apis::apiVersionsResponse);
+  }
+
+  /** Binds the listener's port before the broker is built; see {@link KafkaSocketServer#bind}. */
+  public static ServerSocketChannel bind(String host, int port) throws IOException {
+    return KafkaSocketServer.bind(host, port);
+  }
+
+  /** The port bound (the configured one, or the system's choice for 0). */
+  public int port() {
+    return sockets.port();
+  }
+
+  /** Open client connections. */
+  public List<KafkaChannel> connections() {
+    return sockets.channels();
+  }
+
+  @Override
+  public void close() {
+    sockets.close();
+    handlers.shutdownNow();
+  }
+}
