@@ -237,6 +237,10 @@ class ReplicaManagerFetchMessagesTest {
         .as("a diverged follower's offset is not its log end")
         .isEqualTo(highWatermark);
 
+    assertThat(followerFetch(5, 9).error())
+        .as("an epoch newer than any here has no known end")
+        .isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
+
     FetchPartitionData agreed = followerFetch(3, 4);
     assertThat(agreed.divergingEpoch()).isNull();
     assertThat(values(agreed.records())).containsExactly("d", "e");

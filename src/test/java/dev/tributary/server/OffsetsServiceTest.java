@@ -224,6 +224,12 @@ class OffsetsServiceTest {
     assertThat(endOf(CLIENT, EPOCH, EPOCH).endOffset())
         .as("the current epoch ends at the log end")
         .isEqualTo(new EpochEndOffset(EPOCH, 5));
+    assertThat(endOf(CLIENT, EPOCH, 2).endOffset())
+        .as("older than any epoch here: where the first one starts")
+        .isEqualTo(new EpochEndOffset(2, 0));
+    assertThat(endOf(CLIENT, EPOCH, 9).endOffset())
+        .as("newer than any epoch here")
+        .isEqualTo(EpochEndOffset.UNDEFINED);
     assertThat(endOf(CLIENT, -1, 4).error()).as("-1 skips the epoch check").isEqualTo(Errors.NONE);
   }
 

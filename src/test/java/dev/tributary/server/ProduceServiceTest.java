@@ -204,6 +204,22 @@ class ProduceServiceTest {
   }
 
   @Test
+  void aForwarderThatThrowsFailsOnlyItsLeadersPartitions() {
+    PartitionForwarder throwing =
+        (leaderId, batches, acks, timeoutMs, context) -> {
+          throw new IllegalArgumentException("unsupported URI http://broker_2:9002/");
+        };
+    produce = new ProduceService(broker, AccessControl.ALLOW_ALL, quotas, throwing, stats);
+
+    CompletableFuture<ProduceResponse> response =
+        send(batches(ORDERS_0, "here", ORDERS_1, "to-2"), Acks.LEADER, true);
+
+    Map<TopicPartition, ProducePartitionResult> answer = partitions(response);
+    assertThat(answer.get(ORDERS_0).error()).isEqualTo(Errors.NONE);
+    assertThat(answer.get(ORDERS_1).error()).isEqualTo(Errors.NETWORK_EXCEPTION);
+  }
+
+  @Test
   void aLeaderThatAnswersWithoutSomePartitionFailsThatPartitionWithNetworkException() {
     harness.placeTopic("more", Map.of(), on(2), on(2));
     TopicPartition more0 = new TopicPartition("more", 0);

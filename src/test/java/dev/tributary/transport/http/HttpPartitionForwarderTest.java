@@ -143,6 +143,23 @@ class HttpPartitionForwarderTest {
   }
 
   @Test
+  void aLeaderAtAnAddressTheHttpClientCannotUseFailsTheForwardInsteadOfThrowing() throws Exception {
+    HttpPartitionForwarder toUnderscoreHost =
+        new HttpPartitionForwarder(
+            HttpClient.newHttpClient(),
+            PeerUrls.PLAIN,
+            id -> Optional.of(new Endpoint(id, "broker_2", 9002)),
+            Duration.ofSeconds(5),
+            () -> 77L,
+            "s3cret");
+
+    CompletableFuture<Map<TopicPartition, ProducePartitionResult>> forwarded =
+        toUnderscoreHost.forward(2, batches(), Acks.LEADER, 4_000, ALICE);
+
+    assertThat(failureOf(forwarded)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void aLeaderThatRefusesTheRequestAsAWholeFailsTheForward() throws Exception {
     answers = request -> new Answer(503, new byte[0]);
 
