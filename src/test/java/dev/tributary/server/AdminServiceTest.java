@@ -86,7 +86,7 @@ class AdminServiceTest {
 
     assertThat(created).isCompleted();
     assertThat(created.join().partitionCount()).isEqualTo(3);
-    assertThat(broker.replicaManager().partitionsKnown("orders")).isTrue();
+    assertThat(broker.replicaManager().metadataImage().topic("orders")).isPresent();
   }
 
   @Test

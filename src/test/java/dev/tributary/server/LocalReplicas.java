@@ -109,6 +109,15 @@ final class LocalReplicas implements RunningBroker, AutoCloseable {
     return harness.replicaManager();
   }
 
+  /**
+   * What this broker has applied: here its quorum's image and its replica manager's are the same
+   * one ({@link ReplicaHarness#catchUp} applies both).
+   */
+  @Override
+  public MetadataImage metadata() {
+    return harness.image();
+  }
+
   @Override
   public ControllerClient controller() {
     return client;

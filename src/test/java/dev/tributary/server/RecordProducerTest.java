@@ -188,12 +188,12 @@ class RecordProducerTest {
 
     assertThat(offsets)
         .containsExactly(
-            new RecordOffset(0, 0, null),
-            new RecordOffset(1, 3, null),
-            new RecordOffset(0, 1, null),
-            new RecordOffset(2, 0, null),
-            new RecordOffset(1, 4, null),
-            new RecordOffset(0, 2, null));
+            new RecordOffset(0, 0, -1, null),
+            new RecordOffset(1, 3, -1, null),
+            new RecordOffset(0, 1, -1, null),
+            new RecordOffset(2, 0, -1, null),
+            new RecordOffset(1, 4, -1, null),
+            new RecordOffset(0, 2, -1, null));
     assertThat(logOf(new TopicPartition("orders", 0)))
         .extracting(r -> UTF_8.decode(r.value()).toString())
         .containsExactly("a", "c", "f");
@@ -272,7 +272,7 @@ class RecordProducerTest {
   void aFailedPartitionGivesItsRecordsItsErrorWhileTheOthersAreAppended() {
     List<RecordOffset> offsets = offsets("mixed", List.of(to(1, "a"), to(0, "b"), to(1, "c")));
 
-    assertThat(offsets.get(1)).isEqualTo(new RecordOffset(0, 0, null));
+    assertThat(offsets.get(1)).isEqualTo(new RecordOffset(0, 0, -1, null));
     for (RecordOffset failed : List.of(offsets.get(0), offsets.get(2))) {
       assertThat(failed.partition()).isEqualTo(1);
       assertThat(failed.offset()).isEqualTo(-1);
@@ -305,9 +305,9 @@ class RecordProducerTest {
 
     assertThat(result.join().offsets())
         .containsExactly(
-            new RecordOffset(2, 40, null),
-            new RecordOffset(0, 0, null),
-            new RecordOffset(2, 41, null));
+            new RecordOffset(2, 40, -1, null),
+            new RecordOffset(0, 0, -1, null),
+            new RecordOffset(2, 41, -1, null));
     assertThat(forwarder.calls().get(0).acks()).isEqualTo(Acks.ALL);
     assertThat(forwarder.calls().get(0).timeoutMs()).as("request.timeout.ms").isEqualTo(30_000);
   }
@@ -330,6 +330,19 @@ class RecordProducerTest {
     assertThat(logOf(new TopicPartition("orders", 0)))
         .extracting(Record::timestamp)
         .containsExactly(1234L, harness.clock.milliseconds());
+  }
+
+  @Test
+  void aLogAppendTimeTopicTellsEachRecordTheBrokersTime() {
+    harness.placeTopic("stamped", Map.of(LogConfig.MESSAGE_TIMESTAMP_TYPE, "LogAppendTime"), on(1));
+
+    List<RecordOffset> stamped = offsets("stamped", List.of(to(0, "a"), to(0, "b")));
+    List<RecordOffset> created = offsets("orders", List.of(to(0, "c")));
+
+    assertThat(stamped)
+        .extracting(RecordOffset::logAppendTimeMs)
+        .containsExactly(harness.clock.milliseconds(), harness.clock.milliseconds());
+    assertThat(created.get(0).logAppendTimeMs()).as("CreateTime: none").isEqualTo(-1);
   }
 
   @Test
