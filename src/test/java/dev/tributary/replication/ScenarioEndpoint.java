@@ -38,7 +38,8 @@ final class ScenarioEndpoint implements LeaderEndpoint {
     String from = "b" + request.replicaId() + " fetches ";
     ScenarioBroker leader = reachable(request.replicaId(), leaderId);
     int at = lines.size();
-    ReplicaFetch.Response response = leader.replicas.handleReplicaFetch(request).join();
+    ReplicaFetch.Response response =
+        new ReplicaFetchHandler(leader.replicas).handleReplicaFetch(request).join();
     if (response.error() != Errors.NONE) {
       lines.add(from + "from b" + leaderId + ": refused, " + response.error());
       return response;
@@ -70,7 +71,8 @@ final class ScenarioEndpoint implements LeaderEndpoint {
       throws IOException {
     calls++;
     ScenarioBroker leader = reachable(request.replicaId(), leaderId);
-    ReplicaFetch.EpochResponse response = leader.replicas.handleEpochEndOffsets(request);
+    ReplicaFetch.EpochResponse response =
+        new ReplicaFetchHandler(leader.replicas).handleEpochEndOffsets(request);
     String from = "b" + request.replicaId() + " asks b" + leaderId + " where leader epoch ";
     if (response.error() != Errors.NONE) {
       lines.add(from + "... ends: refused, " + response.error());

@@ -156,7 +156,10 @@ class HttpPartitionForwarderTest {
     CompletableFuture<Map<TopicPartition, ProducePartitionResult>> forwarded =
         toUnderscoreHost.forward(2, batches(), Acks.LEADER, 4_000, ALICE);
 
-    assertThat(failureOf(forwarded)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(failureOf(forwarded))
+        .as("as an unreachable leader: its partitions answer NETWORK_EXCEPTION")
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("broker 2");
   }
 
   @Test
