@@ -110,6 +110,26 @@ class ReplicaManagerFetchMessagesTest {
   }
 
   @Test
+  void minBytesZeroAnswersAtOnceEvenWithNothingToRead() {
+    CompletableFuture<List<FetchPartitionData>> poll = consume(5_000, 0, MAX, from(P0, 0));
+
+    assertThat(poll).as("Kafka's fetch.min.bytes=0: no wait").isCompleted();
+    assertThat(poll.join().get(0).records().hasRemaining()).isFalse();
+    assertThat(harness.clock.pendingTasks()).isZero();
+  }
+
+  @Test
+  void minBytesOneWaitsForAnyData() {
+    CompletableFuture<List<FetchPartitionData>> poll = consume(5_000, 1, MAX, from(P0, 0));
+    assertThat(poll).isNotDone();
+
+    harness.append(P0, batch("aa"));
+
+    assertThat(poll).isCompleted();
+    assertThat(values(poll.join().get(0).records())).containsExactly("aa");
+  }
+
+  @Test
   void aFollowersLongPollWaitsForTheLogEndNotTheHighWatermark() {
     harness.append(LED_4, batch("aa"));
     harness.followerFetch(LED_4, 2, 1);
