@@ -1,6 +1,7 @@
 package dev.tributary.api;
 
 import dev.tributary.auth.RequestContexts;
+import dev.tributary.common.Scheduler;
 import dev.tributary.common.Time;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.metadata.TopicImage;
@@ -11,6 +12,7 @@ import dev.tributary.server.ProduceRecord;
 import dev.tributary.server.RecordProducer;
 import dev.tributary.server.RequestContext;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,6 +50,7 @@ class ProduceV3Controller {
   private final RequestContexts contexts;
   private final JsonMapper json;
   private final V3ProduceRecords parser;
+  private final Scheduler scheduler;
   private final Time time = Time.SYSTEM;
 
   ProduceV3Controller(
@@ -56,6 +59,7 @@ class ProduceV3Controller {
       AutoTopicCreator autoTopics,
       RequestContexts contexts,
       JsonMapper json,
+      Scheduler scheduler,
       @org.springframework.beans.factory.annotation.Value(
               "${tributary.max-records-per-request:10000}")
           int maxRecordsPerRequest) {
@@ -65,6 +69,7 @@ class ProduceV3Controller {
     this.contexts = contexts;
     this.json = json;
     this.parser = new V3ProduceRecords(json, maxRecordsPerRequest);
+    this.scheduler = scheduler;
   }
 
   @PostMapping("/v3/clusters/{clusterId}/topics/{topic}/records")
@@ -72,7 +77,8 @@ class ProduceV3Controller {
       @PathVariable String clusterId,
       @PathVariable String topic,
       @RequestBody(required = false) byte[] body,
-      HttpServletRequest request) {
+      HttpServletRequest request,
+      HttpServletResponse response) {
     ApiRequests.requireCluster(metadata, clusterId);
     if (body == null || body.length == 0) {
       throw RestException.badRequest(
@@ -88,7 +94,7 @@ class ProduceV3Controller {
     // request: the topic is looked up, or auto-created, for every partition.
     return autoTopics
         .topicForProduce(context, topic, -1)
-        .thenCompose(image -> produceValid(context, image, parsed, body.length, single));
+        .thenCompose(image -> produceValid(context, image, parsed, body.length, single, response));
   }
 
   private CompletableFuture<ResponseEntity<byte[]>> produceValid(
@@ -96,7 +102,8 @@ class ProduceV3Controller {
       TopicImage image,
       List<V3ProduceRecords.Parsed> parsed,
       long sizeInBytes,
-      boolean single) {
+      boolean single,
+      HttpServletResponse response) {
     List<V3ProduceRecords.Parsed> checked = new ArrayList<>(parsed.size());
     List<ProduceRecord> valid = new ArrayList<>();
     for (V3ProduceRecords.Parsed p : parsed) {
@@ -127,8 +134,15 @@ class ProduceV3Controller {
                         ? result.offsets().get(i)
                         : new RecordProducer.RecordOffset(-1, -1, -1, failure));
               }
-              return answer(image.name(), checked, offsets, single);
-            });
+              ResponseEntity<byte[]> answer = answer(image.name(), checked, offsets, single);
+              // over the produce quota: held back as v2's answer is, so a client that waits for
+              // each answer slows to the quota
+              long throttleTimeMs = failure == null ? result.throttleTimeMs() : 0;
+              response.setHeader(
+                  ProduceController.THROTTLE_TIME_HEADER, Long.toString(throttleTimeMs));
+              return Throttling.delayed(scheduler, throttleTimeMs, answer);
+            })
+        .thenCompose(delayed -> delayed);
   }
 
   /**

@@ -101,6 +101,12 @@ public final class ClusterControl {
 
   private static final Pattern LISTENER_NAME = Pattern.compile("[A-Z0-9_]+");
 
+  /** A DNS name (RFC 1123 labels, so also an IPv4 address) or an IPv6 literal, maybe bracketed. */
+  private static final Pattern LISTENER_HOST =
+      Pattern.compile(
+          "[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\\.?"
+              + "|\\[?[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*]?");
+
   /** A DNS name has at most 253; the limit keeps a record well within what the serde encodes. */
   private static final int MAX_LISTENER_FIELD_LENGTH = 255;
 
@@ -150,7 +156,8 @@ public final class ClusterControl {
    * Refuses listeners a registration may not carry (Kafka's INVALID_REGISTRATION): none named
    * {@value AdvertisedListener#HTTP} (every broker routes HTTP through it), a name that is not
    * upper case letters, digits and {@code _} (Kafka's normalised listener names), a name used
-   * twice, an empty host, a name or host over 255 characters, or a port outside 1–65535.
+   * twice, an empty host or one that is neither a DNS name nor an IP address, a name or host over
+   * 255 characters, or a port outside 1–65535.
    */
   static void checkListeners(int brokerId, List<AdvertisedListener> listeners) {
     Set<String> names = new HashSet<>();
@@ -187,6 +194,10 @@ public final class ClusterControl {
     }
     if (listener.host().isBlank()) {
       return "its host is empty";
+    }
+    if (!LISTENER_HOST.matcher(listener.host()).matches()) {
+      // other brokers and clients must be able to put it in a URL (java.net.http refuses a '_')
+      return "its host is not a DNS name (letters, digits, '-' and '.') or an IP address";
     }
     if (listener.port() < 1 || listener.port() > 65_535) {
       return "its port must be 1 to 65535";

@@ -84,7 +84,8 @@ final class DelayedFetch {
       }
       bytes += data.sizeInBytes();
     }
-    return bytes > 0 && bytes >= params.minBytes();
+    // Kafka's bytesReadable >= minBytes: a min.bytes of 0 is satisfied by nothing at all
+    return bytes >= Math.max(0, params.minBytes()) && (bytes > 0 || params.minBytes() <= 0);
   }
 
   private synchronized void watch(List<FetchPartitionData> lastRead) {

@@ -10,7 +10,8 @@ package dev.tributary.replication;
  * @param maxWaitMs how long the broker may hold the fetch while fewer than {@code minBytes} are
  *     available (a long poll that parks no thread)
  * @param minBytes answer as soon as at least this many bytes are available (Kafka's {@code
- *     fetch.min.bytes}); 0 or 1 means any data at all
+ *     fetch.min.bytes}): 1 means any data at all; 0 or less answers at once, data or not, as Kafka
+ *     does
  * @param maxBytes at most this many bytes over all partitions, except that the first partition with
  *     data returns at least one whole batch
  * @param isolation how far reads go: the log end for followers, the high watermark for consumers

@@ -2,11 +2,7 @@ package dev.tributary.replication;
 
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.Errors;
-import dev.tributary.common.errors.FencedLeaderEpochException;
-import dev.tributary.common.errors.IneligibleReplicaException;
-import dev.tributary.common.errors.InvalidUpdateVersionException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
-import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -296,10 +292,15 @@ final class IsrState {
   }
 
   /**
-   * The controller did not commit {@code request} (it failed with {@code error}): a definite
-   * refusal clears it (the next fetch or check proposes afresh); an unknown outcome keeps it
-   * pending, marked for a resend, since it may have been committed. Ignored if another change
-   * replaced it meanwhile.
+   * The controller did not commit {@code request} (it failed with {@code error}). Only a refusal
+   * that proves the change was never applied — INELIGIBLE_REPLICA, OPERATION_NOT_ATTEMPTED, both
+   * answered against the current partition epoch — drops it (the next fetch or check proposes
+   * afresh). A stale partition or leader epoch (INVALID_UPDATE_VERSION, FENCED_LEADER_EPOCH) or an
+   * unknown partition means this leader is behind the metadata: the change may be exactly what was
+   * committed (a resend after a lost answer is refused this way), so it stays pending, counted in
+   * the maximal ISR, until the metadata image catches up and replaces it; resending cannot help. An
+   * unknown outcome (no controller answered) keeps it pending, marked for a resend. Ignored if
+   * another change replaced it meanwhile.
    */
   void onSendFailed(AlterPartitionRequest request, Throwable error) {
     if (pending == null
@@ -308,19 +309,28 @@ final class IsrState {
       return;
     }
     Throwable cause = Errors.unwrap(error);
-    boolean refused =
-        cause instanceof InvalidUpdateVersionException
-            || cause instanceof FencedLeaderEpochException
-            || cause instanceof IneligibleReplicaException
-            || cause instanceof NotLeaderOrFollowerException
-            || cause instanceof UnknownTopicOrPartitionException;
-    pending = refused ? null : pending.withFailed(true);
+    Errors code = Errors.forException(cause);
+    String outcome;
+    switch (code) {
+      case INELIGIBLE_REPLICA, OPERATION_NOT_ATTEMPTED -> {
+        pending = null;
+        outcome = "refused";
+      }
+      case INVALID_UPDATE_VERSION,
+          FENCED_LEADER_EPOCH,
+          NOT_LEADER_OR_FOLLOWER,
+          UNKNOWN_TOPIC_OR_PARTITION -> {
+        pending = pending.withFailed(false);
+        outcome =
+            "refused against a newer image; kept pending until the metadata shows the outcome";
+      }
+      default -> {
+        pending = pending.withFailed(true);
+        outcome = "not confirmed, will resend";
+      }
+    }
     logger.info(
-        "ISR change {} for {} {}: {}",
-        request.newIsr(),
-        topicPartition,
-        refused ? "refused" : "not confirmed, will resend",
-        cause.toString());
+        "ISR change {} for {} {}: {}", request.newIsr(), topicPartition, outcome, cause.toString());
   }
 
   /** Every replica as this leader sees it, in replica order. */

@@ -166,6 +166,10 @@ public final class ReplicaManager {
     if (closed) {
       return; // shutting down: resigned partitions must not be led again, nor new logs opened
     }
+    // Taken first, as Kafka updates its metadata cache before the replicas: a fetch or produce
+    // that a leadership change below wakes re-reads, and its NOT_LEADER_OR_FOLLOWER must name the
+    // new leader and epoch, not the ones this image replaces.
+    this.image = next;
     Set<TopicPartition> wanted = new HashSet<>();
     for (TopicImage topic : next.topicsByName().values()) {
       LogConfig config = LogConfig.fromMap(topic.configs());
@@ -194,7 +198,6 @@ public final class ReplicaManager {
         removePartition(log.topicPartition());
       }
     }
-    this.image = next;
   }
 
   private void applyPlacement(

@@ -8,7 +8,7 @@ package dev.tributary.security;
 public enum AclOperation {
   /** Kafka's READ and DESCRIBE: fetch records, consume in a group, describe topics and groups. */
   READ,
-  /** Kafka's WRITE: produce (and auto-create the topic it produces to, when that is enabled). */
+  /** Kafka's WRITE: produce (auto-creating a missing topic takes ADMIN, as Kafka asks CREATE). */
   WRITE,
   /**
    * Kafka's ALL: create, alter, delete and configure topics; manage ACLs and API keys (on the

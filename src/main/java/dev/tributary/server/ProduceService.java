@@ -140,8 +140,7 @@ public final class ProduceService {
     remote.forEach(
         (leaderId, batches) ->
             pending.add(
-                forwarder
-                    .forward(leaderId, batches, request.acks(), request.timeoutMs(), context)
+                forward(leaderId, batches, request, context)
                     .handle(
                         (answered, failure) -> {
                           fill(results, batches, leaderId, answered, failure);
@@ -149,6 +148,23 @@ public final class ProduceService {
                         })));
     return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
         .thenApply(done -> new ProduceResponse(results, throttleTimeMs));
+  }
+
+  /**
+   * Forwards one leader's batches. A forwarder that throws fails only that leader's partitions: the
+   * local ones may be written already, and failing the whole request would make the client resend
+   * (and duplicate) them.
+   */
+  private CompletableFuture<Map<TopicPartition, ProducePartitionResult>> forward(
+      int leaderId,
+      Map<TopicPartition, ByteBuffer> batches,
+      ProduceRequest request,
+      RequestContext context) {
+    try {
+      return forwarder.forward(leaderId, batches, request.acks(), request.timeoutMs(), context);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   /**

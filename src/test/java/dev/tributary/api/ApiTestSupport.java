@@ -50,6 +50,7 @@ import tools.jackson.databind.json.JsonMapper;
       "tributary.max-connections-per-client=200",
       "tributary.request-body-timeout-ms=5000",
       "tributary.quota.producer-byte-rate-overrides[Anonymous\\:127.0.0.5]=1000",
+      "tributary.quota.producer-byte-rate-overrides[Anonymous\\:127.0.0.6]=1000",
       "logging.level.dev.tributary=WARN"
     })
 abstract class ApiTestSupport {

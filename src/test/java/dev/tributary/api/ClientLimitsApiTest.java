@@ -19,8 +19,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * Per-client limits (docs/security.md "Limits"), each from its own loopback address so that no
  * other test's traffic counts against it: consumer instances per principal, requests in flight,
- * connections per address, and the produce quota (1,000 bytes/s for {@code Anonymous:127.0.0.5} in
- * these tests).
+ * connections per address, and the produce quota (1,000 bytes/s for {@code Anonymous:127.0.0.5} and
+ * {@code Anonymous:127.0.0.6} in these tests).
  */
 class ClientLimitsApiTest extends ApiTestSupport {
   @Autowired InFlightLimitFilter inFlight;
@@ -157,6 +157,28 @@ class ClientLimitsApiTest extends ApiTestSupport {
         .atMost(Duration.ofSeconds(20))
         .ignoreExceptions()
         .until(() -> rawGet(from, "/topics").status() == 200);
+  }
+
+  @Test
+  void aV3ProducerOverItsQuotaIsAnsweredLateAndToldByHowMuch() {
+    String from = "127.0.0.6"; // 1,000 bytes/s in ApiTestSupport
+    String topic = newTopicName();
+    createTopic(topic, 1);
+    String path = "/v3/clusters/" + clusterId() + "/topics/" + topic + "/records";
+    String big = "{\"value\":{\"type\":\"STRING\",\"data\":\"" + "x".repeat(12_000) + "\"}}";
+
+    long startNs = System.nanoTime();
+    ApiTestSupport.Response throttled = rawPost(from, path, JSON, big);
+    long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
+
+    assertThat(throttled.status()).as(throttled.body()).isEqualTo(200);
+    long throttleMs =
+        Long.parseLong(throttled.header(ProduceController.THROTTLE_TIME_HEADER).orElseThrow());
+    assertThat(throttleMs).isPositive();
+    assertThat(elapsedMs)
+        .as("the answer waited out the throttle")
+        .isGreaterThanOrEqualTo(throttleMs);
+    assertThat(endOffset(topic, 0)).as("throttled, not dropped").isEqualTo(1);
   }
 
   @Test

@@ -57,6 +57,9 @@ class ClusterControlListenersTest {
           HTTP 10.0.0.1 65536                         | its port must be 1 to 65535
           HTTP 10.0.0.1 -1                            | its port must be 1 to 65535
           HTTP _ 8081                                 | its host is empty
+          HTTP broker_2 8081                          | not a DNS name
+          HTTP broker..2 8081                         | not a DNS name
+          HTTP http://broker-2 8081                   | not a DNS name
           HTTP 10.0.0.1 8081; kafka 10.0.0.1 9092     | upper case letters, digits and _
           HTTP 10.0.0.1 8081; KAFKA-1 10.0.0.1 9092   | upper case letters, digits and _
           """)
@@ -73,6 +76,15 @@ class ClusterControlListenersTest {
         .hasMessageStartingWith("Broker 1 registered")
         .hasMessageContaining(problem);
     assertThat(h.cluster.heartbeats().tracks(1)).as("no session for a refused broker").isFalse();
+  }
+
+  @ParameterizedTest
+  @CsvSource({"broker-2", "broker-2.tributary.internal", "10.0.0.1", "::1", "[fe80::1]"})
+  void aDnsNameOrAnIpAddressIsAHost(String host) {
+    h.commit(
+        h.cluster.register(
+            h.image, 1, incarnation(1, 1), List.of(plain("HTTP", host, 8081)), h.nowMs));
+    assertThat(h.image.broker(1).orElseThrow().host()).isEqualTo(host);
   }
 
   @Test

@@ -88,7 +88,8 @@ class ReplicaLeadershipFollowsTheImageTest {
     assertThat(poll).isCompletedExceptionally();
     assertThatThrownBy(poll::join)
         .isInstanceOf(CompletionException.class)
-        .hasCauseInstanceOf(NotLeaderOrFollowerException.class);
+        .as("the waiter re-reads against the new image: no leader now")
+        .hasCauseInstanceOf(LeaderNotAvailableException.class);
     assertThatThrownBy(() -> broker1.leaderPartition(t0))
         .isInstanceOf(LeaderNotAvailableException.class)
         .hasMessageContaining("[1]");

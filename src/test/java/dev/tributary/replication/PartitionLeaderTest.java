@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.FencedLeaderEpochException;
+import dev.tributary.common.errors.IneligibleReplicaException;
 import dev.tributary.common.errors.InvalidUpdateVersionException;
 import dev.tributary.common.errors.NotEnoughReplicasAfterAppendException;
 import dev.tributary.common.errors.NotEnoughReplicasException;
@@ -342,7 +343,7 @@ class PartitionLeaderTest {
   }
 
   @Test
-  void aRefusedIsrChangeIsClearedSoTheNextFetchProposesAfresh() {
+  void anIsrChangeTheControllerRefusesOutrightIsClearedSoTheNextFetchProposesAfresh() {
     leader(List.of(1, 2, 3), List.of(1, 2), 1);
     fetch(2, 0);
     fetch(3, 0);
@@ -351,11 +352,43 @@ class PartitionLeaderTest {
     assertThat(sent).as("one change in flight at a time").hasSize(1);
     sent.get(0)
         .outcome()
-        .completeExceptionally(new InvalidUpdateVersionException("stale partition epoch"));
+        .completeExceptionally(new IneligibleReplicaException("replica 3 is fenced"));
     assertThat(partition.statusLine()).doesNotContain("pending-isr");
     fetch(3, 0);
     assertThat(sent).hasSize(2);
     assertThat(sent.get(1).request().newIsr()).containsExactly(1, 2, 3);
+  }
+
+  /**
+   * A resend after a lost answer meets a controller that already committed the change, and it
+   * answers INVALID_UPDATE_VERSION (the partition epoch moved on). Dropping the expansion then
+   * would let the high watermark pass replica 3, which the controller already counts in the ISR and
+   * may elect; so it stays pending, counted for the high watermark, until the image arrives.
+   */
+  @Test
+  void anIsrChangeRefusedForAStaleEpochStaysPendingUntilTheMetadataShowsTheOutcome() {
+    leader(List.of(1, 2, 3), List.of(1, 2), 1);
+    fetch(2, 0);
+    fetch(3, 0);
+    assertThat(sent).hasSize(1);
+    sent.get(0)
+        .outcome()
+        .completeExceptionally(new InvalidUpdateVersionException("stale partition epoch"));
+    assertThat(partition.statusLine()).contains("pending-isr=[1, 2, 3]");
+
+    partition.appendRecordsAsLeader(batch(2), Acks.LEADER);
+    fetch(2, 2);
+    assertThat(partition.highWatermark())
+        .as("replica 3 still counts: the controller may have it in the ISR")
+        .isZero();
+    fetch(3, 0);
+    partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
+    assertThat(sent).as("resending cannot help; the metadata will tell").hasSize(1);
+
+    commitIsr(List.of(1, 2, 3), List.of(1, 2, 3), PARTITION_EPOCH + 1);
+    assertThat(partition.statusLine()).doesNotContain("pending-isr");
+    fetch(3, 2);
+    assertThat(partition.highWatermark()).isEqualTo(2);
   }
 
   @Test

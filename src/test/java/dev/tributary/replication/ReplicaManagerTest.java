@@ -120,7 +120,8 @@ class ReplicaManagerTest {
     assertThat(poll).isCompletedExceptionally();
     assertThatThrownBy(poll::join)
         .isInstanceOf(CompletionException.class)
-        .hasCauseInstanceOf(NotLeaderOrFollowerException.class);
+        .as("the topic is gone from the image the waiter re-reads, as Kafka answers")
+        .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
     assertThat(Files.exists(dir.resolve("orders-0"))).isFalse();
     assertThatThrownBy(() -> replicaManager.leaderPartition(orders0))
         .isInstanceOf(UnknownTopicOrPartitionException.class);

@@ -84,9 +84,25 @@ public final class ScenarioRunner {
   /**
    * Runs one file with {@code handler}. In {@link Mode#CHECK} throws an {@link
    * AssertionFailedError} at the first differing output; in {@link Mode#REWRITE} writes the file
-   * back with the outputs (only if one changed).
+   * back with the outputs (only if one changed). A handler that is {@link AutoCloseable} (it holds
+   * files, logs, ...) is closed afterwards, whether the file passed or not.
    */
   public static void run(Path file, String name, ScenarioHandler handler, Mode mode)
+      throws IOException {
+    try {
+      runAll(file, name, handler, mode);
+    } finally {
+      if (handler instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          throw new ScenarioException(name + ": the handler failed to close: " + e, e);
+        }
+      }
+    }
+  }
+
+  private static void runAll(Path file, String name, ScenarioHandler handler, Mode mode)
       throws IOException {
     ScenarioFile scenario =
         ScenarioFile.parse(name, Files.readAllLines(file, StandardCharsets.UTF_8));

@@ -202,6 +202,31 @@ class ScenarioRunnerTest {
   }
 
   @Test
+  void aHandlerThatHoldsResourcesIsClosedAfterItsFileWhetherItPassedOrNot() throws IOException {
+    final class Closing implements ScenarioHandler, AutoCloseable {
+      int closed;
+
+      @Override
+      public String run(Directive d) {
+        return "out";
+      }
+
+      @Override
+      public void close() {
+        closed++;
+      }
+    }
+    Closing passing = new Closing();
+    ScenarioRunner.run(write("p.txt", "go\n----\nout\n"), "t/p.txt", passing, Mode.CHECK);
+    assertEquals(1, passing.closed);
+    Closing failing = new Closing();
+    Path bad = write("f.txt", "go\n----\nsomething else\n");
+    assertThrows(
+        AssertionFailedError.class, () -> ScenarioRunner.run(bad, "t/f.txt", failing, Mode.CHECK));
+    assertEquals(1, failing.closed);
+  }
+
+  @Test
   void aDirectiveWithoutItsSeparatorOrAnUnclosedOutputIsAnError() throws IOException {
     Path noSeparator = write("n.txt", "go\nmore input\n\n----\n");
     assertThrows(

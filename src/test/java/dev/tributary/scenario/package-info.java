@@ -7,7 +7,8 @@
  * <p>{@link dev.tributary.scenario.ScenarioRunner} runs the files of one directory under {@code
  * src/test/resources/scenarios/} as JUnit dynamic tests, with a {@link
  * dev.tributary.scenario.ScenarioHandler} per file that knows the commands of its area (the group
- * coordinator's in {@code dev.tributary.group.GroupScenario}). {@code -Dscenarios.rewrite=true}
+ * coordinator's in {@code dev.tributary.group.GroupScenario}, the replication state machine's in
+ * {@code dev.tributary.replication.ReplicationScenario}). {@code -Dscenarios.rewrite=true}
  * regenerates the expected outputs from the code; read the diff before committing it.
  */
 package dev.tributary.scenario;

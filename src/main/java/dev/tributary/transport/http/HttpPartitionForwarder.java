@@ -75,14 +75,22 @@ public final class HttpPartitionForwarder implements PartitionForwarder {
                 context.principal(),
                 context.clientAddress(),
                 batches));
-    URI uri = urls.uri(leader.get().host(), leader.get().port(), InternalApi.PRODUCE);
-    HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .timeout(Duration.ofMillis(timeoutMs).plus(extraTimeout))
-            .header("Content-Type", InternalApi.PRODUCE_MEDIA_TYPE)
-            .header(InternalApi.SECRET_HEADER, secret)
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-            .build();
+    HttpRequest request;
+    try {
+      URI uri = urls.uri(leader.get().host(), leader.get().port(), InternalApi.PRODUCE);
+      request =
+          HttpRequest.newBuilder(uri)
+              .timeout(Duration.ofMillis(timeoutMs).plus(extraTimeout))
+              .header("Content-Type", InternalApi.PRODUCE_MEDIA_TYPE)
+              .header(InternalApi.SECRET_HEADER, secret)
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+              .build();
+    } catch (IllegalArgumentException e) {
+      // an address java.net.http will not use (a host name with '_'): this leader's partitions
+      // fail, as if it were unreachable; the rest of the request goes on
+      return CompletableFuture.failedFuture(
+          new IOException("broker " + leaderId + "'s address cannot be used: " + e.getMessage()));
+    }
     return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
         .thenApply(response -> results(leaderId, response));
   }
