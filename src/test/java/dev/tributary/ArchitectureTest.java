@@ -130,6 +130,45 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /**
+   * kafka-clients (its generated messages, its Selector) is the Kafka listener's rim: confined to
+   * {@code dev.tributary.kafka} so the core keeps its own record, error and metadata types and a
+   * kafka-clients upgrade touches one package.
+   */
+  @Test
+  void onlyTheKafkaListenerUsesKafkaClients() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.tributary.kafka..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.apache.kafka..")
+        .because(
+            "the Kafka wire protocol is one adapter (docs/adr/0019), not a dependency of others")
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAPackage("dev.tributary.kafka..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "org.springframework..", "jakarta.servlet..", "tools.jackson..", "dev.tributary.api..")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.replication.ReplicaManager")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.replication.Partition")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.log.LogManager")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.tributary.server.RunningBroker")
+        .because("the Kafka listener is a thin adapter over the broker services, like REST")
+        .check(classes);
+  }
+
   @Test
   void theLoadGeneratorIsAStandaloneClient() {
     noClasses()
