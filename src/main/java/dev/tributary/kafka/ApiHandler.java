@@ -12,10 +12,18 @@ import org.apache.kafka.common.requests.AbstractResponse;
 interface ApiHandler {
   ApiKeys apiKey();
 
-  /** The versions advertised in ApiVersions; exactly those implemented. */
+  /** The versions accepted; exactly those implemented. */
   short minVersion();
 
   short maxVersion();
+
+  /**
+   * The lowest version advertised in ApiVersions: {@link #minVersion} but for Produce, whose
+   * versions 0–2 are advertised and refused ({@link LegacyProduceRefusal}).
+   */
+  default short advertisedMinVersion() {
+    return minVersion();
+  }
 
   /**
    * Answers the request; the future may complete on any thread. A null response means none is sent

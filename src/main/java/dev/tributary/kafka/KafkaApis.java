@@ -58,7 +58,7 @@ public final class KafkaApis implements Consumer<InboundRequest> {
                 versions.add(
                     new ApiVersionsResponseData.ApiVersion()
                         .setApiKey(api.apiKey().id)
-                        .setMinVersion(api.minVersion())
+                        .setMinVersion(api.advertisedMinVersion())
                         .setMaxVersion(api.maxVersion())));
     return versions;
   }
@@ -92,6 +92,10 @@ public final class KafkaApis implements Consumer<InboundRequest> {
     short version = inbound.header().apiVersion();
     if (apiKey == ApiKeys.API_VERSIONS) {
       answerApiVersions(inbound, kafkaContext);
+      return;
+    }
+    if (apiKey == ApiKeys.PRODUCE && version <= LegacyProduceRefusal.LAST_LEGACY_VERSION) {
+      refuseLegacyProduce(inbound, version);
       return;
     }
     ApiHandler handler = handlers.get(apiKey);
@@ -177,6 +181,22 @@ public final class KafkaApis implements Consumer<InboundRequest> {
           "Could not answer {} from {}; closing it", request.apiKey(), inbound.connectionId(), e);
       inbound.close();
     }
+  }
+
+  private static void refuseLegacyProduce(InboundRequest inbound, short version) {
+    LegacyProduceRefusal.Request request;
+    try {
+      request = LegacyProduceRefusal.parse(inbound.body());
+    } catch (IllegalArgumentException e) {
+      inbound.close();
+      return;
+    }
+    if (request.acks() == 0) {
+      inbound.close(); // acks=0 has no answer to carry the error
+      return;
+    }
+    inbound.respond(
+        LegacyProduceRefusal.response(inbound.header().correlationId(), version, request));
   }
 
   private static boolean isAcksZeroProduce(AbstractRequest request) {

@@ -48,6 +48,11 @@ final class ProduceApi implements ApiHandler {
   }
 
   @Override
+  public short advertisedMinVersion() {
+    return 0; // see LegacyProduceRefusal
+  }
+
+  @Override
   public short maxVersion() {
     return 13;
   }
