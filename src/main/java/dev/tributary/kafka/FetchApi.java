@@ -120,7 +120,8 @@ final class FetchApi implements ApiHandler {
             version >= 3 ? Math.max(0, data.maxBytes()) : Integer.MAX_VALUE,
             data.isolationLevel() == 1
                 ? FetchIsolation.TXN_COMMITTED
-                : FetchIsolation.HIGH_WATERMARK);
+                : FetchIsolation.HIGH_WATERMARK,
+            true); // sent from the segment files (LogSliceRecords)
     CompletableFuture<List<FetchPartitionData>> read =
         fetches.isEmpty()
             ? CompletableFuture.completedFuture(List.of())
@@ -148,7 +149,10 @@ final class FetchApi implements ApiHandler {
             .setHighWatermark(data.highWatermark())
             .setLastStableOffset(data.lastStableOffset())
             .setLogStartOffset(data.logStartOffset())
-            .setRecords(MemoryRecords.readableRecords(data.records().slice()));
+            .setRecords(
+                data.fileSlice() != null
+                    ? new LogSliceRecords(data.fileSlice())
+                    : MemoryRecords.readableRecords(data.records().slice()));
         if (data.divergingEpoch() != null) {
           partition.setDivergingEpoch(
               new FetchResponseData.EpochEndOffset()

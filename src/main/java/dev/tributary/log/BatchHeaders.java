@@ -52,8 +52,21 @@ final class BatchHeaders {
   static int endOfBatches(
       FileChannel channel, Path file, ByteBuffer window, int from, int limit, long maxOffset)
       throws IOException {
+    return batchesEnd(channel, file, window, from, limit, maxOffset).position();
+  }
+
+  /**
+   * Where {@link #endOfBatches} stops, and the offset after the last batch it passed (-1 if none).
+   */
+  record BatchesEnd(int position, long nextOffset) {}
+
+  /** {@link #endOfBatches}, with the offset after the last whole batch. */
+  static BatchesEnd batchesEnd(
+      FileChannel channel, Path file, ByteBuffer window, int from, int limit, long maxOffset)
+      throws IOException {
     int windowStart = from;
     int end = from;
+    long nextOffset = -1;
     while (limit - end >= RecordBatch.HEADER_SIZE) {
       if (end + RecordBatch.HEADER_SIZE > windowStart + window.limit()) {
         windowStart = end;
@@ -67,8 +80,9 @@ final class BatchHeaders {
         break;
       }
       end += batch.sizeInBytes();
+      nextOffset = batch.lastOffset() + 1;
     }
-    return end;
+    return new BatchesEnd(end, nextOffset);
   }
 
   private static CorruptRecordException badLength(Path file, int position) {

@@ -26,6 +26,10 @@ public final class LogFileSlice {
   private final long position;
   private final int sizeInBytes;
   private final long firstOffset;
+
+  /** The offset after the last batch in the slice; -1 when empty. */
+  private final long nextOffset;
+
   private final long logStartOffset;
   private final long logEndOffset;
 
@@ -39,6 +43,7 @@ public final class LogFileSlice {
       long position,
       int sizeInBytes,
       long firstOffset,
+      long nextOffset,
       long logStartOffset,
       long logEndOffset,
       TruncationSequence truncations,
@@ -50,6 +55,7 @@ public final class LogFileSlice {
     this.position = position;
     this.sizeInBytes = sizeInBytes;
     this.firstOffset = firstOffset;
+    this.nextOffset = nextOffset;
     this.logStartOffset = logStartOffset;
     this.logEndOffset = logEndOffset;
     this.truncations = truncations;
@@ -58,7 +64,7 @@ public final class LogFileSlice {
 
   /** No batches (and no channel), with the log's offsets at the time of the read. */
   static LogFileSlice empty(long logStartOffset, long logEndOffset) {
-    return new LogFileSlice(null, 0, 0, -1, logStartOffset, logEndOffset, null, 0);
+    return new LogFileSlice(null, 0, 0, -1, -1, logStartOffset, logEndOffset, null, 0);
   }
 
   /**
@@ -85,6 +91,14 @@ public final class LogFileSlice {
   /** Base offset of the first batch, or -1 when empty. */
   public long firstOffset() {
     return firstOffset;
+  }
+
+  /**
+   * The offset after the slice's last batch, or -1 when empty: {@code nextOffset - fetchOffset}
+   * records are in it, exactly so unless compaction left gaps.
+   */
+  public long nextOffset() {
+    return nextOffset;
   }
 
   public long logStartOffset() {
@@ -129,6 +143,34 @@ public final class LogFileSlice {
   }
 
   /**
+   * How bytes leave the segment file for a connection that knows best how to send them (a TLS
+   * connection encrypts through a buffer, a plaintext one uses {@link FileChannel#transferTo}).
+   */
+  @FunctionalInterface
+  public interface FileTransfer {
+    /** Sends up to {@code count} bytes of {@code file} from {@code position}; returns how many. */
+    long transfer(FileChannel file, long position, long count) throws IOException;
+  }
+
+  /**
+   * {@link #writeTo(WritableByteChannel, long)} through {@code transfer}: up to {@code count} bytes
+   * from {@code offsetInSlice}, with the same staleness checks.
+   */
+  public long writeTo(long offsetInSlice, long count, FileTransfer transfer) throws IOException {
+    if (offsetInSlice < 0 || count < 0 || offsetInSlice + count > sizeInBytes) {
+      throw new IllegalArgumentException(
+          count + " bytes from " + offsetInSlice + " outside a slice of " + sizeInBytes + " bytes");
+    }
+    if (count == 0) {
+      return 0;
+    }
+    checkNotStale("before sending");
+    long sent = transfer.transfer(channel, position + offsetInSlice, count);
+    checkNotStale("while " + sent + " bytes were sent");
+    return sent;
+  }
+
+  /**
    * Sends all of the slice to a blocking {@code target} ({@link #writeTo} until done) and returns
    * the bytes sent.
    */
@@ -162,6 +204,8 @@ public final class LogFileSlice {
         + sizeInBytes
         + ", firstOffset="
         + firstOffset
+        + ", nextOffset="
+        + nextOffset
         + ", logStartOffset="
         + logStartOffset
         + ", logEndOffset="

@@ -84,6 +84,7 @@ final class LogReader {
                     range.position(),
                     range.sizeInBytes(),
                     range.firstOffset(),
+                    range.nextOffset(),
                     start,
                     end,
                     truncations,

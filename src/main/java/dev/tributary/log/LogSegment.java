@@ -301,8 +301,11 @@ final class LogSegment implements AutoCloseable {
     return chunk.limit(end - range.position()).slice().asReadOnlyBuffer();
   }
 
-  /** A fetch's batches in the log file, the first based at {@code firstOffset}. */
-  record FileRange(int position, int sizeInBytes, long firstOffset) {}
+  /**
+   * A fetch's batches in the log file, the first based at {@code firstOffset}; {@code nextOffset}
+   * is the offset after the last ({@code -1} where not worked out: {@link #fetchRange}'s).
+   */
+  record FileRange(int position, int sizeInBytes, long firstOffset, long nextOffset) {}
 
   /**
    * The batches {@link #read} returns for the same arguments, as a range of the file. Only batch
@@ -317,9 +320,15 @@ final class LogSegment implements AutoCloseable {
       return range;
     }
     int limit = range.position() + range.sizeInBytes();
-    int from = Math.max(range.position(), offsetIndex.lookup(maxOffset, limit).position());
-    int end = endOfBatches(ByteBuffer.allocate(0), from, limit, maxOffset);
-    return new FileRange(range.position(), end - range.position(), range.firstOffset());
+    OffsetIndex.OffsetPosition indexed = offsetIndex.lookup(maxOffset, limit);
+    int from = Math.max(range.position(), indexed.position());
+    BatchHeaders.BatchesEnd end =
+        BatchHeaders.batchesEnd(channel, logFile, ByteBuffer.allocate(0), from, limit, maxOffset);
+    // No whole batch from the indexed one: the range ends where that batch starts.
+    long nextOffset =
+        end.nextOffset() >= 0 ? end.nextOffset() : Math.max(indexed.offset(), range.firstOffset());
+    return new FileRange(
+        range.position(), end.position() - range.position(), range.firstOffset(), nextOffset);
   }
 
   /** The bytes {@link #read} may read, from the batch holding {@code startOffset} on. */
@@ -334,10 +343,10 @@ final class LogSegment implements AutoCloseable {
     RecordBatch header = first.header();
     int firstSize = header.sizeInBytes();
     if (header.lastOffset() >= maxOffset || (firstSize > maxBytes && !minOneBatch)) {
-      return new FileRange(first.position(), 0, header.baseOffset());
+      return new FileRange(first.position(), 0, header.baseOffset(), -1);
     }
     int length = Math.max(firstSize, Math.min(maxBytes, maxPosition - first.position()));
-    return new FileRange(first.position(), length, header.baseOffset());
+    return new FileRange(first.position(), length, header.baseOffset(), -1);
   }
 
   private BatchHeaders.BatchPosition translateOffset(long offset, int from, int maxPosition)

@@ -15,6 +15,10 @@ package dev.tributary.replication;
  * @param maxBytes at most this many bytes over all partitions, except that the first partition with
  *     data returns at least one whole batch
  * @param isolation how far reads go: the log end for followers, the high watermark for consumers
+ * @param fileSlices a consumer's batches are answered as {@link dev.tributary.log.LogFileSlice}s
+ *     left in the segment files, not read into memory, for a transport that sends them straight
+ *     from the file ({@code transferTo}: zero-copy); false reads them into {@link
+ *     FetchPartitionData#records()}
  */
 public record FetchParams(
     int replicaId,
@@ -22,7 +26,8 @@ public record FetchParams(
     long maxWaitMs,
     int minBytes,
     int maxBytes,
-    FetchIsolation isolation) {
+    FetchIsolation isolation,
+    boolean fileSlices) {
   /** The replica id a consumer sends (Kafka's {@code CONSUMER_REPLICA_ID}). */
   public static final int CONSUMER_REPLICA_ID = -1;
 
@@ -36,6 +41,20 @@ public record FetchParams(
     if (maxWaitMs < 0 || maxBytes < 0) {
       throw new IllegalArgumentException("maxWaitMs and maxBytes must be >= 0");
     }
+    if (fileSlices && replicaId >= 0) {
+      throw new IllegalArgumentException("a follower's fetch is read into memory");
+    }
+  }
+
+  /** Batches read into memory. */
+  public FetchParams(
+      int replicaId,
+      long replicaEpoch,
+      long maxWaitMs,
+      int minBytes,
+      int maxBytes,
+      FetchIsolation isolation) {
+    this(replicaId, replicaEpoch, maxWaitMs, minBytes, maxBytes, isolation, false);
   }
 
   /** A consumer's fetch that reads what is committed. */

@@ -19,7 +19,11 @@ final class LeaderReads {
 
   /** See {@link Partition#fetchRecords}: a consumer's part. */
   static FetchPartitionData fetchForConsumer(
-      Partition partition, PartitionFetch fetch, int maxBytes, boolean minOneBatch) {
+      Partition partition,
+      PartitionFetch fetch,
+      int maxBytes,
+      boolean minOneBatch,
+      boolean fileSlice) {
     partition.requireLeader();
     int epoch = partition.leaderEpoch();
     FetchValidation.validateLeaderEpoch(
@@ -30,6 +34,14 @@ final class LeaderReads {
     if (diverging != null) {
       return FetchPartitionData.diverged(
           partition.topicPartition(), bound, log, diverging, partition.leaderId(), epoch);
+    }
+    if (fileSlice) {
+      return FetchPartitionData.slice(
+          partition.topicPartition(),
+          bound,
+          log.readFileSlice(fetch.fetchOffset(), maxBytes, bound, minOneBatch),
+          partition.leaderId(),
+          epoch);
     }
     LogReadInfo read = log.read(fetch.fetchOffset(), maxBytes, bound, minOneBatch);
     return FetchPartitionData.read(

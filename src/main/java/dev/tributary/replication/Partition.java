@@ -258,7 +258,7 @@ public final class Partition {
       long nowMs) {
     return params.isFromFollower()
         ? fetchAsFollowerOf(params, fetch, maxBytes, minOneBatch, followerEligible, nowMs)
-        : LeaderReads.fetchForConsumer(this, fetch, maxBytes, minOneBatch);
+        : LeaderReads.fetchForConsumer(this, fetch, maxBytes, minOneBatch, params.fileSlices());
   }
 
   private FetchPartitionData fetchAsFollowerOf(

@@ -78,10 +78,7 @@ public final class FetchService {
             }
             FetchPartitionData answer = answers.get(next++);
             if (answer.sizeInBytes() > 0) {
-              stats.recordFetched(
-                  tp.topic(),
-                  recordsFrom(answer.records(), fetch.fetchOffset()),
-                  answer.sizeInBytes());
+              stats.recordFetched(tp.topic(), recordsIn(answer, fetch), answer.sizeInBytes());
             }
             all.add(answer);
           }
@@ -112,6 +109,16 @@ public final class FetchService {
           Errors.CLUSTER_AUTHORIZATION_FAILED,
           "Only brokers of the cluster may fetch as a follower");
     }
+  }
+
+  /** Records served from the fetch offset on. */
+  private static long recordsIn(FetchPartitionData answer, PartitionFetch fetch) {
+    if (answer.fileSlice() != null) {
+      // still in the file: from its offsets (exact unless compaction left gaps)
+      return answer.fileSlice().nextOffset()
+          - Math.max(fetch.fetchOffset(), answer.fileSlice().firstOffset());
+    }
+    return recordsFrom(answer.records(), fetch.fetchOffset());
   }
 
   /**

@@ -302,6 +302,58 @@ class KafkaRawFramesApiTest extends ApiTestSupport {
     assertThat(endOffset(topic, 0)).isZero();
   }
 
+  private static FetchRequest fetch(String topic, long fetchOffset, int... partitions) {
+    FetchRequestData data =
+        new FetchRequestData().setReplicaId(-1).setMaxWaitMs(0).setMinBytes(1).setMaxBytes(1 << 20);
+    FetchRequestData.FetchTopic fetchTopic = new FetchRequestData.FetchTopic().setTopic(topic);
+    for (int partition : partitions) {
+      fetchTopic
+          .partitions()
+          .add(
+              new FetchRequestData.FetchPartition()
+                  .setPartition(partition)
+                  .setFetchOffset(fetchOffset)
+                  .setPartitionMaxBytes(1 << 20));
+    }
+    data.topics().add(fetchTopic);
+    return new FetchRequest(data, (short) 12);
+  }
+
+  /**
+   * Batches go out as stored: a fetch from an offset inside a batch gets the whole batch (the
+   * client skips the records before its offset), and every requested partition is answered.
+   */
+  @Test
+  void aFetchInsideABatchGetsTheWholeBatchAndEveryPartitionIsAnswered() throws Exception {
+    String topic = newTopicName();
+    createTopic(topic, 2);
+    MemoryRecords sent = records("r0", "r1", "r2", "r3", "r4");
+    try (RawKafka client = connect()) {
+      ProduceResponse produced = client.roundTrip(produce((short) 9, topic, 0, sent));
+      assertThat(Errors.forCode(onlyPartition(produced).errorCode())).isEqualTo(Errors.NONE);
+
+      FetchResponse answer = client.roundTrip(fetch(topic, 2, 0, 1, 9));
+      var partitions = answer.data().responses().get(0).partitions();
+      assertThat(partitions).extracting(p -> p.partitionIndex()).containsExactly(0, 1, 9);
+      var batches = ((MemoryRecords) partitions.get(0).records()).batches().iterator();
+      var batch = batches.next();
+      assertThat(batch.baseOffset()).isZero();
+      assertThat(batch.lastOffset()).isEqualTo(4);
+      assertThat(batches.hasNext()).isFalse();
+      ByteBuffer stored = ((MemoryRecords) partitions.get(0).records()).buffer();
+      ByteBuffer produce = sent.buffer();
+      assertThat(stored.limit()).isEqualTo(produce.limit());
+      assertThat(stored.getInt(61)).as("the records' bytes, as sent").isEqualTo(produce.getInt(61));
+      assertThat(Errors.forCode(partitions.get(1).errorCode()))
+          .as("offset 2 of an empty partition")
+          .isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
+      assertThat(partitions.get(1).records().sizeInBytes()).isZero();
+      assertThat(Errors.forCode(partitions.get(2).errorCode()))
+          .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+      assertThat(answer.data().sessionId()).as("no fetch session").isZero();
+    }
+  }
+
   @Test
   void aFetchInALeaderEpochFromTheFutureIsUnknownLeaderEpoch() throws Exception {
     String topic = newTopicName();

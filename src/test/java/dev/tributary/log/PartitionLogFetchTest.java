@@ -142,6 +142,18 @@ class PartitionLogFetchTest {
         .isEqualTo(exactBytes(stored, newStart, end));
   }
 
+  /** The offset after the last batch in {@code batches}. */
+  private static long nextOffsetAfter(ByteBuffer batches) {
+    long next = -1;
+    for (int at = batches.position(); at < batches.limit(); ) {
+      dev.tributary.log.record.RecordBatch batch =
+          new dev.tributary.log.record.RecordBatch(batches, at);
+      next = batch.lastOffset() + 1;
+      at += batch.sizeInBytes();
+    }
+    return next;
+  }
+
   /** The bytes of {@code slice}, read from its channel without moving the channel's position. */
   static ByteBuffer bytesOf(LogFileSlice slice) throws IOException {
     ByteBuffer bytes = ByteBuffer.allocate(slice.sizeInBytes());
@@ -187,6 +199,7 @@ class PartitionLogFetchTest {
             }
             nonEmpty++;
             assertThat(bytesOf(slice)).as(what).isEqualTo(read.records());
+            assertThat(slice.nextOffset()).as(what).isEqualTo(nextOffsetAfter(read.records()));
           }
         }
       }
@@ -221,6 +234,24 @@ class PartitionLogFetchTest {
     assertThat(first + rest).isEqualTo(slice.sizeInBytes());
     assertThat(slice.writeTo(Channels.newChannel(sent), slice.sizeInBytes())).isZero();
     assertThat(ByteBuffer.wrap(sent.toByteArray())).isEqualTo(read.records());
+
+    // Through a transfer of the caller's (a TLS connection's), in parts, from any position.
+    ByteArrayOutputStream transferred = new ByteArrayOutputStream();
+    LogFileSlice.FileTransfer transfer =
+        (file, position, count) -> {
+          long take = Math.min(count, 100);
+          ByteBuffer part = ByteBuffer.allocate((int) take);
+          file.read(part, position);
+          transferred.write(part.array(), 0, part.position());
+          return part.position();
+        };
+    long done = 0;
+    while (done < slice.sizeInBytes()) {
+      done += slice.writeTo(done, slice.sizeInBytes() - done, transfer);
+    }
+    assertThat(ByteBuffer.wrap(transferred.toByteArray())).isEqualTo(read.records());
+    assertThatThrownBy(() -> slice.writeTo(10, slice.sizeInBytes(), transfer))
+        .isInstanceOf(IllegalArgumentException.class);
 
     LogFileSlice empty = log.readFileSlice(log.logEndOffset(), 3000, Long.MAX_VALUE, true);
     assertThat(empty.isEmpty()).isTrue();

@@ -110,6 +110,32 @@ class ReplicaManagerFetchMessagesTest {
   }
 
   @Test
+  void aFetchForFileSlicesAnswersTheSameBatchesLeftInTheSegmentFile() throws Exception {
+    harness.append(P0, batch("aa"));
+    harness.append(P0, batch("bb"));
+    FetchParams inFiles =
+        new FetchParams(
+            FetchParams.CONSUMER_REPLICA_ID, -1, 0, 1, MAX, FetchIsolation.HIGH_WATERMARK, true);
+
+    FetchPartitionData inMemory = consume(0, 1, MAX, from(P0, 1)).join().get(0);
+    FetchPartitionData sliced = replicas.fetchMessages(inFiles, List.of(from(P0, 1))).join().get(0);
+
+    assertThat(sliced.records().hasRemaining()).isFalse();
+    assertThat(sliced.sizeInBytes()).isEqualTo(inMemory.sizeInBytes()).isPositive();
+    java.nio.ByteBuffer copied = java.nio.ByteBuffer.allocate(sliced.sizeInBytes());
+    sliced.fileSlice().channel().read(copied, sliced.fileSlice().position());
+    assertThat(copied.flip()).isEqualTo(inMemory.records());
+    assertThat(sliced.fileSlice().firstOffset()).isEqualTo(1);
+    assertThat(sliced.fileSlice().nextOffset()).isEqualTo(2);
+    assertThat(sliced.highWatermark()).isEqualTo(inMemory.highWatermark());
+
+    FetchPartitionData nothing =
+        replicas.fetchMessages(inFiles, List.of(from(P0, 2))).join().get(0);
+    assertThat(nothing.fileSlice()).as("nothing to send: no slice").isNull();
+    assertThat(nothing.sizeInBytes()).isZero();
+  }
+
+  @Test
   void minBytesZeroAnswersAtOnceEvenWithNothingToRead() {
     CompletableFuture<List<FetchPartitionData>> poll = consume(5_000, 0, MAX, from(P0, 0));
 
