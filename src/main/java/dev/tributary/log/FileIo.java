@@ -32,6 +32,11 @@ final class FileIo {
    * never a torn one.
    */
   static void writeAtomically(Path file, String text) throws IOException {
+    writeAtomically(file, ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+  }
+
+  /** As {@link #writeAtomically(Path, String)}, for {@code bytes} (its remaining bytes). */
+  static void writeAtomically(Path file, ByteBuffer bytes) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (FileChannel channel =
         open(
@@ -39,7 +44,6 @@ final class FileIo {
             StandardOpenOption.CREATE,
             StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       while (bytes.hasRemaining()) {
         channel.write(bytes);
       }
