@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -361,10 +362,12 @@ final class ProducerStateManager {
   }
 
   private void deleteSnapshots(LongPredicate which) throws IOException {
-    for (Map.Entry<Long, Path> snapshot : List.copyOf(snapshots.entrySet())) {
+    for (Iterator<Map.Entry<Long, Path>> it = snapshots.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Long, Path> snapshot = it.next();
       if (which.test(snapshot.getKey())) {
-        snapshots.remove(snapshot.getKey());
-        Files.deleteIfExists(snapshot.getValue());
+        Path file = snapshot.getValue();
+        it.remove();
+        Files.deleteIfExists(file);
       }
     }
   }
