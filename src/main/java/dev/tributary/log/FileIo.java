@@ -37,6 +37,15 @@ final class FileIo {
 
   /** As {@link #writeAtomically(Path, String)}, for {@code bytes} (its remaining bytes). */
   static void writeAtomically(Path file, ByteBuffer bytes) throws IOException {
+    writeAtomically(file, bytes, true);
+  }
+
+  /**
+   * As {@link #writeAtomically(Path, ByteBuffer)}; without {@code durable} nothing is fsynced, so
+   * after a power loss the file may be missing, empty or torn (for files that carry a checksum and
+   * can be rebuilt, written where an fsync would cost too much).
+   */
+  static void writeAtomically(Path file, ByteBuffer bytes, boolean durable) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (FileChannel channel =
         open(
@@ -47,14 +56,18 @@ final class FileIo {
       while (bytes.hasRemaining()) {
         channel.write(bytes);
       }
-      channel.force(true);
+      if (durable) {
+        channel.force(true);
+      }
     }
     Files.move(
         tmp,
         file,
         java.nio.file.StandardCopyOption.ATOMIC_MOVE,
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    fsyncDirectory(file.getParent());
+    if (durable) {
+      fsyncDirectory(file.getParent());
+    }
   }
 
   /**

@@ -555,7 +555,7 @@ public final class PartitionLog implements AutoCloseable {
         "close of",
         () -> {
           if (lock.isWritable()) {
-            producerState.takeSnapshot(local.logEndOffset());
+            producerState.takeDurableSnapshot(local.logEndOffset());
           }
           local.close(time.milliseconds());
         });

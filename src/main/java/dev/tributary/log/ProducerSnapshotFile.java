@@ -14,8 +14,8 @@ import java.util.zip.CRC32C;
  * A producer state snapshot on disk (Kafka's {@code <offset>.snapshot} files, our own layout): the
  * state of every producer of a partition log as of offset {@code <offset>}, i.e. after every batch
  * below it. Named {@code <offset, 20 digits>.snapshot} in the partition directory, written
- * atomically ({@link FileIo#writeAtomically}: a fsynced {@code .tmp} renamed into place). Layout,
- * big-endian:
+ * atomically ({@link FileIo#writeAtomically}: a {@code .tmp} renamed into place; fsynced with the
+ * directory only when durable, see {@link ProducerStateManager#takeSnapshot}). Layout, big-endian:
  *
  * <pre>
  * version          int16   1
@@ -63,7 +63,8 @@ final class ProducerSnapshotFile {
     return digits.chars().allMatch(Character::isDigit) ? Long.parseLong(digits) : -1;
   }
 
-  static void write(Path file, Collection<ProducerStateEntry> producers) throws IOException {
+  static void write(Path file, Collection<ProducerStateEntry> producers, boolean durable)
+      throws IOException {
     int size = HEADER_BYTES + 4;
     for (ProducerStateEntry entry : producers) {
       size += 8 + 2 + 1 + entry.batches().size() * BATCH_BYTES;
@@ -83,7 +84,7 @@ final class ProducerSnapshotFile {
       }
     }
     buffer.putInt(2, (int) crc(buffer.array(), size));
-    FileIo.writeAtomically(file, buffer.flip());
+    FileIo.writeAtomically(file, buffer.flip(), durable);
   }
 
   /**

@@ -308,14 +308,29 @@ final class ProducerStateManager {
   }
 
   /**
-   * Writes a snapshot of the state as of {@code offset} (the log end offset), unless one is there.
+   * Writes a snapshot of the state as of {@code offset} (the log end offset), unless one is there,
+   * without fsyncing it (as Kafka at a roll: a segment roll fsyncs the directory right after, and a
+   * snapshot a power loss tore fails its CRC and is rebuilt from an older one and the log).
    */
   void takeSnapshot(long offset) throws IOException {
     if (!snapshots.containsKey(offset)) {
-      Path file = ProducerSnapshotFile.path(dir, offset);
-      ProducerSnapshotFile.write(file, producers.values());
-      snapshots.put(offset, file);
+      writeSnapshot(offset, false);
     }
+  }
+
+  /**
+   * Writes a snapshot as of {@code offset} and fsyncs it with its directory, even if one is there:
+   * at clean shutdown, whose marker promises the next start this snapshot (a log without any is
+   * taken to predate producer state, see {@link #recover}).
+   */
+  void takeDurableSnapshot(long offset) throws IOException {
+    writeSnapshot(offset, true);
+  }
+
+  private void writeSnapshot(long offset, boolean durable) throws IOException {
+    Path file = ProducerSnapshotFile.path(dir, offset);
+    ProducerSnapshotFile.write(file, producers.values(), durable);
+    snapshots.put(offset, file);
   }
 
   /** The log was emptied to start again: no producer, no snapshot. */

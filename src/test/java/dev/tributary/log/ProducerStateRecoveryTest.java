@@ -117,7 +117,7 @@ class ProducerStateRecoveryTest {
     ProducerStateEntry extra = new ProducerStateEntry(99, (short) 0);
     extra.addBatch((short) 0, new BatchMetadata(0, 0, 0, 0, T0));
     planted.add(extra);
-    ProducerSnapshotFile.write(ProducerSnapshotFile.path(dir(), end), planted);
+    ProducerSnapshotFile.write(ProducerSnapshotFile.path(dir(), end), planted, true);
 
     open(Map.of(), true);
 
@@ -171,7 +171,7 @@ class ProducerStateRecoveryTest {
     ProducerStateEntry second = new ProducerStateEntry(Long.MAX_VALUE, Short.MAX_VALUE);
     second.addBatch(Short.MAX_VALUE, new BatchMetadata(Integer.MAX_VALUE, 0, 100, 101, -1));
     Path file = ProducerSnapshotFile.path(dir(), 123);
-    ProducerSnapshotFile.write(file, List.of(first, second));
+    ProducerSnapshotFile.write(file, List.of(first, second), true);
 
     assertThat(read(file))
         .isEqualTo(Map.of(7L, first.toActiveProducer(), Long.MAX_VALUE, second.toActiveProducer()));
