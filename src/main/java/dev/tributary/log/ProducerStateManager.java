@@ -392,19 +392,10 @@ final class ProducerStateManager {
     return producerIdCount;
   }
 
-  ProducerStateEntry entry(long producerId) {
-    return producers.get(producerId);
-  }
-
   /** Copies of every producer's state, by producer id. */
   Map<Long, ActiveProducer> activeProducers() {
     Map<Long, ActiveProducer> active = new TreeMap<>();
     producers.forEach((id, entry) -> active.put(id, entry.toActiveProducer()));
     return active;
-  }
-
-  /** The offsets of the snapshot files, ascending (tests). */
-  List<Long> snapshotOffsets() {
-    return List.copyOf(snapshots.keySet());
   }
 }
