@@ -49,13 +49,24 @@ class ConsumerRecordsV2Controller {
     this.writer = new RecordJsonWriter(json);
   }
 
+  /** Answers now when the future is already complete ({@link Answers#nowIfDone}). */
   @GetMapping(BASE + "/records")
-  CompletableFuture<ResponseEntity<?>> records(
+  Object records(
       @PathVariable String group,
       @PathVariable String instance,
       @RequestParam(required = false) Long timeout,
       @RequestParam(name = "max_bytes", required = false) Long maxBytes,
       @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept,
+      HttpServletRequest request) {
+    return Answers.nowIfDone(recordsAnswer(group, instance, timeout, maxBytes, accept, request));
+  }
+
+  private CompletableFuture<ResponseEntity<?>> recordsAnswer(
+      String group,
+      String instance,
+      Long timeout,
+      Long maxBytes,
+      String accept,
       HttpServletRequest request) {
     return instances.onInstance(
         request,

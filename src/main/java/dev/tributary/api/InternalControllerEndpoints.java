@@ -1,5 +1,6 @@
 package dev.tributary.api;
 
+import dev.tributary.metadata.ProducerIdsBlock;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.transport.http.InternalApi;
@@ -21,9 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The active controller's HTTP endpoints for other brokers ({@link InternalApi}): registration,
- * heartbeats and forwarded admin requests. {@link InternalAuthFilter} has already checked the
- * cluster secret. On a broker that is not the controller every call answers NOT_CONTROLLER
- * (421/42102), and the caller looks for the controller again.
+ * heartbeats, producer id blocks and forwarded admin requests. {@link InternalAuthFilter} has
+ * already checked the cluster secret. On a broker that is not the controller every call answers
+ * NOT_CONTROLLER (421/42102), and the caller looks for the controller again.
  */
 @RestController
 class InternalControllerEndpoints {
@@ -147,6 +148,18 @@ class InternalControllerEndpoints {
             .activeController()
             .fenceBroker(
                 null, request.path("broker_id").asInt(), request.path("broker_epoch").asLong()));
+  }
+
+  @PostMapping(InternalApi.ALLOCATE_PRODUCER_IDS)
+  ResponseEntity<Map<String, Object>> allocateProducerIds(@RequestBody byte[] body) {
+    JsonNode request = read(body);
+    ProducerIdsBlock block =
+        broker
+            .activeController()
+            .allocateProducerIds(
+                null, request.path("broker_id").asInt(), request.path("broker_epoch").asLong());
+    return ok(
+        Map.of("producer_id_start", block.firstProducerId(), "producer_id_len", block.size()));
   }
 
   @PostMapping(InternalApi.BROKER_UNREACHABLE)

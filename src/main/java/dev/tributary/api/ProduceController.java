@@ -53,19 +53,21 @@ class ProduceController {
     this.parser = new ProduceRequestParser(json, maxRecordsPerRequest);
   }
 
+  /** Answers {@code ResponseEntity<ProduceResponse>}, now or later ({@link Answers#nowIfDone}). */
   @PostMapping("/topics/{topic}")
-  CompletableFuture<ResponseEntity<ProduceResponse>> produceToTopic(
+  Object produceToTopic(
       @PathVariable String topic,
       @RequestParam(defaultValue = "all") String acks,
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request,
       HttpServletResponse response) {
-    return produce(topic, null, acks, contentType, body, request, response);
+    return Answers.nowIfDone(produce(topic, null, acks, contentType, body, request, response));
   }
 
+  /** Answers {@code ResponseEntity<ProduceResponse>}, now or later ({@link Answers#nowIfDone}). */
   @PostMapping("/topics/{topic}/partitions/{partition}")
-  CompletableFuture<ResponseEntity<ProduceResponse>> produceToPartition(
+  Object produceToPartition(
       @PathVariable String topic,
       @PathVariable int partition,
       @RequestParam(defaultValue = "all") String acks,
@@ -73,7 +75,7 @@ class ProduceController {
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request,
       HttpServletResponse response) {
-    return produce(topic, partition, acks, contentType, body, request, response);
+    return Answers.nowIfDone(produce(topic, partition, acks, contentType, body, request, response));
   }
 
   private CompletableFuture<ResponseEntity<ProduceResponse>> produce(

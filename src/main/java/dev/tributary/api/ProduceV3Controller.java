@@ -72,11 +72,21 @@ class ProduceV3Controller {
     this.scheduler = scheduler;
   }
 
+  /** Answers now when the future is already complete ({@link Answers#nowIfDone}). */
   @PostMapping("/v3/clusters/{clusterId}/topics/{topic}/records")
-  CompletableFuture<ResponseEntity<byte[]>> produce(
+  Object produce(
       @PathVariable String clusterId,
       @PathVariable String topic,
       @RequestBody(required = false) byte[] body,
+      HttpServletRequest request,
+      HttpServletResponse response) {
+    return Answers.nowIfDone(produceAnswer(clusterId, topic, body, request, response));
+  }
+
+  private CompletableFuture<ResponseEntity<byte[]>> produceAnswer(
+      String clusterId,
+      String topic,
+      byte[] body,
       HttpServletRequest request,
       HttpServletResponse response) {
     ApiRequests.requireCluster(metadata, clusterId);

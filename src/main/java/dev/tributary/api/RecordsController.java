@@ -64,14 +64,27 @@ class RecordsController {
     this.writer = new RecordJsonWriter(json);
   }
 
+  /** Answers now when the future is already complete ({@link Answers#nowIfDone}). */
   @GetMapping("/topics/{topic}/partitions/{partition}/records")
-  CompletableFuture<ResponseEntity<byte[]>> records(
+  Object records(
       @PathVariable String topic,
       @PathVariable int partition,
       @RequestParam(required = false) Long offset,
       @RequestParam(name = "max_bytes", defaultValue = "1048576") int maxBytes,
       @RequestParam(defaultValue = "0") long timeout,
       @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept,
+      HttpServletRequest request) {
+    return Answers.nowIfDone(
+        recordsAnswer(topic, partition, offset, maxBytes, timeout, accept, request));
+  }
+
+  private CompletableFuture<ResponseEntity<byte[]>> recordsAnswer(
+      String topic,
+      int partition,
+      Long offset,
+      int maxBytes,
+      long timeout,
+      String accept,
       HttpServletRequest request) {
     if (maxBytes < 1) {
       throw RestException.badParameter("max_bytes must be at least 1, got " + maxBytes);

@@ -22,6 +22,7 @@ import dev.tributary.server.MetadataWaiters;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.PartitionForwarder;
 import dev.tributary.server.ProduceService;
+import dev.tributary.server.ProducerIdService;
 import dev.tributary.server.RecordProducer;
 import dev.tributary.server.ReplicaStatusService;
 import dev.tributary.transport.http.HttpControllerChannel;
@@ -242,6 +243,11 @@ class BrokerWiring {
       AdminService adminService,
       MetadataWaiters metadataWaiters) {
     return new AutoTopicCreator(broker, config, adminService, metadataWaiters);
+  }
+
+  @Bean
+  ProducerIdService producerIdService(BrokerServer broker, AccessControl access) {
+    return new ProducerIdService(broker, access);
   }
 
   @Bean

@@ -15,25 +15,33 @@ import java.util.Iterator;
 final class AppendValidator {
   private AppendValidator() {}
 
-  /** What the batches hold, as seen before offsets are assigned. */
+  /**
+   * What the batches hold, as seen before offsets are assigned.
+   *
+   * @param hasProducerIds some batch has a producer id: the producer state must look at the append
+   *     (a request without one costs it nothing)
+   */
   record Summary(
       int batchCount,
       int recordCount,
       int sizeInBytes,
       long firstOffset,
       long lastOffset,
-      long maxTimestampMs) {}
+      long maxTimestampMs,
+      boolean hasProducerIds) {}
 
   /**
    * Leader append: strict framing, each batch at most {@code maxMessageBytes}, magic 2 and CRC
    * ({@link RecordBatch#validate()}), at least one record and a last offset delta of recordCount -
-   * 1 (the producer numbers records 0..n-1 within a batch). For a compacted topic every record of a
-   * data batch must have a key (Kafka's LogValidator rule; this decodes, and so decompresses, the
+   * 1 (the producer numbers records 0..n-1 within a batch), and a sequence number in every batch
+   * with a producer id (Kafka's LogValidator rule). For a compacted topic every record of a data
+   * batch must have a key (Kafka's LogValidator rule; this decodes, and so decompresses, the
    * batches).
    *
    * @throws CorruptRecordException for bad framing, magic, CRC or record count
    * @throws RecordTooLargeException for a batch larger than {@code maxMessageBytes}
-   * @throws InvalidRecordException for a record without a key when {@code compacted}
+   * @throws InvalidRecordException for a record without a key when {@code compacted}, or a batch
+   *     with a producer id and no sequence number
    */
   static Summary validateForLeader(
       ByteBuffer batches, int maxMessageBytes, boolean compacted, TopicPartition tp) {
@@ -76,6 +84,7 @@ final class AppendValidator {
     long maxTimestamp = RecordBatch.NO_TIMESTAMP;
     long firstOffset = -1;
     long expectedOffset = -1;
+    boolean hasProducerIds = false;
     for (RecordBatch batch : BatchIterator.strict(batches.duplicate())) {
       if (batch.sizeInBytes() > maxMessageBytes) {
         throw new RecordTooLargeException(
@@ -92,6 +101,16 @@ final class AppendValidator {
                 + batch.recordCount()
                 + " records but last offset delta "
                 + batch.lastOffsetDelta());
+      }
+      if (batch.hasProducerId()) {
+        hasProducerIds = true;
+        if (leader && batch.baseSequence() < 0) {
+          throw new InvalidRecordException(
+              "Invalid sequence number "
+                  + batch.baseSequence()
+                  + " in record batch with producerId "
+                  + batch.producerId());
+        }
       }
       if (!leader) {
         if (batchCount == 0) {
@@ -115,6 +134,7 @@ final class AppendValidator {
         batches.remaining(),
         firstOffset,
         expectedOffset - 1,
-        maxTimestamp);
+        maxTimestamp,
+        hasProducerIds);
   }
 }

@@ -32,6 +32,20 @@ final class FileIo {
    * never a torn one.
    */
   static void writeAtomically(Path file, String text) throws IOException {
+    writeAtomically(file, ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+  }
+
+  /** As {@link #writeAtomically(Path, String)}, for {@code bytes} (its remaining bytes). */
+  static void writeAtomically(Path file, ByteBuffer bytes) throws IOException {
+    writeAtomically(file, bytes, true);
+  }
+
+  /**
+   * As {@link #writeAtomically(Path, ByteBuffer)}; without {@code durable} nothing is fsynced, so
+   * after a power loss the file may be missing, empty or torn (for files that carry a checksum and
+   * can be rebuilt, written where an fsync would cost too much).
+   */
+  static void writeAtomically(Path file, ByteBuffer bytes, boolean durable) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (FileChannel channel =
         open(
@@ -39,18 +53,21 @@ final class FileIo {
             StandardOpenOption.CREATE,
             StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       while (bytes.hasRemaining()) {
         channel.write(bytes);
       }
-      channel.force(true);
+      if (durable) {
+        channel.force(true);
+      }
     }
     Files.move(
         tmp,
         file,
         java.nio.file.StandardCopyOption.ATOMIC_MOVE,
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    fsyncDirectory(file.getParent());
+    if (durable) {
+      fsyncDirectory(file.getParent());
+    }
   }
 
   /**

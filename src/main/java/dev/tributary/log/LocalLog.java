@@ -102,6 +102,14 @@ final class LocalLog {
   /** When the last flush (or roll) fsynced up to the log end; {@code flush.ms} counts from it. */
   private long lastFlushTimeMs;
 
+  /** Told of each roll under the lock: the owner snapshots its producer state there. */
+  private final RollListener rollListener;
+
+  /** Called when a new active segment starts at {@code baseOffset} (= the log end offset). */
+  interface RollListener {
+    void onRoll(long baseOffset) throws IOException;
+  }
+
   LocalLog(
       Path dir,
       TopicPartition tp,
@@ -109,8 +117,10 @@ final class LocalLog {
       LogLoader.Loaded loaded,
       long nowMs,
       LogLock lock,
-      LongSupplier logStartOffset) {
+      LongSupplier logStartOffset,
+      RollListener rollListener) {
     this.dir = dir;
+    this.rollListener = rollListener;
     this.topicPartition = tp;
     this.config = config;
     this.lock = lock;
@@ -253,7 +263,8 @@ final class LocalLog {
   /**
    * Starts a new active segment at the log end offset. The previous one gets its final time index
    * entry and is fsynced synchronously (Kafka schedules that flush), so the recovery point moves to
-   * the new base offset.
+   * the new base offset. The roll listener runs before the directory is fsynced (the owner's
+   * producer snapshot at the new base offset is made durable with the new segment).
    */
   LogSegment roll(long nowMs) {
     LogSegment previous = segments.active();
@@ -263,6 +274,7 @@ final class LocalLog {
       previous.flush();
       LogSegment segment = LogSegment.create(dir, newBaseOffset, config);
       segments.add(segment);
+      rollListener.onRoll(newBaseOffset);
       FileIo.fsyncDirectory(dir);
       updateRecoveryPoint(newBaseOffset);
       lastFlushTimeMs = nowMs;

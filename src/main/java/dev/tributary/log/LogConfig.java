@@ -29,10 +29,12 @@ import java.util.function.Function;
  * carried for the replication layer. {@code delete.retention.ms}, {@code
  * min.cleanable.dirty.ratio}, {@code min.compaction.lag.ms} and {@code max.compaction.lag.ms} drive
  * the {@link LogCleaner} (see docs/adr/0012-log-compaction.md); {@code min.compaction.lag.ms} must
- * not exceed {@code max.compaction.lag.ms}, as in Kafka. {@code file.delete.delay.ms} is validated
- * and accepted only for compatibility with Kafka configs: nothing uses it. Tributary deletes a
- * segment's files as soon as it renames them {@code .deleted}, because a reader that hits a deleted
- * segment retries (see {@link PartitionLog}).
+ * not exceed {@code max.compaction.lag.ms}, as in Kafka. {@code producer.id.expiration.ms} is a
+ * broker config in Kafka; here it is a topic config with Kafka's name and default (see
+ * docs/adr/0018-idempotent-producers.md). {@code file.delete.delay.ms} is validated and accepted
+ * only for compatibility with Kafka configs: nothing uses it. Tributary deletes a segment's files
+ * as soon as it renames them {@code .deleted}, because a reader that hits a deleted segment retries
+ * (see {@link PartitionLog}).
  */
 public final class LogConfig {
   public static final String CLEANUP_POLICY = "cleanup.policy";
@@ -54,6 +56,7 @@ public final class LogConfig {
   public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
   public static final String MIN_COMPACTION_LAG_MS = "min.compaction.lag.ms";
   public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
+  public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
 
   public static final int MIN_SEGMENT_BYTES = 1024;
 
@@ -80,6 +83,7 @@ public final class LogConfig {
     def(MIN_CLEANABLE_DIRTY_RATIO, "0.5", LogConfig::parseRatio);
     def(MIN_COMPACTION_LAG_MS, "0", v -> parseLong(v, 0));
     def(MAX_COMPACTION_LAG_MS, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 1));
+    def(PRODUCER_ID_EXPIRATION_MS, "86400000", v -> parseLong(v, 1));
   }
 
   private static final LogConfig DEFAULTS = fromMap(Map.of());
@@ -123,6 +127,7 @@ public final class LogConfig {
   private final double minCleanableDirtyRatio;
   private final long minCompactionLagMs;
   private final long maxCompactionLagMs;
+  private final long producerIdExpirationMs;
 
   private LogConfig(Map<String, String> values, Set<String> overridden) {
     this.values = Collections.unmodifiableMap(values);
@@ -149,6 +154,7 @@ public final class LogConfig {
     this.minCleanableDirtyRatio = (Double) parsed(MIN_CLEANABLE_DIRTY_RATIO);
     this.minCompactionLagMs = (Long) parsed(MIN_COMPACTION_LAG_MS);
     this.maxCompactionLagMs = (Long) parsed(MAX_COMPACTION_LAG_MS);
+    this.producerIdExpirationMs = (Long) parsed(PRODUCER_ID_EXPIRATION_MS);
     if (minCompactionLagMs > maxCompactionLagMs) {
       throw new InvalidConfigException(
           "conflicting topic configs: "
@@ -344,6 +350,15 @@ public final class LogConfig {
   /** A dirty record older than this forces cleaning whatever the dirty ratio. */
   public long maxCompactionLagMs() {
     return maxCompactionLagMs;
+  }
+
+  /**
+   * How long a producer id's state outlives its last batch (its timestamp) before it expires: a
+   * retry after that, or an out-of-order batch, is taken as from a new producer. Kafka's name and
+   * default (a day); Kafka sets it per broker, Tributary per topic (docs/adr/0018).
+   */
+  public long producerIdExpirationMs() {
+    return producerIdExpirationMs;
   }
 
   @Override

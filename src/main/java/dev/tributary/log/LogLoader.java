@@ -13,7 +13,7 @@ import java.util.TreeMap;
 
 /**
  * Loads a partition directory into segments, recovering it after an unclean shutdown (Kafka's
- * LogLoader).
+ * LogLoader); {@link #open} then has the log rebuild its epoch cache and producer state from them.
  *
  * <ol>
  *   <li>Deletes leftover temp files: {@code *.deleted} (a segment deletion interrupted by a crash),
@@ -52,6 +52,54 @@ final class LogLoader {
       long logStartOffset,
       long logEndOffset,
       long recoveryPoint) {}
+
+  /**
+   * See {@link PartitionLog#open(Path, dev.tributary.common.TopicPartition, LogConfig, long, long,
+   * boolean, dev.tributary.common.Time, LogDirFailureChannel)}: loads the segments, then brings the
+   * log's epoch cache in line with them and rebuilds its producer state ({@link
+   * ProducerStateManager#recover}).
+   */
+  static PartitionLog open(
+      Path dir,
+      dev.tributary.common.TopicPartition tp,
+      LogConfig config,
+      long recoveryPoint,
+      long logStartOffset,
+      boolean hadCleanShutdown,
+      dev.tributary.common.Time time,
+      LogDirFailureChannel failures) {
+    Path logDir = dir.toAbsolutePath().getParent();
+    if (failures.isOffline(logDir)) {
+      throw LogLock.offline(failures, logDir, "opening " + tp);
+    }
+    try {
+      Loaded loaded = load(dir, config, recoveryPoint, logStartOffset, hadCleanShutdown);
+      LeaderEpochCache epochs = LeaderEpochCache.load(dir);
+      ProducerStateManager producers = ProducerStateManager.open(dir, tp);
+      PartitionLog log =
+          new PartitionLog(dir, tp, config, time, loaded, epochs, producers, failures);
+      // Not published yet: nothing else can touch the log while these read it.
+      long start = log.logStartOffset();
+      long end = log.logEndOffset();
+      epochs.reconcile(start, end, log::readBatches);
+      producers.recover(
+          log.segmentBaseOffsets(),
+          start,
+          end,
+          hadCleanShutdown,
+          time.milliseconds(),
+          config.producerIdExpirationMs(),
+          log::readBatches);
+      return log;
+    } catch (IOException | LogStorageException e) {
+      if (e instanceof KafkaStorageException k) {
+        throw k;
+      }
+      String what = "loading log " + tp + " from " + dir;
+      failures.maybeAddOfflineLogDir(logDir, what, e);
+      throw new KafkaStorageException(what + " failed; log directory " + logDir + " is offline", e);
+    }
+  }
 
   static Loaded load(
       Path dir, LogConfig config, long recoveryPoint, long logStartOffset, boolean hadCleanShutdown)

@@ -492,9 +492,10 @@ public final class LogManager {
   }
 
   /**
-   * One round of background work: flush logs whose flush.ms has passed, apply retention, write the
-   * checkpoints. A failing log is logged and skipped so the others still get their turn. Compaction
-   * is not done here but on the cleaner's own thread (see {@link #startup}).
+   * One round of background work: flush logs whose flush.ms has passed, apply retention, expire
+   * idle producer ids, write the checkpoints. A failing log is logged and skipped so the others
+   * still get their turn. Compaction is not done here but on the cleaner's own thread (see {@link
+   * #startup}).
    */
   public void runPeriodicTasks() {
     if (isOffline()) {
@@ -504,6 +505,7 @@ public final class LogManager {
       try {
         log.maybeFlushByTime();
         log.deleteOldSegments();
+        log.removeExpiredProducers();
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "periodic task failed for " + log.topicPartition(), e);
       }

@@ -13,11 +13,11 @@ import java.util.Optional;
 /**
  * One partition's log (Kafka's UnifiedLog): the producer- and replica-facing API over the segments
  * of a directory {@code <topic>-<partition>} ({@link LocalLog} describes the files). This class
- * validates appends and assigns their offsets, keeps the leader epoch cache and the log start
- * offset, decides retention ({@link LogRetention}) and serves the cleaner, and holds the lock. The
- * segments themselves (append bytes, roll, flush, truncate, delete, and the log end offset and
- * recovery point as file state) are {@link LocalLog}'s; the lock-free reads are {@link
- * LogReader}'s.
+ * validates appends and assigns their offsets, keeps the leader epoch cache, the idempotent
+ * producers' state ({@link ProducerStateManager}) and the log start offset, decides retention
+ * ({@link LogRetention}) and serves the cleaner, and holds the lock. The segments themselves
+ * (append bytes, roll, flush, truncate, delete, and the log end offset and recovery point as file
+ * state) are {@link LocalLog}'s; the lock-free reads are {@link LogReader}'s.
  *
  * <p>Invariants (each enforced in the one method that writes its field; checked by the randomized
  * test after every step):
@@ -75,7 +75,16 @@ public final class PartitionLog implements AutoCloseable {
   /** Leader epoch → start offset; truncated with the log. Guarded by {@code lock}. */
   private final LeaderEpochCache epochs;
 
+  /**
+   * Idempotent producers: the state of the batches below the log end offset whenever the lock is
+   * free (updated after each append, rebuilt after each truncation). Guarded by {@code lock}.
+   */
+  private final ProducerStateManager producerState;
+
   private final LogCleaning cleaning;
+
+  /** The steps of an append under the lock: producer checks, offsets, epochs, the write. */
+  private final LogAppender appender;
 
   /**
    * Retention deletes only segments wholly below this offset: the partition's high watermark, so
@@ -85,22 +94,33 @@ public final class PartitionLog implements AutoCloseable {
    */
   private volatile long retentionBoundOffset = Long.MAX_VALUE;
 
-  private PartitionLog(
+  PartitionLog(
       Path dir,
       TopicPartition tp,
       LogConfig config,
       Time time,
       LogLoader.Loaded loaded,
       LeaderEpochCache epochs,
+      ProducerStateManager producerState,
       LogDirFailureChannel failures) {
     this.topicPartition = tp;
     this.time = time;
     this.lock = new LogLock(tp, dir.toAbsolutePath().getParent(), failures);
     this.logStartOffset = loaded.logStartOffset();
     this.epochs = epochs;
+    this.producerState = producerState;
     this.local =
-        new LocalLog(dir, tp, config, loaded, time.milliseconds(), lock, this::logStartOffset);
+        new LocalLog(
+            dir,
+            tp,
+            config,
+            loaded,
+            time.milliseconds(),
+            lock,
+            this::logStartOffset,
+            producerState::takeSnapshot);
     this.cleaning = new LogCleaning(lock, local, this::logStartOffset, () -> retentionBoundOffset);
+    this.appender = new LogAppender(tp, time, local, epochs, producerState);
   }
 
   /**
@@ -151,31 +171,13 @@ public final class PartitionLog implements AutoCloseable {
       boolean hadCleanShutdown,
       Time time,
       LogDirFailureChannel failures) {
-    Path logDir = dir.toAbsolutePath().getParent();
-    if (failures.isOffline(logDir)) {
-      throw LogLock.offline(failures, logDir, "opening " + tp);
-    }
-    try {
-      LogLoader.Loaded loaded =
-          LogLoader.load(dir, config, recoveryPoint, logStartOffset, hadCleanShutdown);
-      PartitionLog log =
-          new PartitionLog(dir, tp, config, time, loaded, LeaderEpochCache.load(dir), failures);
-      log.lock.run(
-          "epoch cache recovery of",
-          () ->
-              log.epochs.reconcile(
-                  log.logStartOffset,
-                  log.local.logEndOffset(),
-                  offset -> log.local.read(offset, 1 << 20, Long.MAX_VALUE, true)));
-      return log;
-    } catch (IOException | LogStorageException e) {
-      if (e instanceof KafkaStorageException k) {
-        throw k;
-      }
-      String what = "loading log " + tp + " from " + dir;
-      failures.maybeAddOfflineLogDir(logDir, what, e);
-      throw new KafkaStorageException(what + " failed; log directory " + logDir + " is offline", e);
-    }
+    return LogLoader.open(
+        dir, tp, config, recoveryPoint, logStartOffset, hadCleanShutdown, time, failures);
+  }
+
+  /** Whole batches from {@code offset} (up to 1 MiB): how recovery and rebuilds walk the log. */
+  LogReadInfo readBatches(long offset) {
+    return local.read(offset, 1 << 20, Long.MAX_VALUE, true);
   }
 
   /** True once this log's directory is offline: writes are refused, reads still served. */
@@ -189,14 +191,19 @@ public final class PartitionLog implements AutoCloseable {
   }
 
   /**
-   * Appends a produce request: validates every batch first (a rejected request changes nothing),
-   * then assigns offsets from the log end offset and stamps {@code leaderEpoch} in place (both
-   * outside the CRC); for LogAppendTime topics it sets the max timestamp and timestamp type and
-   * recomputes the CRC.
+   * Appends a produce request: validates every batch first, and checks idempotent producers'
+   * batches against their state (a rejected request changes nothing), then assigns offsets from the
+   * log end offset and stamps {@code leaderEpoch} in place (both outside the CRC); for
+   * LogAppendTime topics it sets the max timestamp and timestamp type and recomputes the CRC. A
+   * retry of one of a producer's last five batches appends nothing and answers that batch's offsets
+   * (recordCount 0); see {@link ProducerStateManager} for the rules.
    *
    * @throws CorruptRecordException bad framing, magic, CRC or record count
    * @throws RecordTooLargeException a batch larger than max.message.bytes
-   * @throws InvalidRecordException a record without a key for a compacted topic
+   * @throws InvalidRecordException a record without a key for a compacted topic, or a producer's
+   *     batch without a sequence number
+   * @throws OutOfOrderSequenceException a producer's batch whose sequence does not follow
+   * @throws InvalidProducerEpochException a batch of a producer's older epoch
    */
   public LogAppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch) {
     LogConfig config = local.config();
@@ -205,26 +212,7 @@ public final class PartitionLog implements AutoCloseable {
         AppendValidator.validateForLeader(
             records, config.maxMessageBytes(), config.compact(), topicPartition);
     return lock.callWritable(
-        "append to",
-        () -> {
-          long nowMs = time.milliseconds();
-          boolean logAppendTime = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME;
-          long firstOffset = local.logEndOffset();
-          epochs.assign(
-              leaderEpoch, firstOffset); // a no-op unless this is the epoch's first append
-          long offset =
-              OffsetAssigner.assign(records, firstOffset, leaderEpoch, logAppendTime, nowMs);
-          long maxTimestampMs = logAppendTime ? nowMs : summary.maxTimestampMs();
-          local.append(records, offset - 1, nowMs);
-          return new LogAppendInfo(
-              firstOffset,
-              offset - 1,
-              summary.recordCount(),
-              summary.sizeInBytes(),
-              maxTimestampMs,
-              logAppendTime ? nowMs : -1,
-              logStartOffset);
-        });
+        "append to", () -> appender.appendAsLeader(records, summary, leaderEpoch, logStartOffset));
   }
 
   /**
@@ -240,27 +228,7 @@ public final class PartitionLog implements AutoCloseable {
     ByteBuffer records = batches.duplicate();
     AppendValidator.Summary summary = AppendValidator.validateForFollower(records);
     return lock.callWritable(
-        "append to",
-        () -> {
-          long logEndOffset = local.logEndOffset();
-          if (summary.firstOffset() < logEndOffset) {
-            throw new InvalidOffsetException(
-                "follower append to %s starts at %d but the log end offset is %d"
-                    .formatted(topicPartition, summary.firstOffset(), logEndOffset));
-          }
-          // The leader's epochs first: a crash before the batches are written leaves an entry past
-          // the log end, which LeaderEpochCache.reconcile removes at the next start.
-          epochs.assignFrom(records);
-          local.append(records, summary.lastOffset(), time.milliseconds());
-          return new LogAppendInfo(
-              summary.firstOffset(),
-              summary.lastOffset(),
-              summary.recordCount(),
-              summary.sizeInBytes(),
-              summary.maxTimestampMs(),
-              -1,
-              logStartOffset);
-        });
+        "append to", () -> appender.appendAsFollower(records, summary, logStartOffset));
   }
 
   /**
@@ -347,7 +315,7 @@ public final class PartitionLog implements AutoCloseable {
    * Removes everything at and after {@code offset} (replication truncation). Truncation is at batch
    * boundaries: if {@code offset} falls inside a batch, that whole batch goes and the log end
    * offset ends below {@code offset}. Below the log start offset this is {@link
-   * #truncateFullyAndStartAt}.
+   * #truncateFullyAndStartAt}. The producer state is rebuilt as of the new log end offset.
    */
   public void truncateTo(long offset) {
     if (offset < 0) {
@@ -369,6 +337,12 @@ public final class PartitionLog implements AutoCloseable {
             truncateFullyLocked(offset); // the batch holding logStartOffset straddled offset
           } else {
             epochs.truncateFromEnd(local.logEndOffset());
+            producerState.truncateAndReload(
+                logStartOffset,
+                local.logEndOffset(),
+                time.milliseconds(),
+                local.config().producerIdExpirationMs(),
+                this::readBatches);
           }
         });
   }
@@ -388,6 +362,7 @@ public final class PartitionLog implements AutoCloseable {
     // The start offset moves in the same step for readers; it raises the recovery point too.
     local.truncateFullyAndStartAt(offset, () -> updateLogStartOffset(offset));
     epochs.clear();
+    producerState.truncateFully();
   }
 
   /**
@@ -449,6 +424,7 @@ public final class PartitionLog implements AutoCloseable {
           }
           maybeIncrementLogStartOffsetLocked(segments.higherEntry(last.baseOffset()).getKey());
           local.deleteSegments(deletable);
+          producerState.deleteSnapshotsBelow(logStartOffset);
           return deletable.size();
         });
   }
@@ -549,10 +525,40 @@ public final class PartitionLog implements AutoCloseable {
     local.updateConfig(config);
   }
 
-  /** Flushes and closes the files; the log cannot be used afterwards. Idempotent. */
+  /**
+   * Removes the producer ids whose last batch is older than {@code producer.id.expiration.ms};
+   * returns how many (the periodic check, Kafka's PeriodicProducerExpirationCheck).
+   */
+  public int removeExpiredProducers() {
+    if (producerState.producerIdCount() == 0) {
+      return 0; // most logs: no idempotent producer, no lock taken
+    }
+    return lock.call(
+        "producer expiration in",
+        () ->
+            producerState.removeExpiredProducers(
+                time.milliseconds(), local.config().producerIdExpirationMs()));
+  }
+
+  /** A copy of every producer's state, by producer id (Kafka's DescribeProducers, tests). */
+  public Map<Long, ActiveProducer> activeProducers() {
+    return lock.call("producer state of", producerState::activeProducers);
+  }
+
+  /**
+   * Snapshots the producer state at the log end offset (so the next start need not read the log for
+   * it), flushes and closes the files; the log cannot be used afterwards. Idempotent.
+   */
   @Override
   public void close() {
-    lock.run("close of", () -> local.close(time.milliseconds()));
+    lock.run(
+        "close of",
+        () -> {
+          if (lock.isWritable()) {
+            producerState.takeDurableSnapshot(local.logEndOffset());
+          }
+          local.close(time.milliseconds());
+        });
   }
 
   /**

@@ -197,6 +197,26 @@ public final class Controller {
   }
 
   /**
+   * Gives registration {@code brokerEpoch} of {@code brokerId} the next block of producer ids
+   * (Kafka's AllocateProducerIds; see {@link ProducerIdControl}); the block is returned once its
+   * record is committed, so no other broker, and no later controller, can hand out its ids.
+   *
+   * @throws dev.tributary.common.errors.BrokerNotRegisteredException for an unknown broker id
+   * @throws dev.tributary.common.errors.StaleBrokerEpochException for another registration's epoch
+   */
+  public ProducerIdsBlock allocateProducerIds(int brokerId, long brokerEpoch) {
+    ProducerIdsBlock[] block = new ProducerIdsBlock[1];
+    submit(
+        image -> {
+          ProducerIdControl.Allocation allocation =
+              ProducerIdControl.allocate(image, brokerId, brokerEpoch);
+          block[0] = allocation.block(); // recomputed with the image if a commit must be retried
+          return allocation.records();
+        });
+    return block[0];
+  }
+
+  /**
    * Preferred leader election over every partition (auto.leader.rebalance.enable); a no-op when
    * balanced.
    */

@@ -18,9 +18,10 @@ import java.util.TreeMap;
  * snapshot without locks. A new image is made only by {@link #replay}, which is deterministic: the
  * same records in the same order give equal images on every broker.
  *
- * <p>Invariants: topic names and ids are unique; every partition belongs to a topic in the image.
- * The controller keeps two more (checked by ClusterSimulationTest, not here, since replay applies
- * what was committed): a fenced broker leads no partition, and every partition's ISR is non-empty.
+ * <p>Invariants: topic names and ids are unique; every partition belongs to a topic in the image;
+ * {@code nextProducerId} only increases (every id below it went to some broker, docs/adr/0018). The
+ * controller keeps two more (checked by ClusterSimulationTest, not here, since replay applies what
+ * was committed): a fenced broker leads no partition, and every partition's ISR is non-empty.
  */
 public record MetadataImage(
     long lastOffset,
@@ -28,15 +29,18 @@ public record MetadataImage(
     Map<Uuid, String> topicNamesById,
     SortedMap<Integer, BrokerImage> brokers,
     List<ClusterEvent> events,
-    SecurityImage security) {
+    SecurityImage security,
+    long nextProducerId) {
 
   public static final MetadataImage EMPTY =
       new MetadataImage(
-          -1, new TreeMap<>(), new HashMap<>(), new TreeMap<>(), List.of(), SecurityImage.EMPTY);
+          -1, new TreeMap<>(), new HashMap<>(), new TreeMap<>(), List.of(), SecurityImage.EMPTY, 0);
 
   /**
    * @param events the timeline: the last {@link ClusterEvents#MAX_RETAINED} events, in metadata-log
    *     order
+   * @param nextProducerId the first producer id no broker has been given yet (Kafka's
+   *     ProducerIdsImage)
    */
   public MetadataImage {
     topicsByName = Collections.unmodifiableSortedMap(new TreeMap<>(topicsByName));
@@ -44,6 +48,17 @@ public record MetadataImage(
     brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
     events = List.copyOf(events);
     security = security == null ? SecurityImage.EMPTY : security;
+  }
+
+  /** An image whose producer ids were never allocated (tests, tools). */
+  public MetadataImage(
+      long lastOffset,
+      SortedMap<String, TopicImage> topicsByName,
+      Map<Uuid, String> topicNamesById,
+      SortedMap<Integer, BrokerImage> brokers,
+      List<ClusterEvent> events,
+      SecurityImage security) {
+    this(lastOffset, topicsByName, topicNamesById, brokers, events, security, 0);
   }
 
   /** An image with no API keys or ACLs. */
@@ -105,14 +120,34 @@ public record MetadataImage(
           topicNamesById,
           brokers,
           ClusterEvents.append(events, r.events(), offset),
-          security);
+          security,
+          nextProducerId);
+    }
+    if (record instanceof MetadataRecord.ProducerIds r) {
+      if (r.nextProducerId() <= nextProducerId) {
+        throw new IllegalStateException(
+            "replayed producer ids up to "
+                + r.nextProducerId()
+                + " at offset "
+                + offset
+                + ", not above the next producer id "
+                + nextProducerId);
+      }
+      return new MetadataImage(
+          offset, topicsByName, topicNamesById, brokers, events, security, r.nextProducerId());
     }
     if (record instanceof MetadataRecord.ApiKeyCreated
         || record instanceof MetadataRecord.ApiKeyDeleted
         || record instanceof MetadataRecord.AclCreated
         || record instanceof MetadataRecord.AclDeleted) {
       return new MetadataImage(
-          offset, topicsByName, topicNamesById, brokers, events, replaySecurity(record));
+          offset,
+          topicsByName,
+          topicNamesById,
+          brokers,
+          events,
+          replaySecurity(record),
+          nextProducerId);
     }
     TreeMap<String, TopicImage> topics = new TreeMap<>(topicsByName);
     HashMap<Uuid, String> names = new HashMap<>(topicNamesById);
@@ -151,7 +186,7 @@ public record MetadataImage(
     } else {
       throw new IllegalArgumentException("unknown metadata record " + record);
     }
-    return new MetadataImage(offset, topics, names, nextBrokers, events, security);
+    return new MetadataImage(offset, topics, names, nextBrokers, events, security, nextProducerId);
   }
 
   private SecurityImage replaySecurity(MetadataRecord record) {
@@ -203,6 +238,9 @@ public record MetadataImage(
     for (AclBinding acl : security.acls()) {
       records.add(new MetadataRecord.AclCreated(acl));
     }
+    if (nextProducerId > 0) {
+      records.add(new MetadataRecord.ProducerIds(-1, -1, nextProducerId));
+    }
     if (!events.isEmpty()) {
       records.add(new MetadataRecord.EventsRecorded(events));
     }
@@ -211,7 +249,8 @@ public record MetadataImage(
 
   /** The same state at another offset: used when an image is rebuilt from a snapshot's records. */
   public MetadataImage withLastOffset(long offset) {
-    return new MetadataImage(offset, topicsByName, topicNamesById, brokers, events, security);
+    return new MetadataImage(
+        offset, topicsByName, topicNamesById, brokers, events, security, nextProducerId);
   }
 
   /**

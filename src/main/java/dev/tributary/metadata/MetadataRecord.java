@@ -135,6 +135,17 @@ public sealed interface MetadataRecord {
   record AclDeleted(AclBinding acl) implements MetadataRecord {}
 
   /**
+   * A block of producer ids went to broker {@code brokerId} (registration {@code brokerEpoch}):
+   * every id below {@code nextProducerId} not handed out before is now that broker's to give to
+   * idempotent producers (Kafka's ProducerIdsRecord, committed for AllocateProducerIds; see {@link
+   * ProducerIdControl}). Replay moves the image's next producer id to {@code nextProducerId}, which
+   * must be above it: ids are never handed out twice. In a snapshot it carries only the next id
+   * (broker id and epoch -1).
+   */
+  record ProducerIds(int brokerId, long brokerEpoch, long nextProducerId)
+      implements MetadataRecord {}
+
+  /**
    * Timeline entries describing the batch this record ends ({@link ClusterEvents#describe}), or, in
    * a snapshot, the retained history. Replay changes no cluster state: it appends {@code events} to
    * the image's bounded history, stamping each unstamped one with this record's offset.

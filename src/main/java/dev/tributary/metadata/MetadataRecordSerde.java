@@ -23,9 +23,10 @@ import java.util.List;
  * written at the lowest version that holds it exactly, so a broker of the previous release reads
  * every record that does not need the new fields. See docs/adr/0003-metadata-records.md.
  *
- * <p>Versions: every type is at version 0, except the broker registrations ({@code RegisterBroker},
- * {@code BrokerRegistration}): version 0 has {@code host, port} (one HTTP listener, PLAINTEXT);
- * version 1 has the listeners instead, each {@code name, host, port, securityProtocol} (by name).
+ * <p>Versions: every type is at version 0 (ProducerIds, type 14: {@code brokerId int32, brokerEpoch
+ * int64, nextProducerId int64}), except the broker registrations ({@code RegisterBroker}, {@code
+ * BrokerRegistration}): version 0 has {@code host, port} (one HTTP listener, PLAINTEXT); version 1
+ * has the listeners instead, each {@code name, host, port, securityProtocol} (by name).
  */
 public final class MetadataRecordSerde {
   private static final byte REGISTER_BROKER = 1;
@@ -41,6 +42,7 @@ public final class MetadataRecordSerde {
   private static final byte API_KEY_DELETED = 11;
   private static final byte ACL_CREATED = 12;
   private static final byte ACL_DELETED = 13;
+  private static final byte PRODUCER_IDS = 14;
   private static final byte VERSION_0 = 0;
 
   /** Broker registrations with named listeners. */
@@ -112,6 +114,11 @@ public final class MetadataRecordSerde {
       } else if (record instanceof MetadataRecord.AclDeleted r) {
         header(out, ACL_DELETED);
         acl(out, r.acl());
+      } else if (record instanceof MetadataRecord.ProducerIds r) {
+        header(out, PRODUCER_IDS);
+        out.writeInt(r.brokerId());
+        out.writeLong(r.brokerEpoch());
+        out.writeLong(r.nextProducerId());
       } else {
         throw new IllegalArgumentException("unknown metadata record " + record);
       }
@@ -166,6 +173,8 @@ public final class MetadataRecordSerde {
         case API_KEY_DELETED -> new MetadataRecord.ApiKeyDeleted(in.readUTF());
         case ACL_CREATED -> new MetadataRecord.AclCreated(acl(in));
         case ACL_DELETED -> new MetadataRecord.AclDeleted(acl(in));
+        case PRODUCER_IDS ->
+            new MetadataRecord.ProducerIds(in.readInt(), in.readLong(), in.readLong());
         default -> throw new IllegalArgumentException("unknown metadata record type " + type);
       };
     } catch (IOException e) {

@@ -14,7 +14,8 @@ import dev.tributary.log.LogAppendInfo;
  *
  * @param logAppendTimeMs the broker's time stamped on the batches for a LogAppendTime topic, else
  *     -1
- * @param recordCount records appended (0 on error)
+ * @param recordCount records appended (0 on error, and for an idempotent producer's retry that was
+ *     answered with its first append's offsets)
  */
 public record ProducePartitionResult(
     Errors error,

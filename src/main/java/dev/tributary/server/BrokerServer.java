@@ -86,6 +86,7 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
   private volatile ControllerService controllerService;
   private volatile ControllerLocator locator;
   private volatile ControllerClient controllerClient;
+  private volatile ProducerIdManager producerIds;
   private volatile BrokerLifecycleManager lifecycle;
   private volatile Thread heartbeatThread;
   private volatile LogManager logManager;
@@ -173,6 +174,11 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
             locator,
             config.brokerHeartbeatIntervalMs());
     quorum.subscribe(image -> lifecycle.onMetadataUpdate(image.lastOffset()));
+    producerIds =
+        new ProducerIdManager(
+            config.brokerId(),
+            () -> controllerClient.allocateProducerIds(config.brokerId(), lifecycle.brokerEpoch()),
+            time);
     heartbeatThread = new Thread(this::heartbeatLoop, "tributary-heartbeat");
     heartbeatThread.setDaemon(true);
     heartbeatThread.start();
@@ -356,6 +362,12 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
   public ControllerClient controller() {
     requireReady();
     return controllerClient;
+  }
+
+  @Override
+  public ProducerIdManager producerIdManager() {
+    requireReady();
+    return producerIds;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import dev.tributary.metadata.AdvertisedListener;
+import dev.tributary.metadata.ProducerIdsBlock;
 import java.util.List;
 import java.util.Map;
 
@@ -41,6 +42,13 @@ public interface ControllerChannel {
    * shutdown (after it stopped heartbeating).
    */
   AdminResult fenceBroker(Endpoint controller, int brokerId, long brokerEpoch);
+
+  /**
+   * The next block of producer ids for registration {@code brokerEpoch} of {@code brokerId}
+   * (Kafka's AllocateProducerIds), committed before it is answered; fails with STALE_BROKER_EPOCH
+   * or BROKER_ID_NOT_REGISTERED for a registration that is not current.
+   */
+  ProducerIdsBlock allocateProducerIds(Endpoint controller, int brokerId, long brokerEpoch);
 
   /**
    * {@code reporterId} could not connect to {@code brokerId}: the controller checks for itself and

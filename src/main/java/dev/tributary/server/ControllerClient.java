@@ -2,6 +2,7 @@ package dev.tributary.server;
 
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.metadata.MetadataQuorum;
+import dev.tributary.metadata.ProducerIdsBlock;
 import dev.tributary.security.SecurityChange;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -80,6 +81,14 @@ public final class ControllerClient {
 
   public CompletableFuture<ControllerChannel.AdminResult> alterSecurity(SecurityChange change) {
     return callAsync(t -> t.channel().alterSecurity(t.endpoint(), change));
+  }
+
+  /**
+   * The next block of producer ids for this broker's registration {@code brokerEpoch}, off the
+   * caller's thread.
+   */
+  public CompletableFuture<ProducerIdsBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
+    return callAsync(t -> t.channel().allocateProducerIds(t.endpoint(), brokerId, brokerEpoch));
   }
 
   /** A leader's ISR change. Blocking: the caller runs it on its own thread. */

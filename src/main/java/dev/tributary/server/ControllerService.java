@@ -4,6 +4,7 @@ import dev.tributary.common.Time;
 import dev.tributary.common.Uuid;
 import dev.tributary.metadata.Controller;
 import dev.tributary.metadata.MetadataQuorum;
+import dev.tributary.metadata.ProducerIdsBlock;
 import java.util.Map;
 
 /**
@@ -123,6 +124,11 @@ public final class ControllerService implements ControllerChannel {
         // it re-registered meanwhile: the new incarnation is alive
       }
     }
+  }
+
+  @Override
+  public ProducerIdsBlock allocateProducerIds(Endpoint target, int brokerId, long brokerEpoch) {
+    return controller.allocateProducerIds(brokerId, brokerEpoch);
   }
 
   @Override

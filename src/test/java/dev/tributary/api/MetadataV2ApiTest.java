@@ -32,7 +32,8 @@ class MetadataV2ApiTest extends ApiTestSupport {
           "delete.retention.ms",
           "min.cleanable.dirty.ratio",
           "min.compaction.lag.ms",
-          "max.compaction.lag.ms");
+          "max.compaction.lag.ms",
+          "producer.id.expiration.ms");
 
   private static final String ONE_REPLICA_ON_BROKER_1 =
       "[{\"broker\":1,\"leader\":true,\"in_sync\":true}]";

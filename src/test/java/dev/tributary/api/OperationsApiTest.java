@@ -170,6 +170,14 @@ class OperationsApiTest extends ApiTestSupport {
         401,
         40101,
         "cluster secret");
+    assertError(
+        post(
+            "/internal/v1/controller/allocate-producer-ids",
+            JSON,
+            "{\"broker_id\":1,\"broker_epoch\":0}"),
+        401,
+        40101,
+        "cluster secret");
     assertError(get("/topics/sneaky/partitions/0/records"), 404, 40401, "does not exist");
   }
 }

@@ -31,7 +31,8 @@ class LogConfigTest {
     assertThat(config.minCompactionLagMs()).isZero();
     assertThat(config.maxCompactionLagMs()).isEqualTo(Long.MAX_VALUE);
     assertThat(config.compressionType()).isEqualTo("producer");
-    assertThat(config.toMap().keySet()).isEqualTo(LogConfig.names()).hasSize(19);
+    assertThat(config.producerIdExpirationMs()).isEqualTo(86_400_000L);
+    assertThat(config.toMap().keySet()).isEqualTo(LogConfig.names()).hasSize(20);
   }
 
   @Test

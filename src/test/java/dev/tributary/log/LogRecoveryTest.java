@@ -261,6 +261,7 @@ class LogRecoveryTest {
               "00000000000000000000.log",
               "00000000000000000000.index",
               "00000000000000000000.timeindex",
+              LogSegment.fileName(log.logEndOffset()) + ".snapshot", // the producer state's
               "leader-epoch-checkpoint");
     }
     assertThat(log.logEndOffset()).isEqualTo(6);

@@ -141,6 +141,28 @@ class PartitionLeaderTest {
   }
 
   @Test
+  void anIdempotentRetryIsAcknowledgedOnlyOnceTheOriginalIsCommitted() {
+    leader(List.of(1, 2), List.of(1, 2), 2);
+    List<SimpleRecord> records =
+        List.of(new SimpleRecord(1000L, null, "a".getBytes(StandardCharsets.UTF_8), List.of()));
+    ByteBuffer request =
+        RecordBatchBuilder.build(records, CompressionType.NONE, 0L, -1, 42L, (short) 0, 0);
+    ByteBuffer retry = ByteBuffer.allocate(request.remaining()).put(request.duplicate()).flip();
+    Partition.AppendResult original = partition.appendRecordsAsLeader(request, Acks.ALL);
+
+    Partition.AppendResult retried = partition.appendRecordsAsLeader(retry, Acks.ALL);
+
+    assertThat(retried.info().firstOffset()).isEqualTo(original.info().firstOffset()).isZero();
+    assertThat(retried.info().recordCount()).isZero();
+    assertThat(partition.logEndOffset()).isEqualTo(1);
+    assertThat(retried.acked()).as("the original is not on the follower yet").isNotDone();
+    fetch(2, 0);
+    fetch(2, 1);
+    assertThat(original.acked()).isCompleted();
+    assertThat(retried.acked()).isCompleted();
+  }
+
+  @Test
   void acksLeaderCompletesAtOnceWhileTheHighWatermarkWaitsForTheFollowers() {
     leader(List.of(1, 2), List.of(1, 2), 2);
     Partition.AppendResult result = partition.appendRecordsAsLeader(batch(2), Acks.LEADER);

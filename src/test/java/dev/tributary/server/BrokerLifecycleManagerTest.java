@@ -235,5 +235,11 @@ class BrokerLifecycleManagerTest {
     public void reportUnreachable(Endpoint c, int reporterId, int brokerId) {
       throw new UnsupportedOperationException();
     }
+
+    @Override
+    public dev.tributary.metadata.ProducerIdsBlock allocateProducerIds(
+        Endpoint c, int brokerId, long brokerEpoch) {
+      throw new UnsupportedOperationException();
+    }
   }
 }

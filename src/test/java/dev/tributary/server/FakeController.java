@@ -1,6 +1,7 @@
 package dev.tributary.server;
 
 import dev.tributary.metadata.MetadataRecord;
+import dev.tributary.metadata.ProducerIdsBlock;
 import dev.tributary.metadata.TopicControl;
 import dev.tributary.replication.ReplicaHarness;
 import dev.tributary.security.AclBinding;
@@ -110,6 +111,11 @@ final class FakeController implements ControllerChannel {
           }
           return records;
         });
+  }
+
+  @Override
+  public ProducerIdsBlock allocateProducerIds(Endpoint controller, int brokerId, long brokerEpoch) {
+    throw new UnsupportedOperationException("producer ids are not a service test's call");
   }
 
   @Override

@@ -114,6 +114,11 @@ final class LocalReplicas implements RunningBroker, AutoCloseable {
    * one ({@link ReplicaHarness#catchUp} applies both).
    */
   @Override
+  public ProducerIdManager producerIdManager() {
+    throw new UnsupportedOperationException("producer ids are not a replica test's call");
+  }
+
+  @Override
   public MetadataImage metadata() {
     return harness.image();
   }

@@ -169,6 +169,35 @@ public final class RecordBatch {
     return buffer.getInt(start + BASE_SEQUENCE_OFFSET);
   }
 
+  /**
+   * True when an idempotent (or transactional) producer wrote the batch: its producer id is set
+   * (Kafka's {@code hasProducerId}). Such a batch carries the producer's epoch and sequence numbers
+   * and is tracked by the log's producer state.
+   */
+  public boolean hasProducerId() {
+    return producerId() > NO_PRODUCER_ID;
+  }
+
+  /**
+   * The sequence number of the batch's last record: the base sequence plus the last offset delta,
+   * wrapping past {@code Integer.MAX_VALUE} to 0 as a producer's sequence numbers do; {@link
+   * #NO_SEQUENCE} when the batch has none.
+   */
+  public int lastSequence() {
+    int baseSequence = baseSequence();
+    return baseSequence == NO_SEQUENCE
+        ? NO_SEQUENCE
+        : incrementSequence(baseSequence, lastOffsetDelta());
+  }
+
+  /** {@code sequence + increment}, wrapping past {@code Integer.MAX_VALUE} to 0 (Kafka's rule). */
+  public static int incrementSequence(int sequence, int increment) {
+    if (sequence > Integer.MAX_VALUE - increment) {
+      return increment - (Integer.MAX_VALUE - sequence) - 1;
+    }
+    return sequence + increment;
+  }
+
   public int recordCount() {
     return buffer.getInt(start + RECORDS_COUNT_OFFSET);
   }

@@ -22,9 +22,9 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * where deltas are relative to the batch's baseTimestamp (the first record's timestamp) and
- * baseOffset. {@link #build} writes non-transactional, non-idempotent (producerId, producerEpoch
- * and baseSequence -1) CreateTime batches with offset deltas 0..n-1; {@link #rebuild} rewrites a
- * stored batch with some of its records removed, for the log cleaner.
+ * baseOffset. {@link #build} writes non-transactional CreateTime batches with offset deltas 0..n-1,
+ * without a producer (producerId, producerEpoch and baseSequence -1) or an idempotent producer's;
+ * {@link #rebuild} rewrites a stored batch with some of its records removed, for the log cleaner.
  *
  * <p>Stateless and thread-safe. On the produce path (NONE) it sizes the batch exactly, allocates
  * once, writes in place and computes the CRC once; compressed batches pay for one extra copy of the
@@ -42,6 +42,30 @@ public final class RecordBatchBuilder {
       CompressionType compression,
       long baseOffset,
       int partitionLeaderEpoch) {
+    return build(
+        records,
+        compression,
+        baseOffset,
+        partitionLeaderEpoch,
+        RecordBatch.NO_PRODUCER_ID,
+        RecordBatch.NO_PRODUCER_EPOCH,
+        RecordBatch.NO_SEQUENCE);
+  }
+
+  /**
+   * As {@link #build(List, CompressionType, long, int)}, written by an idempotent producer: {@code
+   * producerId} and {@code producerEpoch} as InitProducerId gave them, and the records numbered
+   * {@code baseSequence, baseSequence + 1, ...} (the last wrapping to 0 past {@code
+   * Integer.MAX_VALUE}). Not transactional.
+   */
+  public static ByteBuffer build(
+      List<SimpleRecord> records,
+      CompressionType compression,
+      long baseOffset,
+      int partitionLeaderEpoch,
+      long producerId,
+      short producerEpoch,
+      int baseSequence) {
     Objects.requireNonNull(compression, "compression");
     if (records == null || records.isEmpty()) {
       throw new IllegalArgumentException("a record batch needs at least one record");
@@ -59,9 +83,9 @@ public final class RecordBatchBuilder {
             records.size() - 1,
             baseTimestamp,
             maxTimestamp,
-            RecordBatch.NO_PRODUCER_ID,
-            RecordBatch.NO_PRODUCER_EPOCH,
-            RecordBatch.NO_SEQUENCE);
+            producerId,
+            producerEpoch,
+            baseSequence);
     return encode(records, null, compression, header);
   }
 

@@ -11,6 +11,7 @@ import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.metadata.ProducerIdsBlock;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.server.ControllerUnreachableException;
 import java.io.IOException;
@@ -162,6 +163,23 @@ public final class HttpControllerChannel implements ControllerChannel {
     body.put("broker_id", brokerId);
     body.put("broker_epoch", brokerEpoch);
     return admin(call(controller, "POST", InternalApi.FENCE_BROKER, body, heartbeatTimeout));
+  }
+
+  @Override
+  public ProducerIdsBlock allocateProducerIds(Endpoint controller, int brokerId, long brokerEpoch) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("broker_id", brokerId);
+    body.put("broker_epoch", brokerEpoch);
+    JsonNode answer = call(controller, "POST", InternalApi.ALLOCATE_PRODUCER_IDS, body);
+    try {
+      return new ProducerIdsBlock(
+          brokerId,
+          answer.path("producer_id_start").asLong(-1),
+          answer.path("producer_id_len").asInt(-1));
+    } catch (IllegalArgumentException e) {
+      throw new ControllerUnreachableException(
+          "controller " + controller.brokerId() + " answered an invalid producer id block", e);
+    }
   }
 
   @Override

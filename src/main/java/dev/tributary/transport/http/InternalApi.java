@@ -31,6 +31,12 @@ public final class InternalApi {
   public static final String BROKER_UNREACHABLE = PREFIX + "/broker-unreachable";
 
   /**
+   * AllocateProducerIds: {@code {"broker_id", "broker_epoch"}} → {@code {"producer_id_start",
+   * "producer_id_len"}} (Kafka's field names).
+   */
+  public static final String ALLOCATE_PRODUCER_IDS = PREFIX + "/allocate-producer-ids";
+
+  /**
    * Replica fetch and OffsetsForLeaderEpoch, broker to leader; binary bodies ({@link
    * ReplicaFetchCodec}).
    */

@@ -84,6 +84,49 @@ class RecordBatchCompatibilityTest {
         .isEqualTo(KafkaRecords.build(records, CompressionType.NONE, BASE_OFFSET, LEADER_EPOCH));
   }
 
+  @Test
+  void anIdempotentProducersBatchIsByteForByteWhatKafkaClientsWrite() {
+    List<SimpleRecord> records = awkwardRecords();
+    org.apache.kafka.common.record.internal.SimpleRecord[] kafka =
+        records.stream()
+            .map(
+                r ->
+                    new org.apache.kafka.common.record.internal.SimpleRecord(
+                        r.timestamp(),
+                        r.key(),
+                        r.value(),
+                        r.headers().stream()
+                            .map(
+                                h ->
+                                    new org.apache.kafka.common.header.internals.RecordHeader(
+                                        h.key(), h.value()))
+                            .toArray(org.apache.kafka.common.header.Header[]::new)))
+            .toArray(org.apache.kafka.common.record.internal.SimpleRecord[]::new);
+    int baseSequence = Integer.MAX_VALUE - 1; // the last sequence wraps to 0 and beyond
+    ByteBuffer expected =
+        MemoryRecords.withIdempotentRecords(
+                org.apache.kafka.common.record.internal.RecordBatch.MAGIC_VALUE_V2,
+                BASE_OFFSET,
+                KafkaRecords.compression(CompressionType.NONE),
+                77L,
+                (short) 3,
+                baseSequence,
+                LEADER_EPOCH,
+                kafka)
+            .buffer();
+
+    ByteBuffer built =
+        RecordBatchBuilder.build(
+            records, CompressionType.NONE, BASE_OFFSET, LEADER_EPOCH, 77L, (short) 3, baseSequence);
+
+    assertThat(built).isEqualTo(expected);
+    RecordBatch batch = new RecordBatch(built);
+    assertThat(batch.hasProducerId()).isTrue();
+    assertThat(batch.lastSequence())
+        .isEqualTo(KafkaRecords.onlyBatch(expected).lastSequence())
+        .isEqualTo(records.size() - 3);
+  }
+
   @ParameterizedTest
   @EnumSource(CompressionType.class)
   void setBaseOffsetAndLeaderEpochKeepTheCrcValid(CompressionType type) {
