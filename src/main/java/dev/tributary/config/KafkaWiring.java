@@ -9,6 +9,7 @@ import dev.tributary.server.BrokerServer;
 import dev.tributary.server.FetchService;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.ProduceService;
+import dev.tributary.server.ProducerIdService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -39,6 +40,7 @@ class KafkaWiring {
       FetchService fetch,
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
+      ProducerIdService producerIds,
       Scheduler tributaryScheduler) {
     TributaryProperties.Kafka kafka = properties.kafka();
     try {
@@ -50,7 +52,15 @@ class KafkaWiring {
               kafka.socketRequestMaxBytes(),
               kafka.connectionsMaxIdleMs()),
           new KafkaListener.Services(
-              broker, config, access, produce, fetch, offsets, autoTopics, tributaryScheduler));
+              broker,
+              config,
+              access,
+              produce,
+              fetch,
+              offsets,
+              autoTopics,
+              producerIds,
+              tributaryScheduler));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

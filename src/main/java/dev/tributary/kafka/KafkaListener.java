@@ -9,6 +9,7 @@ import dev.tributary.server.FetchService;
 import dev.tributary.server.MetadataCache;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.ProduceService;
+import dev.tributary.server.ProducerIdService;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
 import java.util.List;
@@ -59,6 +60,7 @@ public final class KafkaListener implements AutoCloseable {
       FetchService fetch,
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
+      ProducerIdService producerIds,
       Scheduler scheduler) {}
 
   public KafkaListener(Settings settings, Services services) throws IOException {
@@ -83,7 +85,8 @@ public final class KafkaListener implements AutoCloseable {
                 new ProduceApi(services.produce(), services.metadata()),
                 new FetchApi(services.fetch(), services.metadata()),
                 new OffsetsApi(services.offsets()),
-                new OffsetForLeaderEpochApi(services.offsets())),
+                new OffsetForLeaderEpochApi(services.offsets()),
+                new InitProducerIdApi(services.producerIds())),
             handlers,
             services.scheduler());
     ListenerName listenerName = new ListenerName(NAME);

@@ -38,7 +38,6 @@ class KafkaClientsApiTest extends ApiTestSupport {
     Properties producerProps = new Properties();
     producerProps.put("bootstrap.servers", bootstrap());
     producerProps.put("acks", "all");
-    producerProps.put("enable.idempotence", "false");
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(producerProps, new StringSerializer(), new StringSerializer())) {
       for (int i = 0; i < 5; i++) {

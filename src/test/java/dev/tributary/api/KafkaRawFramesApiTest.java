@@ -11,6 +11,7 @@ import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
@@ -25,6 +26,8 @@ import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.InitProducerIdRequest;
+import org.apache.kafka.common.requests.InitProducerIdResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.junit.jupiter.api.Test;
@@ -374,6 +377,67 @@ class KafkaRawFramesApiTest extends ApiTestSupport {
       FetchResponse answer = client.roundTrip(new FetchRequest(data, (short) 12));
       assertThat(Errors.forCode(answer.data().responses().get(0).partitions().get(0).errorCode()))
           .isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
+    }
+  }
+
+  // ------------------------------------------------------------------------- idempotent producers
+
+  private static MemoryRecords idempotent(long producerId, int sequence, String... values) {
+    SimpleRecord[] records = new SimpleRecord[values.length];
+    for (int i = 0; i < values.length; i++) {
+      records[i] = new SimpleRecord(values[i].getBytes(StandardCharsets.UTF_8));
+    }
+    return MemoryRecords.withIdempotentRecords(
+        Compression.NONE, producerId, (short) 0, sequence, records);
+  }
+
+  /**
+   * A retried batch (same producer, epoch and sequence) is answered with its first offset and
+   * written once; a batch that skips sequences is OUT_OF_ORDER_SEQUENCE_NUMBER and appends nothing.
+   */
+  @Test
+  void aRetriedIdempotentBatchIsWrittenOnceAndASequenceGapIsRefused() throws Exception {
+    String topic = newTopicName();
+    createTopic(topic, 1);
+    try (RawKafka client = connect()) {
+      InitProducerIdResponse init =
+          client.roundTrip(
+              new InitProducerIdRequest.Builder(
+                      new InitProducerIdRequestData()
+                          .setTransactionalId(null)
+                          .setTransactionTimeoutMs(Integer.MAX_VALUE))
+                  .build((short) 4));
+      assertThat(Errors.forCode(init.data().errorCode())).isEqualTo(Errors.NONE);
+      long producerId = init.data().producerId();
+      assertThat(producerId).isNotNegative();
+      assertThat(init.data().producerEpoch()).isZero();
+
+      ProduceResponse first =
+          client.roundTrip(produce((short) 9, topic, 0, idempotent(producerId, 0, "a", "b")));
+      ProduceResponse retry =
+          client.roundTrip(produce((short) 9, topic, 0, idempotent(producerId, 0, "a", "b")));
+      assertThat(Errors.forCode(onlyPartition(retry).errorCode())).isEqualTo(Errors.NONE);
+      assertThat(onlyPartition(retry).baseOffset()).isEqualTo(onlyPartition(first).baseOffset());
+      ProduceResponse gap =
+          client.roundTrip(produce((short) 9, topic, 0, idempotent(producerId, 5, "c")));
+      assertThat(Errors.forCode(onlyPartition(gap).errorCode()))
+          .isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+    }
+    assertThat(endOffset(topic, 0)).isEqualTo(2);
+  }
+
+  @Test
+  void initProducerIdWithATransactionalIdIsInvalidRequest() throws Exception {
+    try (RawKafka client = connect()) {
+      InitProducerIdResponse init =
+          client.roundTrip(
+              new InitProducerIdRequest.Builder(
+                      new InitProducerIdRequestData()
+                          .setTransactionalId("tx-1")
+                          .setTransactionTimeoutMs(60_000))
+                  .build((short) 4));
+      assertThat(Errors.forCode(init.data().errorCode())).isEqualTo(Errors.INVALID_REQUEST);
+      assertThat(init.data().producerId()).isEqualTo(-1);
     }
   }
 }
