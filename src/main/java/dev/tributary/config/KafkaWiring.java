@@ -2,6 +2,7 @@ package dev.tributary.config;
 
 import dev.tributary.common.Scheduler;
 import dev.tributary.kafka.KafkaListener;
+import dev.tributary.kafka.security.ListenerSecurity;
 import dev.tributary.server.AccessControl;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
@@ -39,7 +40,8 @@ class KafkaWiring {
       FetchService fetch,
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
-      Scheduler tributaryScheduler) {
+      Scheduler tributaryScheduler,
+      ListenerSecurity kafkaListenerSecurity) {
     TributaryProperties.Kafka kafka = properties.kafka();
     try {
       return new KafkaListener(
@@ -50,7 +52,8 @@ class KafkaWiring {
               kafka.socketRequestMaxBytes(),
               kafka.connectionsMaxIdleMs()),
           new KafkaListener.Services(
-              broker, config, access, produce, fetch, offsets, autoTopics, tributaryScheduler));
+              broker, config, access, produce, fetch, offsets, autoTopics, tributaryScheduler),
+          kafkaListenerSecurity);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
