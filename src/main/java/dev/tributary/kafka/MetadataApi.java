@@ -124,7 +124,9 @@ final class MetadataApi implements ApiHandler {
       MetadataRequestData.MetadataRequestTopic wanted,
       boolean allowAutoCreate) {
     String name = wanted.name();
-    if (name == null && wanted.topicId() != null && !Uuid.ZERO_UUID.equals(wanted.topicId())) {
+    // By id when one is given, as Kafka decides: kafka-clients' Admin sends the name as "", not
+    // null.
+    if (wanted.topicId() != null && !Uuid.ZERO_UUID.equals(wanted.topicId())) {
       TopicImage byId = TopicIds.find(image, wanted.topicId());
       if (byId == null) {
         return error(null, Errors.UNKNOWN_TOPIC_ID).setTopicId(wanted.topicId());
