@@ -1,5 +1,6 @@
 package dev.tributary.kafka.security;
 
+import dev.tributary.security.ApiKey;
 import dev.tributary.security.Authorizer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -14,9 +15,9 @@ import org.apache.kafka.common.security.auth.SaslAuthenticationContext;
 /**
  * The principal of a SASL/PLAIN connection: the principal of the API key it authenticated with
  * ({@code User:billing}), as REST sees the same key, not the key id that PLAIN calls the user.
- * kafka-clients asks for it on every request the connection sends, so the key is looked up each
- * time: once the key is deleted, the connection's next request fails here and the listener closes
- * the connection (a new one cannot authenticate), as a deleted key stops working over REST.
+ * kafka-clients builds it once, when the connection has authenticated, and keeps it: it is an
+ * {@link ApiKeyPrincipal}, which the listener checks before every request (a deleted key's
+ * connection is closed, and a new one cannot authenticate).
  *
  * <p>Made by class name ({@code principal.builder.class}); the {@link Authorizer} comes in the
  * configs under {@link ListenerChannels#API_KEYS_CONFIG}.
@@ -33,24 +34,25 @@ public final class ApiKeyPrincipalBuilder implements KafkaPrincipalBuilder, Conf
   }
 
   /**
-   * @throws SaslAuthenticationException if the key no longer exists
+   * @throws SaslAuthenticationException if the key was deleted since it authenticated
    * @throws IllegalArgumentException for a connection that did not authenticate with SASL
    */
   @Override
-  public KafkaPrincipal build(AuthenticationContext context) {
+  public ApiKeyPrincipal build(AuthenticationContext context) {
     if (!(context instanceof SaslAuthenticationContext sasl)) {
       throw new IllegalArgumentException(
           "API key principals come from SASL authentication, not " + context.securityProtocol());
     }
     String keyId = sasl.server().getAuthorizationID();
-    String principal =
+    ApiKey key =
         apiKeys
-            .principalOfKey(keyId)
+            .key(keyId)
             .orElseThrow(
                 () ->
                     new SaslAuthenticationException(
                         "API key " + keyId + " no longer exists; authenticate again"));
-    return parse(principal);
+    KafkaPrincipal principal = parse(key.principal());
+    return new ApiKeyPrincipal(principal.getPrincipalType(), principal.getName(), key, apiKeys);
   }
 
   /** {@code Type:name} (every API key's principal has this form) as a KafkaPrincipal. */

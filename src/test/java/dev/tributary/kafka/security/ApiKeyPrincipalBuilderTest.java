@@ -61,21 +61,52 @@ class ApiKeyPrincipalBuilderTest {
 
   @Test
   void aPrincipalOfAnotherTypeKeepsItsType() {
-    assertThat(builder().build(authenticated("ingest-key", "s2")))
-        .isEqualTo(new KafkaPrincipal("Service", "ingest"));
+    KafkaPrincipal principal = builder().build(authenticated("ingest-key", "s2"));
+
+    assertThat(principal.getPrincipalType()).isEqualTo("Service");
+    assertThat(principal.getName()).isEqualTo("ingest");
   }
 
   @Test
-  void onceTheKeyIsDeletedItsConnectionHasNoPrincipal() {
+  void thePrincipalKnowsWhenItsKeyIsDeleted() {
     SaslAuthenticationContext context = authenticated("billing-key", "s1");
     ApiKeyPrincipalBuilder builder = builder();
-    assertThat(builder.build(context).getName()).isEqualTo("billing");
+    ApiKeyPrincipal principal = builder.build(context);
+    assertThat(principal.keyId()).isEqualTo("billing-key");
+    assertThat(principal.revoked()).isFalse();
 
     image[0] = image[0].withoutApiKey("billing-key");
 
+    assertThat(principal.revoked()).isTrue();
+    // Deleted between its authentication and the principal's making: no principal at all.
     assertThatThrownBy(() -> builder.build(context))
         .isInstanceOf(SaslAuthenticationException.class)
         .hasMessageContaining("billing-key no longer exists");
+  }
+
+  @Test
+  void aKeyReplacedUnderItsIdRevokesThePrincipalsOfTheOldOne() {
+    ApiKeyPrincipal principal = builder().build(authenticated("billing-key", "s1"));
+
+    image[0] =
+        image[0].withApiKey(
+            new ApiKey("billing-key", "User:billing", ApiKeySecrets.sha256("new"), "", 0));
+
+    assertThat(principal.revoked()).isTrue();
+    assertThat(builder().build(authenticated("billing-key", "new")).revoked()).isFalse();
+  }
+
+  @Test
+  void principalsOfTwoKeysOfOnePrincipalDiffer() {
+    image[0] =
+        image[0].withApiKey(
+            new ApiKey("billing-key-2", "User:billing", ApiKeySecrets.sha256("s3"), "", 0));
+    ApiKeyPrincipal first = builder().build(authenticated("billing-key", "s1"));
+    ApiKeyPrincipal again = builder().build(authenticated("billing-key", "s1"));
+    ApiKeyPrincipal second = builder().build(authenticated("billing-key-2", "s3"));
+
+    assertThat(first).isEqualTo(again).hasSameHashCodeAs(again).isNotEqualTo(second);
+    assertThat(first.toString()).isEqualTo(second.toString()).isEqualTo("User:billing");
   }
 
   @Test
