@@ -3,6 +3,7 @@ package dev.tributary.config;
 import dev.tributary.common.Time;
 import dev.tributary.group.GroupCoordinatorConfig;
 import dev.tributary.kafka.KafkaListener;
+import dev.tributary.kafka.security.ListenerSecurity;
 import dev.tributary.metadata.AdvertisedListener;
 import dev.tributary.metadata.AdvertisedListener.SecurityProtocol;
 import dev.tributary.quota.ClientQuotaManager;
@@ -71,15 +72,18 @@ class BrokerWiring {
       @Value("${server.port:8081}") int port,
       @Value("${server.ssl.bundle:}") String serverBundle,
       @Value("${server.ssl.enabled:true}") boolean serverSslEnabled,
+      @Value("${tributary.security.enabled:true}") boolean securityEnabled,
       KafkaPort kafkaPort) {
+    boolean tls = ClusterTls.listenerOnTls(serverBundle, serverSslEnabled);
     return new BrokerConfig(
         properties.brokerId(),
         properties.dataDir().toAbsolutePath().normalize(),
         advertisedListeners(
             properties,
             port,
-            ClusterTls.listenerOnTls(serverBundle, serverSslEnabled),
-            kafkaPort.port()),
+            tls,
+            kafkaPort.port(),
+            ListenerSecurity.protocolFor(securityEnabled, tls)),
         properties.autoCreateTopicsEnable(),
         properties.numPartitions(),
         properties.defaultReplicationFactor(),
@@ -106,10 +110,14 @@ class BrokerWiring {
    * The listeners this broker registers (Kafka's {@code advertised.listeners}), one entry per
    * listener it serves: the HTTP one, on {@code server.port} at {@code tributary.advertised-host},
    * SSL when {@code server.ssl.bundle} puts it on TLS; and the Kafka one ({@code
-   * tributary.kafka.*}) when {@code kafkaPort} is one (>= 0).
+   * tributary.kafka.*}) when {@code kafkaPort} is one (>= 0), speaking {@code kafkaProtocol}.
    */
   static List<AdvertisedListener> advertisedListeners(
-      TributaryProperties properties, int httpPort, boolean httpOnTls, int kafkaPort) {
+      TributaryProperties properties,
+      int httpPort,
+      boolean httpOnTls,
+      int kafkaPort,
+      SecurityProtocol kafkaProtocol) {
     AdvertisedListener http =
         new AdvertisedListener(
             AdvertisedListener.HTTP,
@@ -126,7 +134,7 @@ class BrokerWiring {
             KafkaListener.NAME,
             kafka.advertisedHost() != null ? kafka.advertisedHost() : properties.advertisedHost(),
             kafka.advertisedPort() != null ? kafka.advertisedPort() : kafkaPort,
-            SecurityProtocol.PLAINTEXT));
+            kafkaProtocol));
   }
 
   /** Closed by {@link BrokerLifecycle} during graceful shutdown, not by the bean factory. */

@@ -2,6 +2,7 @@ package dev.tributary.config;
 
 import dev.tributary.common.Scheduler;
 import dev.tributary.kafka.KafkaListener;
+import dev.tributary.kafka.security.ListenerSecurity;
 import dev.tributary.server.AccessControl;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
@@ -41,7 +42,8 @@ class KafkaWiring {
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
       ProducerIdService producerIds,
-      Scheduler tributaryScheduler) {
+      Scheduler tributaryScheduler,
+      ListenerSecurity kafkaListenerSecurity) {
     TributaryProperties.Kafka kafka = properties.kafka();
     try {
       return new KafkaListener(
@@ -60,7 +62,8 @@ class KafkaWiring {
               offsets,
               autoTopics,
               producerIds,
-              tributaryScheduler));
+              tributaryScheduler),
+          kafkaListenerSecurity);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

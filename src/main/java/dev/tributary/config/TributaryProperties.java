@@ -50,6 +50,13 @@ public record TributaryProperties(
    * {@code advertised.listeners} entry for it, {@code num.network.threads}, {@code num.io.threads},
    * {@code socket.request.max.bytes}, {@code connections.max.idle.ms}).
    *
+   * <p>Its security has no setting of its own; it follows the broker's ({@link
+   * KafkaSecurityWiring}): with {@code tributary.security.enabled} (the default) clients
+   * authenticate with SASL/PLAIN, user name the API key id and password its secret, and the same
+   * ACLs as REST decide; with {@code server.ssl.bundle} it is on TLS with the HTTP listener's
+   * certificate. So it is SASL_PLAINTEXT by default, SASL_SSL with TLS, PLAINTEXT with security
+   * off, SSL with security off and TLS on.
+   *
    * @param port where it listens; unset: 9091 + the broker id (broker 1 on Kafka's 9092); 0: any
    * @param advertisedHost what clients are told to connect to; unset: {@code
    *     tributary.advertised-host}

@@ -2,6 +2,7 @@ package dev.tributary.kafka;
 
 import dev.tributary.common.Scheduler;
 import dev.tributary.kafka.network.InboundRequest;
+import dev.tributary.kafka.security.ApiKeyPrincipal;
 import dev.tributary.server.RequestContext;
 import java.util.EnumMap;
 import java.util.List;
@@ -78,6 +79,14 @@ public final class KafkaApis implements Consumer<InboundRequest> {
   }
 
   private void handle(InboundRequest inbound) {
+    if (inbound.principal() instanceof ApiKeyPrincipal key && key.revoked()) {
+      // Deleted or replaced since the connection authenticated: no more requests on it, and a new
+      // connection cannot authenticate with it (as with a deleted key over REST).
+      logger.info(
+          "Closing {}: API key {} of {} was revoked", inbound.connectionId(), key.keyId(), key);
+      inbound.close();
+      return;
+    }
     org.apache.kafka.common.requests.RequestContext kafkaContext =
         new org.apache.kafka.common.requests.RequestContext(
             inbound.header(),

@@ -2,6 +2,8 @@ package dev.tributary.kafka;
 
 import dev.tributary.common.Scheduler;
 import dev.tributary.kafka.network.KafkaSocketServer;
+import dev.tributary.kafka.security.ListenerChannels;
+import dev.tributary.kafka.security.ListenerSecurity;
 import dev.tributary.server.AccessControl;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
@@ -13,25 +15,19 @@ import dev.tributary.server.ProducerIdService;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.network.ChannelBuilder;
-import org.apache.kafka.common.network.ChannelBuilders;
 import org.apache.kafka.common.network.KafkaChannel;
 import org.apache.kafka.common.network.ListenerName;
-import org.apache.kafka.common.security.auth.SecurityProtocol;
-import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.common.utils.internals.LogContext;
 
 /**
  * The broker's Kafka listener: Kafka's wire protocol on its own port, a second adapter over the
  * same broker services the REST API calls. It binds when built (so its port is known before the
  * broker registers and advertises it) and serves once the broker does (requests before that are
- * answered with BROKER_NOT_AVAILABLE-style errors by the services).
+ * answered with BROKER_NOT_AVAILABLE-style errors by the services). Its security follows the
+ * broker's ({@link ListenerSecurity}): SASL/PLAIN with the API keys when authentication is on, TLS
+ * when the HTTP listener has it.
  *
  * <p>Threads: the socket server's acceptor and network threads, and {@code
  * tributary-kafka-handler-N} running requests; all stopped by {@link #close}.
@@ -63,7 +59,12 @@ public final class KafkaListener implements AutoCloseable {
       ProducerIdService producerIds,
       Scheduler scheduler) {}
 
-  public KafkaListener(Settings settings, Services services) throws IOException {
+  /**
+   * @param security PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL ({@link ListenerSecurity}); the
+   *     broker registers the same
+   */
+  public KafkaListener(Settings settings, Services services, ListenerSecurity security)
+      throws IOException {
     AtomicInteger threadCount = new AtomicInteger();
     handlers =
         Executors.newFixedThreadPool(
@@ -86,35 +87,24 @@ public final class KafkaListener implements AutoCloseable {
                 new FetchApi(services.fetch(), services.metadata()),
                 new OffsetsApi(services.offsets()),
                 new OffsetForLeaderEpochApi(services.offsets()),
-                new InitProducerIdApi(services.producerIds())),
+                new InitProducerIdApi(services.producerIds()),
+                new SaslApis.Handshake(),
+                new SaslApis.Authenticate()),
             handlers,
             services.scheduler());
     ListenerName listenerName = new ListenerName(NAME);
-    AbstractConfig securityConfig = new AbstractConfig(new ConfigDef(), Map.of());
     sockets =
         new KafkaSocketServer(
             settings.socket(),
             settings.networkThreads(),
-            () -> channelBuilder(listenerName, securityConfig, apis),
+            () ->
+                ListenerChannels.serverChannelBuilder(
+                    listenerName, security, apis::apiVersionsResponse),
             listenerName,
-            SecurityProtocol.PLAINTEXT,
+            ListenerChannels.kafkaProtocol(security),
             settings.maxRequestSizeBytes(),
             settings.connectionsMaxIdleMs(),
             apis);
-  }
-
-  private static ChannelBuilder channelBuilder(
-      ListenerName listenerName, AbstractConfig config, KafkaApis apis) {
-    return ChannelBuilders.serverChannelBuilder(
-        listenerName,
-        false,
-        SecurityProtocol.PLAINTEXT,
-        config,
-        null,
-        null,
-        Time.SYSTEM,
-        new LogContext("[kafka-listener] "),
-        apis::apiVersionsResponse);
   }
 
   /** Binds the listener's port before the broker is built; see {@link KafkaSocketServer#bind}. */

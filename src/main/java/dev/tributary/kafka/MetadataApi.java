@@ -31,6 +31,14 @@ import org.apache.kafka.common.requests.MetadataResponse;
  * partitions, leaders, epochs, replicas, ISRs and offline replicas. A named topic that does not
  * exist is auto-created when the request allows it and {@code auto.create.topics.enable} is on;
  * until then it answers LEADER_NOT_AVAILABLE, and the client asks again (as with Kafka).
+ *
+ * <p>ACLs, as Kafka's {@code handleTopicMetadataRequest} applies them: a topic is described to a
+ * principal that may READ or WRITE it (Kafka's DESCRIBE, which READ and WRITE imply, so a
+ * write-only producer finds its topic). A listing of all topics leaves the others out; a topic
+ * named (or asked for by id) that the principal may not describe answers TOPIC_AUTHORIZATION_FAILED
+ * whether it exists or not, and by id without its name. Auto-creation takes ADMIN on the topic
+ * (REST's rule, Kafka's CREATE); a principal that may describe a missing topic but not create it
+ * gets TOPIC_AUTHORIZATION_FAILED, as from Kafka.
  */
 final class MetadataApi implements ApiHandler {
   static final String KAFKA_LISTENER = "KAFKA";
@@ -98,7 +106,7 @@ final class MetadataApi implements ApiHandler {
     boolean allowAutoCreate = context.apiVersion() < 4 || data.allowAutoTopicCreation();
     if (data.topics() == null) {
       for (TopicImage topic : image.topicsByName().values()) {
-        if (access.allows(context.request(), AclOperation.READ, ResourceType.TOPIC, topic.name())) {
+        if (mayDescribe(context, topic.name())) {
           response.topics().add(topic(image, topic));
         }
       }
@@ -116,24 +124,30 @@ final class MetadataApi implements ApiHandler {
       MetadataRequestData.MetadataRequestTopic wanted,
       boolean allowAutoCreate) {
     String name = wanted.name();
-    if (name == null && wanted.topicId() != null && !Uuid.ZERO_UUID.equals(wanted.topicId())) {
+    // By id when one is given, as Kafka decides: kafka-clients' Admin sends the name as "", not
+    // null.
+    if (wanted.topicId() != null && !Uuid.ZERO_UUID.equals(wanted.topicId())) {
       TopicImage byId = TopicIds.find(image, wanted.topicId());
       if (byId == null) {
         return error(null, Errors.UNKNOWN_TOPIC_ID).setTopicId(wanted.topicId());
       }
+      if (!mayDescribe(context, byId.name())) {
+        // Topic ids are not secret; the name is (Kafka leaves it out too).
+        return error(null, Errors.TOPIC_AUTHORIZATION_FAILED).setTopicId(wanted.topicId());
+      }
       name = byId.name();
     }
-    if (!access.allows(context.request(), AclOperation.READ, ResourceType.TOPIC, name)) {
+    if (!mayDescribe(context, name)) {
       return error(name, Errors.TOPIC_AUTHORIZATION_FAILED);
     }
     TopicImage topic = image.topic(name).orElse(null);
     if (topic != null) {
       return topic(image, topic);
     }
-    if (allowAutoCreate
-        && config.autoCreateTopicsEnable()
-        && TopicName.problemWith(name) == null
-        && access.allows(context.request(), AclOperation.ADMIN, ResourceType.TOPIC, name)) {
+    if (allowAutoCreate && config.autoCreateTopicsEnable() && TopicName.problemWith(name) == null) {
+      if (!access.allows(context.request(), AclOperation.ADMIN, ResourceType.TOPIC, name)) {
+        return error(name, Errors.TOPIC_AUTHORIZATION_FAILED);
+      }
       autoTopics.create(context.request(), name); // the client asks again until it is there
       return error(name, Errors.LEADER_NOT_AVAILABLE);
     }
@@ -142,6 +156,12 @@ final class MetadataApi implements ApiHandler {
         TopicName.problemWith(name) == null
             ? Errors.UNKNOWN_TOPIC_OR_PARTITION
             : Errors.INVALID_TOPIC_EXCEPTION);
+  }
+
+  /** Kafka's DESCRIBE on a topic: implied by READ and by WRITE (and so by ADMIN). */
+  private boolean mayDescribe(KafkaRequestContext context, String topic) {
+    return access.allows(context.request(), AclOperation.READ, ResourceType.TOPIC, topic)
+        || access.allows(context.request(), AclOperation.WRITE, ResourceType.TOPIC, topic);
   }
 
   private static MetadataResponseData.MetadataResponseTopic error(String name, Errors error) {

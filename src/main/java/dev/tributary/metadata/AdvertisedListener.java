@@ -13,7 +13,7 @@ import java.util.Set;
  * One listener a broker advertises in its registration (an entry of Kafka's {@code
  * advertised.listeners}, and of {@code BrokerRegistrationRecord.endPoints}): where clients and
  * other brokers reach it for one protocol. Names are Kafka's listener names: {@value #HTTP} for the
- * REST and internal API, and (later) {@code KAFKA} for the wire protocol.
+ * REST and internal API, and {@code KAFKA} for the wire protocol.
  *
  * <p>A registration's listeners are sorted by name, with unique names, and one of them is {@value
  * #HTTP} ({@link #ofRegistration}); the controller refuses any other registration ({@link
@@ -39,7 +39,11 @@ public record AdvertisedListener(
     /** No TLS. */
     PLAINTEXT,
     /** TLS ({@code server.ssl.bundle} set for the HTTP listener: docs/adr/0016-tls.md). */
-    SSL
+    SSL,
+    /** SASL authentication without TLS (the Kafka listener with client authentication on). */
+    SASL_PLAINTEXT,
+    /** SASL authentication over TLS (the Kafka listener with authentication and TLS on). */
+    SASL_SSL
   }
 
   public AdvertisedListener {

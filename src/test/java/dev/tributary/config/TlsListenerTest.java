@@ -17,6 +17,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.BeforeEach;
@@ -143,11 +145,13 @@ class TlsListenerTest {
         JSON.readTree(
             get(trustingClient, "https", "/v3/clusters/" + clusterId + "/brokers/1").body());
 
-    assertThat(broker.get("listeners")).hasSize(1);
-    JsonNode http = broker.get("listeners").get(0);
-    assertThat(http.get("name").stringValue()).isEqualTo("HTTP");
-    assertThat(http.get("port").intValue()).isEqualTo(port);
-    assertThat(http.get("security_protocol").stringValue()).isEqualTo("SSL");
+    Map<String, JsonNode> listeners = new HashMap<>();
+    broker.get("listeners").forEach(l -> listeners.put(l.get("name").stringValue(), l));
+    assertThat(listeners).containsOnlyKeys("HTTP", "KAFKA");
+    assertThat(listeners.get("HTTP").get("port").intValue()).isEqualTo(port);
+    assertThat(listeners.get("HTTP").get("security_protocol").stringValue()).isEqualTo("SSL");
+    // The Kafka listener serves TLS from the same bundle, with SASL since authentication is on.
+    assertThat(listeners.get("KAFKA").get("security_protocol").stringValue()).isEqualTo("SASL_SSL");
   }
 
   @Test

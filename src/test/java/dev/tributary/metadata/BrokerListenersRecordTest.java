@@ -179,7 +179,7 @@ class BrokerListenersRecordTest {
         .hasMessageContaining("unknown version 1");
 
     byte[] unknownProtocol =
-        registerBrokerVersion1(1, out -> listener(out, "HTTP", "h", 1, "SASL_SSL"));
+        registerBrokerVersion1(1, out -> listener(out, "HTTP", "h", 1, "QUIC"));
     assertThatThrownBy(() -> MetadataRecordSerde.deserialize(unknownProtocol))
         .isInstanceOf(IllegalArgumentException.class);
 

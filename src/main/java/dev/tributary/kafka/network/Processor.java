@@ -7,6 +7,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.network.ChannelBuilder;
 import org.apache.kafka.common.network.KafkaChannel;
 import org.apache.kafka.common.network.ListenerName;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.network.NetworkSend;
 import org.apache.kafka.common.network.Selector;
 import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.internals.LogContext;
@@ -37,6 +39,13 @@ import org.slf4j.LoggerFactory;
 final class Processor implements Runnable {
   private static final Logger logger = LoggerFactory.getLogger(Processor.class);
   private static final long POLL_TIMEOUT_MS = 300;
+
+  /**
+   * How long a connection that failed authentication stays open (muted) after its error response,
+   * Kafka's {@code connection.failed.authentication.delay.ms} default: the client reads why before
+   * the close, and a client retrying bad credentials is slowed down.
+   */
+  private static final int FAILED_AUTHENTICATION_DELAY_MS = 100;
 
   private final int id;
   private final Selector selector;
@@ -81,7 +90,7 @@ final class Processor implements Runnable {
         new Selector(
             maxRequestSizeBytes,
             connectionsMaxIdleMs,
-            0,
+            FAILED_AUTHENTICATION_DELAY_MS,
             new org.apache.kafka.common.metrics.Metrics(),
             Time.SYSTEM,
             "kafka-listener",
@@ -230,6 +239,7 @@ final class Processor implements Runnable {
           selector.close(connectionId);
           continue;
         }
+        KafkaPrincipal principal = channel.principal(); // may fail: a deleted API key
         selector.mute(connectionId);
         channel.handleChannelMuteEvent(KafkaChannel.ChannelMuteEvent.REQUEST_RECEIVED);
         requests.accept(
@@ -239,11 +249,14 @@ final class Processor implements Runnable {
                 header,
                 receive.payload(),
                 receive.size(),
-                channel.principal(),
+                principal,
                 channel.socketAddress(),
                 listenerName,
                 securityProtocol,
                 channel.channelMetadataRegistry().clientInformation()));
+      } catch (AuthenticationException e) {
+        logger.info("Closing Kafka connection {}: {}", connectionId, e.getMessage());
+        selector.close(connectionId);
       } catch (IOException | RuntimeException e) {
         // An unknown API key, a header that does not parse: Kafka closes the connection.
         logger.info(

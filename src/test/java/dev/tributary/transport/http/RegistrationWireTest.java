@@ -89,15 +89,15 @@ class RegistrationWireTest {
           .as(listeners)
           .isInstanceOf(InvalidRequestException.class);
     }
-    JsonNode sasl =
+    JsonNode unknown =
         parse(
             """
             {"broker_id":1,"incarnation_id":"i","listeners":[
-              {"name":"HTTP","host":"h","port":80,"security_protocol":"SASL_SSL"}]}
+              {"name":"HTTP","host":"h","port":80,"security_protocol":"QUIC"}]}
             """);
-    assertThatThrownBy(() -> RegistrationWire.fromJson(sasl, SecurityProtocol.PLAINTEXT))
+    assertThatThrownBy(() -> RegistrationWire.fromJson(unknown, SecurityProtocol.PLAINTEXT))
         .isInstanceOf(InvalidRegistrationException.class)
-        .hasMessageContaining("unknown security protocol SASL_SSL");
+        .hasMessageContaining("unknown security protocol QUIC");
   }
 
   @Test
