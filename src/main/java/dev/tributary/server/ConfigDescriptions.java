@@ -185,20 +185,29 @@ public final class ConfigDescriptions {
             .metadata()
             .topic(topic)
             .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic));
+    return topicConfigs(image.configs());
+  }
+
+  /**
+   * Every config of a topic whose own settings are {@code overrides} (one about to be created), in
+   * {@link LogConfig}'s order.
+   *
+   * @throws dev.tributary.log.InvalidConfigException if the overrides are invalid
+   */
+  public static List<ConfigEntry> topicConfigs(Map<String, String> overrides) {
     List<ConfigEntry> entries = new ArrayList<>();
-    LogConfig.fromMap(image.configs())
+    LogConfig.fromMap(overrides)
         .toMap()
         .forEach(
             (name, value) -> {
-              String own = image.configs().get(name);
               Described described = TOPIC_CONFIGS.get(name);
               Synonym fallback =
                   new Synonym(
                       described.brokerName(), LogConfig.defaultValue(name), Source.DEFAULT_CONFIG);
               List<Synonym> synonyms =
-                  own == null
-                      ? List.of(fallback)
-                      : List.of(new Synonym(name, value, Source.DYNAMIC_TOPIC_CONFIG), fallback);
+                  overrides.containsKey(name)
+                      ? List.of(new Synonym(name, value, Source.DYNAMIC_TOPIC_CONFIG), fallback)
+                      : List.of(fallback);
               entries.add(
                   new ConfigEntry(
                       name,
@@ -214,21 +223,30 @@ public final class ConfigDescriptions {
   }
 
   /**
-   * Every config of broker {@code brokerId}, which must be this one (each broker describes its own,
-   * as in Kafka).
+   * Every config of the broker named {@code brokerName} (its id), which must be this one: each
+   * broker describes its own, as in Kafka. The empty name stands for the cluster-wide defaults set
+   * at run time, of which Tributary has none.
    *
    * @throws dev.tributary.common.errors.AuthorizationException without READ on the cluster
-   * @throws InvalidRequestException for another broker's id
+   * @throws InvalidRequestException for a name that is not an id, or another broker's id
    */
-  public List<ConfigEntry> brokerConfigs(RequestContext context, int brokerId) {
+  public List<ConfigEntry> brokerConfigs(RequestContext context, String brokerName) {
     access.require(context, AclOperation.READ, ResourceType.CLUSTER, AccessControl.clusterName());
+    if (brokerName == null || brokerName.isEmpty()) {
+      return List.of();
+    }
     BrokerConfig config = metadata.config();
-    if (brokerId != config.brokerId()) {
+    if (!brokerName.equals(String.valueOf(config.brokerId()))) {
+      try {
+        Integer.parseInt(brokerName);
+      } catch (NumberFormatException e) {
+        throw new InvalidRequestException("Broker id must be an integer, but it is: " + brokerName);
+      }
       throw new InvalidRequestException(
           "Unexpected broker id, expected "
               + config.brokerId()
               + " or empty string, but received "
-              + brokerId);
+              + brokerName);
     }
     ReplicationConfig replication = config.replication();
     List<ConfigEntry> entries = new ArrayList<>();

@@ -77,6 +77,17 @@ class ConfigDescriptionsTest {
   }
 
   @Test
+  void aTopicAboutToBeCreatedIsDescribedFromItsOwnSettings() {
+    List<ConfigEntry> entries =
+        ConfigDescriptions.topicConfigs(Map.of(LogConfig.CLEANUP_POLICY, "compact"));
+
+    assertThat(entries).hasSize(LogConfig.names().size());
+    assertThat(named(entries, LogConfig.CLEANUP_POLICY).source())
+        .isEqualTo(Source.DYNAMIC_TOPIC_CONFIG);
+    assertThat(named(entries, "segment.ms").source()).isEqualTo(Source.DEFAULT_CONFIG);
+  }
+
+  @Test
   void aTopicThatDoesNotExistOrCannotAndOneNotReadableAreRefused() {
     assertThatThrownBy(() -> configs.topicConfigs(ALICE, "missing"))
         .isInstanceOf(UnknownTopicOrPartitionException.class);
@@ -95,7 +106,7 @@ class ConfigDescriptionsTest {
 
   @Test
   void theBrokerTellsItsStartupSettingsReadOnlyAndHidesItsSecret() {
-    List<ConfigEntry> entries = configs.brokerConfigs(ALICE, 1);
+    List<ConfigEntry> entries = configs.brokerConfigs(ALICE, "1");
 
     ConfigEntry partitions = named(entries, "num.partitions");
     assertThat(partitions.value()).isEqualTo("4");
@@ -118,17 +129,23 @@ class ConfigDescriptionsTest {
 
   @Test
   void anotherBrokersIdOrNoReadOnTheClusterIsRefused() {
-    assertThatThrownBy(() -> configs.brokerConfigs(ALICE, 2))
+    assertThatThrownBy(() -> configs.brokerConfigs(ALICE, "2"))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessage("Unexpected broker id, expected 1 or empty string, but received 2");
+    assertThatThrownBy(() -> configs.brokerConfigs(ALICE, "b1"))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessage("Broker id must be an integer, but it is: b1");
+    assertThat(configs.brokerConfigs(ALICE, ""))
+        .as("no cluster-wide defaults are set at run time")
+        .isEmpty();
 
     ConfigDescriptions secured =
         new ConfigDescriptions(broker, broker.accessControl(new AtomicInteger()));
-    assertThatThrownBy(() -> secured.brokerConfigs(ALICE, 1))
+    assertThatThrownBy(() -> secured.brokerConfigs(ALICE, "1"))
         .isInstanceOfSatisfying(
             AuthorizationException.class,
             e -> assertThat(e.error()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED));
     broker.grant("User:alice", AclOperation.READ, ResourceType.CLUSTER, AclBinding.CLUSTER_NAME);
-    assertThat(secured.brokerConfigs(ALICE, 1)).isNotEmpty();
+    assertThat(secured.brokerConfigs(ALICE, "1")).isNotEmpty();
   }
 }
