@@ -169,4 +169,115 @@ class AdminServiceKafkaAdminTest {
     assertThat(elected.join().get(new TopicPartition("orders", 5)).error())
         .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
   }
+
+  @Test
+  void kafkasMinusOneTakesTheBrokersPartitionsAndReplicationFactor() {
+    NewTopic validated =
+        admin
+            .validateCreateTopic(
+                ALICE,
+                NewTopic.placed(
+                    "orders", NewTopic.FROM_ASSIGNMENTS, NewTopic.FROM_ASSIGNMENTS, Map.of()))
+            .join();
+
+    assertThat(validated.partitions()).as("num.partitions").isEqualTo(2);
+    assertThat(validated.replicationFactor()).as("default.replication.factor").isEqualTo(1);
+    assertThat(validated.configs())
+        .as("min.insync.replicas capped by the default replication factor")
+        .isEqualTo(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "1"));
+
+    CompletableFuture<TopicImage> created =
+        admin.createTopic(ALICE, NewTopic.placed("orders", NewTopic.FROM_ASSIGNMENTS, 3, Map.of()));
+    harness.catchUp();
+    assertThat(created.join().partitionCount()).isEqualTo(2);
+    assertThat(created.join().replicationFactor()).isEqualTo(3);
+  }
+
+  @Test
+  void aCreateNeedsAdminOnTheClusterOrOnTheTopic() {
+    AtomicInteger denials = new AtomicInteger();
+    AdminService secured =
+        new AdminService(broker, broker.config(), broker.accessControl(denials), broker.waiters);
+    NewTopic orders = NewTopic.placed("orders", 1, 1, Map.of());
+
+    assertThatThrownBy(() -> secured.validateCreateTopic(ALICE, orders))
+        .isInstanceOfSatisfying(
+            AuthorizationException.class,
+            e -> assertThat(e.error()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED));
+    assertThat(denials).as("one refusal, counted once").hasValue(1);
+
+    broker.grant("User:alice", AclOperation.ADMIN, ResourceType.CLUSTER, AclBinding.CLUSTER_NAME);
+    CompletableFuture<TopicImage> created = secured.createTopic(ALICE, orders);
+    harness.catchUp();
+    assertThat(created.join().name()).isEqualTo("orders");
+  }
+
+  @Test
+  void replacingConfigsKeepsOnlyThoseGivenAndTheBrokersMinInsyncReplicas() {
+    harness.createTopic(
+        "orders",
+        1,
+        Map.of("retention.ms", "1000", LogConfig.MIN_IN_SYNC_REPLICAS, "3", "segment.ms", "5"),
+        1,
+        2,
+        3);
+
+    CompletableFuture<Void> replaced =
+        admin.replaceConfigs(ALICE, "orders", Map.of("segment.ms", "7"), false);
+    harness.catchUp();
+
+    assertThat(replaced).isCompleted();
+    assertThat(broker.metadata().topic("orders").orElseThrow().configs())
+        .as("retention.ms back to its default; min.insync.replicas back to the broker's")
+        .isEqualTo(Map.of("segment.ms", "7", LogConfig.MIN_IN_SYNC_REPLICAS, "2"));
+
+    Map<String, String> nullValue = new java.util.HashMap<>();
+    nullValue.put("retention.ms", null);
+    assertThatThrownBy(() -> admin.replaceConfigs(ALICE, "orders", nullValue, false))
+        .isInstanceOf(dev.tributary.common.errors.InvalidRequestException.class)
+        .hasMessage("Null value not supported for : retention.ms");
+    CompletableFuture<Void> invalid =
+        admin.replaceConfigs(ALICE, "orders", Map.of("segment.ms", "x"), false);
+    assertThat(failureOf(invalid)).isInstanceOf(InvalidConfigException.class);
+    assertThat(broker.metadata().topic("orders").orElseThrow().configs())
+        .containsEntry("segment.ms", "7");
+  }
+
+  @Test
+  void deletingMinInsyncReplicasPutsTheBrokersBackCappedByTheReplicationFactor() {
+    harness.createTopic("three", 1, Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "3"), 1, 2, 3);
+    harness.createTopic("one", 1, Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "1"), 1);
+    ConfigChange delete = ConfigChange.delete(LogConfig.MIN_IN_SYNC_REPLICAS);
+
+    admin.alterConfigs(ALICE, "three", List.of(delete), false);
+    admin.alterConfigs(ALICE, "one", List.of(delete), false);
+    harness.catchUp();
+
+    assertThat(broker.metadata().topic("three").orElseThrow().configs())
+        .isEqualTo(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "2"));
+    assertThat(broker.metadata().topic("one").orElseThrow().configs())
+        .isEqualTo(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "1"));
+  }
+
+  @Test
+  void noBrokerConfigChangesAtRunTime() {
+    assertThat(
+            failureOf(admin.alterBrokerConfigs(ALICE, "1", List.of("num.partitions", "log.dirs"))))
+        .isInstanceOf(dev.tributary.common.errors.InvalidRequestException.class)
+        .hasMessageStartingWith(
+            "Cannot update these configs dynamically: [log.dirs, num.partitions]");
+    assertThat(failureOf(admin.alterBrokerConfigs(ALICE, "b1", List.of())))
+        .hasMessage("Broker id must be an integer, but it is: b1");
+    assertThat(admin.alterBrokerConfigs(ALICE, "", List.of()))
+        .as("nothing to change")
+        .isCompleted();
+
+    AdminService secured =
+        new AdminService(
+            broker, broker.config(), broker.accessControl(new AtomicInteger()), broker.waiters);
+    assertThatThrownBy(() -> secured.alterBrokerConfigs(ALICE, "1", List.of()))
+        .isInstanceOfSatisfying(
+            AuthorizationException.class,
+            e -> assertThat(e.error()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED));
+  }
 }
