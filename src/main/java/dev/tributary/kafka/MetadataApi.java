@@ -116,7 +116,10 @@ final class MetadataApi implements ApiHandler {
       MetadataRequestData.MetadataRequestTopic wanted,
       boolean allowAutoCreate) {
     String name = wanted.name();
-    if (name == null && wanted.topicId() != null && !Uuid.ZERO_UUID.equals(wanted.topicId())) {
+    // A topic asked by id has no name: null, or "" (the field's default, which clients send).
+    if ((name == null || name.isEmpty())
+        && wanted.topicId() != null
+        && !Uuid.ZERO_UUID.equals(wanted.topicId())) {
       TopicImage byId = TopicIds.find(image, wanted.topicId());
       if (byId == null) {
         return error(null, Errors.UNKNOWN_TOPIC_ID).setTopicId(wanted.topicId());
