@@ -3,6 +3,7 @@ package dev.tributary.config;
 import dev.tributary.common.Scheduler;
 import dev.tributary.kafka.KafkaListener;
 import dev.tributary.server.AccessControl;
+import dev.tributary.server.AdminService;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
@@ -39,7 +40,8 @@ class KafkaWiring {
       FetchService fetch,
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
-      Scheduler tributaryScheduler) {
+      Scheduler tributaryScheduler,
+      AdminService admin) {
     TributaryProperties.Kafka kafka = properties.kafka();
     try {
       return new KafkaListener(
@@ -50,7 +52,15 @@ class KafkaWiring {
               kafka.socketRequestMaxBytes(),
               kafka.connectionsMaxIdleMs()),
           new KafkaListener.Services(
-              broker, config, access, produce, fetch, offsets, autoTopics, tributaryScheduler));
+              broker,
+              config,
+              access,
+              produce,
+              fetch,
+              offsets,
+              autoTopics,
+              tributaryScheduler,
+              admin));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
