@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableReplicaAssignment;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopicConfig;
@@ -66,7 +67,7 @@ final class CreateTopicsApi implements ApiHandler {
   @Override
   public CompletableFuture<AbstractResponse> handle(
       KafkaRequestContext context, AbstractRequest request) {
-    var data = ((CreateTopicsRequest) request).data();
+    CreateTopicsRequestData data = ((CreateTopicsRequest) request).data();
     Map<String, Integer> named = new HashMap<>();
     data.topics().forEach(topic -> named.merge(topic.name(), 1, Integer::sum));
     List<CompletableFuture<CreatableTopicResult>> results = new ArrayList<>();

@@ -72,7 +72,6 @@ final class DescribeConfigsApi implements ApiHandler {
                         entry, data.includeSynonyms(), data.includeDocumentation()));
           }
         }
-        result.setErrorCode(AdminCalls.Outcome.NONE.error().code());
       } catch (RuntimeException e) {
         AdminCalls.Outcome outcome = AdminCalls.Outcome.of(e);
         result.configs().clear();
