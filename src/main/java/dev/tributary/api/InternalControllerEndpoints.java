@@ -1,19 +1,24 @@
 package dev.tributary.api;
 
+import dev.tributary.common.errors.ApiException;
+import dev.tributary.common.errors.RemoteApiException;
+import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.ProducerIdsBlock;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ControllerChannel;
+import dev.tributary.transport.http.AdminWire;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.transport.http.RegistrationWire;
 import dev.tributary.transport.http.SecurityChangeWire;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.core.JacksonException;
@@ -65,27 +70,21 @@ class InternalControllerEndpoints {
   @PostMapping(InternalApi.TOPICS)
   ResponseEntity<Map<String, Object>> createTopic(@RequestBody byte[] body) {
     JsonNode request = read(body);
-    Map<String, String> configs = new LinkedHashMap<>();
-    request
-        .path("configs")
-        .properties()
-        .forEach(e -> configs.put(e.getKey(), e.getValue().asString()));
     return admin(
         broker
             .activeController()
-            .createTopic(
-                null,
-                request.path("name").asString(),
-                request.path("partitions").asInt(),
-                request.path("replication_factor").asInt(),
-                configs));
+            .createTopic(null, AdminWire.newTopic(request), AdminWire.validateOnly(request)));
   }
 
   @PostMapping(InternalApi.TOPICS + "/{topic}/partitions")
   ResponseEntity<Map<String, Object>> createPartitions(
       @PathVariable String topic, @RequestBody byte[] body) {
+    JsonNode request = read(body);
     return admin(
-        broker.activeController().createPartitions(null, topic, read(body).path("total").asInt()));
+        broker
+            .activeController()
+            .createPartitions(
+                null, AdminWire.newPartitions(topic, request), AdminWire.validateOnly(request)));
   }
 
   @DeleteMapping(InternalApi.TOPICS + "/{topic}")
@@ -93,18 +92,29 @@ class InternalControllerEndpoints {
     return admin(broker.activeController().deleteTopic(null, topic));
   }
 
-  @PutMapping(InternalApi.TOPICS + "/{topic}/configs/{name}")
-  ResponseEntity<Map<String, Object>> alterConfig(
-      @PathVariable String topic, @PathVariable String name, @RequestBody byte[] body) {
-    JsonNode value = read(body).path("value");
+  @PostMapping(InternalApi.TOPICS + "/{topic}/configs")
+  ResponseEntity<Map<String, Object>> alterConfigs(
+      @PathVariable String topic, @RequestBody byte[] body) {
+    JsonNode request = read(body);
+    List<ConfigChange> changes;
+    try {
+      changes = AdminWire.configChanges(request);
+    } catch (IllegalArgumentException e) {
+      throw RestException.badRequest("malformed config change: " + e.getMessage());
+    }
     return admin(
         broker
             .activeController()
-            .alterConfig(
-                null,
-                topic,
-                name,
-                value.isNull() || value.isMissingNode() ? null : value.asString()));
+            .alterConfigs(null, topic, changes, AdminWire.validateOnly(request)));
+  }
+
+  @PostMapping(InternalApi.ELECT_LEADERS)
+  ResponseEntity<Map<String, Object>> electLeaders(@RequestBody byte[] body) {
+    return ok(
+        AdminWire.electionResult(
+            broker
+                .activeController()
+                .electPreferredLeaders(null, AdminWire.electionPartitions(read(body)))));
   }
 
   @PostMapping(InternalApi.SECURITY)
@@ -170,6 +180,27 @@ class InternalControllerEndpoints {
         .reportUnreachable(
             null, request.path("reporter_id").asInt(), request.path("broker_id").asInt());
     return ok(Map.of());
+  }
+
+  /**
+   * A refusal as every API answers it, plus its Kafka code ({@link InternalApi#KAFKA_ERROR_CODE}),
+   * so that the broker that forwarded the request fails with exactly that code, whichever it is.
+   */
+  @ExceptionHandler(ApiException.class)
+  ResponseEntity<Object> refused(ApiException e) {
+    ResponseEntity<ErrorResponse> rest = ApiExceptionHandler.toResponse(e);
+    if (e instanceof RemoteApiException || rest.getBody() == null) {
+      return ResponseEntity.status(rest.getStatusCode())
+          .headers(rest.getHeaders())
+          .body(rest.getBody());
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("error_code", rest.getBody().errorCode());
+    body.put("message", rest.getBody().message());
+    body.put(InternalApi.KAFKA_ERROR_CODE, e.error().code());
+    return ResponseEntity.status(rest.getStatusCode())
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(body);
   }
 
   private JsonNode read(byte[] body) {

@@ -4,6 +4,7 @@ import dev.tributary.common.Scheduler;
 import dev.tributary.kafka.KafkaListener;
 import dev.tributary.kafka.security.ListenerSecurity;
 import dev.tributary.server.AccessControl;
+import dev.tributary.server.AdminService;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
@@ -43,6 +44,7 @@ class KafkaWiring {
       AutoTopicCreator autoTopics,
       ProducerIdService producerIds,
       Scheduler tributaryScheduler,
+      AdminService admin,
       ListenerSecurity kafkaListenerSecurity) {
     TributaryProperties.Kafka kafka = properties.kafka();
     try {
@@ -62,7 +64,8 @@ class KafkaWiring {
               offsets,
               autoTopics,
               producerIds,
-              tributaryScheduler),
+              tributaryScheduler,
+              admin),
           kafkaListenerSecurity);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

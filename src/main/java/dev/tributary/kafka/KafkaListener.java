@@ -5,6 +5,7 @@ import dev.tributary.kafka.network.KafkaSocketServer;
 import dev.tributary.kafka.security.ListenerChannels;
 import dev.tributary.kafka.security.ListenerSecurity;
 import dev.tributary.server.AccessControl;
+import dev.tributary.server.AdminService;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.FetchService;
@@ -14,6 +15,7 @@ import dev.tributary.server.ProduceService;
 import dev.tributary.server.ProducerIdService;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,7 +59,8 @@ public final class KafkaListener implements AutoCloseable {
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
       ProducerIdService producerIds,
-      Scheduler scheduler) {}
+      Scheduler scheduler,
+      AdminService admin) {}
 
   /**
    * @param security PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL ({@link ListenerSecurity}); the
@@ -75,8 +78,8 @@ public final class KafkaListener implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    KafkaApis apis =
-        new KafkaApis(
+    List<ApiHandler> handlerList =
+        new ArrayList<>(
             List.of(
                 new MetadataApi(
                     services.metadata(),
@@ -89,9 +92,9 @@ public final class KafkaListener implements AutoCloseable {
                 new OffsetForLeaderEpochApi(services.offsets()),
                 new InitProducerIdApi(services.producerIds()),
                 new SaslApis.Handshake(),
-                new SaslApis.Authenticate()),
-            handlers,
-            services.scheduler());
+                new SaslApis.Authenticate()));
+    handlerList.addAll(AdminApis.of(services.admin(), services.metadata(), services.access()));
+    KafkaApis apis = new KafkaApis(handlerList, handlers, services.scheduler());
     ListenerName listenerName = new ListenerName(NAME);
     sockets =
         new KafkaSocketServer(

@@ -60,30 +60,44 @@ public final class LogConfig {
 
   public static final int MIN_SEGMENT_BYTES = 1024;
 
-  /** Every config in display order, with its default as a string and its parser/validator. */
+  /**
+   * A config's value type, as Kafka's ConfigDef declares it: what DescribeConfigs reports, and
+   * whether an incremental alter may APPEND to or SUBTRACT from it ({@link #LIST} only).
+   */
+  public enum Type {
+    BOOLEAN,
+    STRING,
+    INT,
+    LONG,
+    DOUBLE,
+    /** Comma-separated values. */
+    LIST
+  }
+
+  /** Every config in display order, with its type, default as a string and parser/validator. */
   private static final Map<String, Def> DEFS = new LinkedHashMap<>();
 
   static {
-    def(CLEANUP_POLICY, "delete", LogConfig::parseCleanupPolicy);
-    def(COMPRESSION_TYPE, "producer", LogConfig::parseCompressionType);
-    def(RETENTION_MS, "604800000", v -> parseLong(v, -1));
-    def(RETENTION_BYTES, "-1", v -> parseLong(v, -1));
-    def(SEGMENT_BYTES, "1073741824", v -> parseInt(v, MIN_SEGMENT_BYTES));
-    def(SEGMENT_MS, "604800000", v -> parseLong(v, 1));
-    def(SEGMENT_INDEX_BYTES, "10485760", v -> parseInt(v, TimeIndex.ENTRY_SIZE));
-    def(INDEX_INTERVAL_BYTES, "4096", v -> parseInt(v, 0));
-    def(MAX_MESSAGE_BYTES, "1048588", v -> parseInt(v, 0));
-    def(FLUSH_MESSAGES, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 1));
-    def(FLUSH_MS, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 0));
-    def(FILE_DELETE_DELAY_MS, "60000", v -> parseLong(v, 0));
-    def(MESSAGE_TIMESTAMP_TYPE, "CreateTime", LogConfig::parseTimestampType);
-    def(MIN_IN_SYNC_REPLICAS, "1", v -> parseInt(v, 1));
-    def(UNCLEAN_LEADER_ELECTION_ENABLE, "false", LogConfig::parseBoolean);
-    def(DELETE_RETENTION_MS, "86400000", v -> parseLong(v, 0));
-    def(MIN_CLEANABLE_DIRTY_RATIO, "0.5", LogConfig::parseRatio);
-    def(MIN_COMPACTION_LAG_MS, "0", v -> parseLong(v, 0));
-    def(MAX_COMPACTION_LAG_MS, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 1));
-    def(PRODUCER_ID_EXPIRATION_MS, "86400000", v -> parseLong(v, 1));
+    def(CLEANUP_POLICY, Type.LIST, "delete", LogConfig::parseCleanupPolicy);
+    def(COMPRESSION_TYPE, Type.STRING, "producer", LogConfig::parseCompressionType);
+    def(RETENTION_MS, Type.LONG, "604800000", v -> parseLong(v, -1));
+    def(RETENTION_BYTES, Type.LONG, "-1", v -> parseLong(v, -1));
+    def(SEGMENT_BYTES, Type.INT, "1073741824", v -> parseInt(v, MIN_SEGMENT_BYTES));
+    def(SEGMENT_MS, Type.LONG, "604800000", v -> parseLong(v, 1));
+    def(SEGMENT_INDEX_BYTES, Type.INT, "10485760", v -> parseInt(v, TimeIndex.ENTRY_SIZE));
+    def(INDEX_INTERVAL_BYTES, Type.INT, "4096", v -> parseInt(v, 0));
+    def(MAX_MESSAGE_BYTES, Type.INT, "1048588", v -> parseInt(v, 0));
+    def(FLUSH_MESSAGES, Type.LONG, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 1));
+    def(FLUSH_MS, Type.LONG, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 0));
+    def(FILE_DELETE_DELAY_MS, Type.LONG, "60000", v -> parseLong(v, 0));
+    def(MESSAGE_TIMESTAMP_TYPE, Type.STRING, "CreateTime", LogConfig::parseTimestampType);
+    def(MIN_IN_SYNC_REPLICAS, Type.INT, "1", v -> parseInt(v, 1));
+    def(UNCLEAN_LEADER_ELECTION_ENABLE, Type.BOOLEAN, "false", LogConfig::parseBoolean);
+    def(DELETE_RETENTION_MS, Type.LONG, "86400000", v -> parseLong(v, 0));
+    def(MIN_CLEANABLE_DIRTY_RATIO, Type.DOUBLE, "0.5", LogConfig::parseRatio);
+    def(MIN_COMPACTION_LAG_MS, Type.LONG, "0", v -> parseLong(v, 0));
+    def(MAX_COMPACTION_LAG_MS, Type.LONG, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 1));
+    def(PRODUCER_ID_EXPIRATION_MS, Type.LONG, "86400000", v -> parseLong(v, 1));
   }
 
   private static final LogConfig DEFAULTS = fromMap(Map.of());
@@ -215,6 +229,15 @@ public final class LogConfig {
   /** All config names, in display order. */
   public static Set<String> names() {
     return Collections.unmodifiableSet(DEFS.keySet());
+  }
+
+  /** The value type of {@code name}. */
+  public static Type type(String name) {
+    Def def = DEFS.get(name);
+    if (def == null) {
+      throw new InvalidConfigException("unknown topic config '" + name + "'");
+    }
+    return def.type;
   }
 
   /** The default of {@code name} as a string. */
@@ -382,10 +405,11 @@ public final class LogConfig {
     return DEFS.get(name).parser.apply(values.get(name));
   }
 
-  private record Def(String defaultValue, Function<String, Object> parser) {}
+  private record Def(Type type, String defaultValue, Function<String, Object> parser) {}
 
-  private static void def(String name, String defaultValue, Function<String, Object> parser) {
-    DEFS.put(name, new Def(defaultValue, parser));
+  private static void def(
+      String name, Type type, String defaultValue, Function<String, Object> parser) {
+    DEFS.put(name, new Def(type, defaultValue, parser));
   }
 
   private static Object parseLong(String value, long min) {

@@ -325,16 +325,7 @@ public final class ClusterControl {
    * stay spread after failovers.
    */
   public static List<MetadataRecord> preferredLeaderChanges(MetadataImage image) {
-    List<MetadataRecord> changes = new ArrayList<>();
-    for (TopicImage topic : image.topicsByName().values()) {
-      for (PartitionImage p : topic.partitions().values()) {
-        int preferred = p.replicas().get(0);
-        if (p.leader() != preferred && p.isr().contains(preferred) && image.isUnfenced(preferred)) {
-          changes.add(change(topic.topicId(), p, p.isr(), preferred));
-        }
-      }
-    }
-    return changes;
+    return PreferredLeaderElection.elect(image, null).records();
   }
 
   /**
@@ -425,7 +416,7 @@ public final class ClusterControl {
     return -1;
   }
 
-  private static MetadataRecord.PartitionChange change(
+  static MetadataRecord.PartitionChange change(
       Uuid topicId, PartitionImage p, List<Integer> isr, int leader) {
     int leaderEpoch = leader != p.leader() ? p.leaderEpoch() + 1 : p.leaderEpoch();
     return new MetadataRecord.PartitionChange(

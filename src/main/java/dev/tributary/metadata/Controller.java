@@ -1,10 +1,13 @@
 package dev.tributary.metadata;
 
 import dev.tributary.common.Time;
+import dev.tributary.common.TopicPartition;
 import dev.tributary.common.Uuid;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -44,19 +47,40 @@ public final class Controller {
 
   public TopicImage createTopic(
       String name, int partitions, int replicationFactor, Map<String, String> configs) {
-    return submit(
-            "requested: " + partitions + " partition(s), replication factor " + replicationFactor,
-            image -> topics.createTopic(image, name, partitions, replicationFactor, configs))
+    return createTopic(NewTopic.placed(name, partitions, replicationFactor, configs), false)
         .topic(name)
         .orElseThrow();
   }
 
+  /**
+   * Creates {@code topic} (see {@link TopicControl#createTopic(MetadataImage, NewTopic)}); with
+   * {@code validateOnly} only checks that it could be created, and commits nothing. Returns the
+   * image committed (the current one when only validating).
+   */
+  public MetadataImage createTopic(NewTopic topic, boolean validateOnly) {
+    return run(
+        validateOnly,
+        "requested: "
+            + topic.partitionCount()
+            + " partition(s), replication factor "
+            + topic.replicationFactorOrFirst()
+            + (topic.manuallyAssigned() ? ", placed by hand" : ""),
+        image -> topics.createTopic(image, topic));
+  }
+
   public TopicImage createPartitions(String name, int newTotal) {
-    return submit(
-            "requested: " + newTotal + " partitions in all",
-            image -> topics.createPartitions(image, name, newTotal))
-        .topic(name)
-        .orElseThrow();
+    return createPartitions(NewPartitions.placed(name, newTotal), false).topic(name).orElseThrow();
+  }
+
+  /** Grows a topic; with {@code validateOnly} only checks that it could, and commits nothing. */
+  public MetadataImage createPartitions(NewPartitions request, boolean validateOnly) {
+    return run(
+        validateOnly,
+        "requested: "
+            + request.totalCount()
+            + " partitions in all"
+            + (request.assignments().isEmpty() ? "" : ", placed by hand"),
+        image -> topics.createPartitions(image, request));
   }
 
   public void deleteTopic(String name) {
@@ -67,6 +91,46 @@ public final class Controller {
     return submit("requested", image -> topics.alterConfig(image, name, key, value))
         .topic(name)
         .orElseThrow();
+  }
+
+  /**
+   * Applies {@code changes} to a topic's configs at once, or none of them (see {@link
+   * TopicControl#alterConfigs}); with {@code validateOnly} only checks them.
+   */
+  public MetadataImage alterConfigs(String name, List<ConfigChange> changes, boolean validateOnly) {
+    return run(validateOnly, "requested", image -> topics.alterConfigs(image, name, changes));
+  }
+
+  /**
+   * Elects the preferred replica leader of {@code partitions} (every partition when null) where it
+   * can and need (see {@link PreferredLeaderElection}); returns each partition's outcome, as
+   * computed on the image the election committed over.
+   */
+  public Map<TopicPartition, ElectionOutcome> electPreferredLeaders(
+      Collection<TopicPartition> partitions) {
+    AtomicReference<Map<TopicPartition, ElectionOutcome>> outcomes = new AtomicReference<>();
+    submit(
+        "preferred leader election requested",
+        image -> {
+          PreferredLeaderElection.Result result = PreferredLeaderElection.elect(image, partitions);
+          outcomes.set(result.outcomes()); // the last attempt's: the one committed
+          return result.records();
+        });
+    return outcomes.get();
+  }
+
+  /**
+   * Commits what {@code compute} gives and returns the committed image, or with {@code
+   * validateOnly} only computes it (throwing if the request is invalid) over the current image.
+   */
+  private synchronized MetadataImage run(
+      boolean validateOnly, String reason, Function<MetadataImage, List<MetadataRecord>> compute) {
+    if (!validateOnly) {
+      return submit(reason, compute);
+    }
+    MetadataImage image = quorum.image();
+    compute.apply(image);
+    return image;
   }
 
   /** Creates and deletes API keys and ACLs in one commit; returns the committed image. */

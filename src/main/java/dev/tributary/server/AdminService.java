@@ -1,27 +1,41 @@
 package dev.tributary.server;
 
+import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.InvalidRequestException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogConfig;
+import dev.tributary.metadata.ConfigChange;
+import dev.tributary.metadata.ElectionOutcome;
 import dev.tributary.metadata.MetadataImage;
+import dev.tributary.metadata.NewPartitions;
+import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.TopicImage;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
 import dev.tributary.security.SecurityChange;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Admin requests for every protocol (Kafka's CreateTopics, DeleteTopics, CreatePartitions,
- * IncrementalAlterConfigs, and ACL and key changes): each goes to the active controller through the
- * {@link ControllerClient} (here or on another broker), and its future completes once this broker
- * has applied the metadata the controller committed ({@link MetadataWaiters}: no sleeping, no
- * polling), so a read right after sees the change. Topic changes need ADMIN on the topic, security
- * changes ADMIN on the cluster.
+ * IncrementalAlterConfigs, ElectLeaders, and ACL and key changes): each goes to the active
+ * controller through the {@link ControllerClient} (here or on another broker), and its future
+ * completes once this broker has applied the metadata the controller committed ({@link
+ * MetadataWaiters}: no sleeping, no polling), so a read right after sees the change. Topic changes
+ * need ADMIN on the topic (a create, as Kafka's CREATE, ADMIN on the cluster or on the topic),
+ * security changes and elections ADMIN on the cluster.
  *
- * <p>Broker defaults are applied here, once for every protocol: a topic created without {@code
- * min.insync.replicas} gets the broker's, written as the topic's own setting so every broker
- * applies the same one.
+ * <p>Broker defaults are applied here, once for every protocol: a topic created with Kafka's -1 for
+ * its partitions or replication factor gets {@code num.partitions} or {@code
+ * default.replication.factor}; one created without {@code min.insync.replicas} gets the broker's,
+ * written as the topic's own setting so every broker applies the same one, and a change that
+ * removes a topic's {@code min.insync.replicas} puts the broker's back (Kafka's topic falls back to
+ * the broker's setting).
  */
 public final class AdminService {
   /**
@@ -55,25 +69,86 @@ public final class AdminService {
       int partitions,
       int replicationFactor,
       Map<String, String> configs) {
-    access.require(context, AclOperation.ADMIN, ResourceType.TOPIC, name);
-    Map<String, String> withDefaults = configs;
-    if (config.minInsyncReplicas() > 1 && !configs.containsKey(LogConfig.MIN_IN_SYNC_REPLICAS)) {
-      withDefaults = new LinkedHashMap<>(configs);
-      withDefaults.put(
-          LogConfig.MIN_IN_SYNC_REPLICAS,
-          String.valueOf(Math.min(config.minInsyncReplicas(), Math.max(1, replicationFactor))));
+    return createTopic(context, NewTopic.placed(name, partitions, replicationFactor, configs));
+  }
+
+  /**
+   * Creates {@code topic} (placed automatically or by hand) with the broker's defaults for what it
+   * leaves out; completes with it as this broker sees it.
+   */
+  public CompletableFuture<TopicImage> createTopic(RequestContext context, NewTopic topic) {
+    requireCreate(context, topic.name());
+    return applied(broker.controller().createTopic(withBrokerDefaults(topic), false))
+        .thenApply(image -> topic(image, topic.name()));
+  }
+
+  /**
+   * Asks the controller whether {@code topic} could be created, creating nothing (Kafka's
+   * validate_only); completes with the topic as it would be created, broker defaults included.
+   */
+  public CompletableFuture<NewTopic> validateCreateTopic(RequestContext context, NewTopic topic) {
+    requireCreate(context, topic.name());
+    NewTopic withDefaults = withBrokerDefaults(topic);
+    return broker.controller().createTopic(withDefaults, true).thenApply(done -> withDefaults);
+  }
+
+  /** Kafka's CREATE: on the cluster (any topic) or on the topic. */
+  private void requireCreate(RequestContext context, String name) {
+    if (!access.allows(
+        context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName())) {
+      access.require(context, AclOperation.ADMIN, ResourceType.TOPIC, name);
     }
-    return applied(
-            broker.controller().createTopic(name, partitions, replicationFactor, withDefaults))
-        .thenApply(image -> topic(image, name));
+  }
+
+  /**
+   * {@code topic} with the broker's partition count and replication factor for Kafka's -1 (placed
+   * automatically), and the broker's {@code min.insync.replicas} unless it sets its own.
+   */
+  private NewTopic withBrokerDefaults(NewTopic topic) {
+    if (!topic.manuallyAssigned()) {
+      topic =
+          NewTopic.placed(
+              topic.name(),
+              topic.partitions() == NewTopic.FROM_ASSIGNMENTS
+                  ? config.numPartitions()
+                  : topic.partitions(),
+              topic.replicationFactor() == NewTopic.FROM_ASSIGNMENTS
+                  ? config.defaultReplicationFactor()
+                  : topic.replicationFactor(),
+              topic.configs());
+    }
+    if (config.minInsyncReplicas() <= 1
+        || topic.configs().containsKey(LogConfig.MIN_IN_SYNC_REPLICAS)) {
+      return topic;
+    }
+    Map<String, String> withDefaults = new LinkedHashMap<>(topic.configs());
+    withDefaults.put(
+        LogConfig.MIN_IN_SYNC_REPLICAS, brokerMinInsyncReplicas(topic.replicationFactorOrFirst()));
+    return topic.withConfigs(withDefaults);
+  }
+
+  /** The broker's {@code min.insync.replicas} for a topic of {@code replicationFactor}. */
+  private String brokerMinInsyncReplicas(int replicationFactor) {
+    return String.valueOf(Math.min(config.minInsyncReplicas(), Math.max(1, replicationFactor)));
   }
 
   /** Grows a topic to {@code newTotal} partitions. */
   public CompletableFuture<TopicImage> createPartitions(
       RequestContext context, String name, int newTotal) {
     access.require(context, AclOperation.ADMIN, ResourceType.TOPIC, name);
-    return applied(broker.controller().createPartitions(name, newTotal))
+    return applied(
+            broker.controller().createPartitions(NewPartitions.placed(name, newTotal), false))
         .thenApply(image -> topic(image, name));
+  }
+
+  /**
+   * Grows a topic as {@code request} says (placed automatically or by hand); with {@code
+   * validateOnly} only asks the controller whether it could.
+   */
+  public CompletableFuture<Void> createPartitions(
+      RequestContext context, NewPartitions request, boolean validateOnly) {
+    access.require(context, AclOperation.ADMIN, ResourceType.TOPIC, request.topic());
+    return done(broker.controller().createPartitions(request, validateOnly), validateOnly);
   }
 
   public CompletableFuture<Void> deleteTopic(RequestContext context, String name) {
@@ -85,14 +160,135 @@ public final class AdminService {
   public CompletableFuture<TopicImage> alterConfig(
       RequestContext context, String name, String key, String value) {
     access.require(context, AclOperation.ADMIN, ResourceType.TOPIC, name);
-    return applied(broker.controller().alterConfig(name, key, value))
+    ConfigChange change = value == null ? ConfigChange.delete(key) : ConfigChange.set(key, value);
+    return applied(
+            broker
+                .controller()
+                .alterConfigs(name, withBrokerDefaults(name, List.of(change)), false))
         .thenApply(image -> topic(image, name));
+  }
+
+  /**
+   * Applies {@code changes} to a topic's configs, all or none (Kafka's IncrementalAlterConfigs; see
+   * {@link dev.tributary.metadata.TopicControl#alterConfigs}); with {@code validateOnly} only asks
+   * the controller whether it could.
+   */
+  public CompletableFuture<Void> alterConfigs(
+      RequestContext context, String name, List<ConfigChange> changes, boolean validateOnly) {
+    access.require(context, AclOperation.ADMIN, ResourceType.TOPIC, name);
+    return done(
+        broker.controller().alterConfigs(name, withBrokerDefaults(name, changes), validateOnly),
+        validateOnly);
+  }
+
+  /**
+   * Makes {@code configs} a topic's own settings, and only them (Kafka's AlterConfigs: every config
+   * left out goes back to its default), all or none; with {@code validateOnly} only asks the
+   * controller whether it could. The changes are computed from the topic as this broker sees it.
+   *
+   * @throws dev.tributary.common.errors.InvalidRequestException for a null value
+   */
+  public CompletableFuture<Void> replaceConfigs(
+      RequestContext context, String name, Map<String, String> configs, boolean validateOnly) {
+    access.require(context, AclOperation.ADMIN, ResourceType.TOPIC, name);
+    List<ConfigChange> changes = new ArrayList<>();
+    configs.forEach((key, value) -> changes.add(ConfigChange.set(key, value)));
+    broker
+        .metadata()
+        .topic(name)
+        .ifPresent(
+            topic ->
+                topic.configs().keySet().stream()
+                    .filter(key -> !configs.containsKey(key))
+                    .sorted()
+                    .forEach(key -> changes.add(ConfigChange.delete(key))));
+    return done(
+        broker.controller().alterConfigs(name, withBrokerDefaults(name, changes), validateOnly),
+        validateOnly);
+  }
+
+  /**
+   * {@code changes} with a removal of {@code min.insync.replicas} turned into setting the broker's
+   * (what a Kafka topic without its own falls back to).
+   */
+  private List<ConfigChange> withBrokerDefaults(String name, List<ConfigChange> changes) {
+    if (config.minInsyncReplicas() <= 1) {
+      return changes;
+    }
+    List<ConfigChange> withDefaults = new ArrayList<>(changes.size());
+    for (ConfigChange change : changes) {
+      boolean removesMinIsr =
+          change.op() == ConfigChange.Op.DELETE
+              && change.name().equals(LogConfig.MIN_IN_SYNC_REPLICAS);
+      TopicImage topic = removesMinIsr ? broker.metadata().topic(name).orElse(null) : null;
+      withDefaults.add(
+          topic == null
+              ? change
+              : ConfigChange.set(
+                  LogConfig.MIN_IN_SYNC_REPLICAS,
+                  brokerMinInsyncReplicas(topic.replicationFactor())));
+    }
+    return withDefaults;
+  }
+
+  /**
+   * Changes broker {@code brokerName}'s configs (the empty name: the cluster-wide defaults): needs
+   * ADMIN on the cluster, and fails unless {@code names} is empty, since Tributary changes no
+   * broker setting at run time (every one is read-only; see {@link ConfigDescriptions}).
+   *
+   * @throws dev.tributary.common.errors.AuthorizationException without ADMIN on the cluster
+   */
+  public CompletableFuture<Void> alterBrokerConfigs(
+      RequestContext context, String brokerName, Collection<String> names) {
+    access.require(context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName());
+    if (!brokerName.isEmpty()) {
+      try {
+        Integer.parseInt(brokerName);
+      } catch (NumberFormatException e) {
+        return CompletableFuture.failedFuture(
+            new InvalidRequestException("Broker id must be an integer, but it is: " + brokerName));
+      }
+    }
+    if (!names.isEmpty()) {
+      return CompletableFuture.failedFuture(
+          new InvalidRequestException(
+              "Cannot update these configs dynamically: "
+                  + new TreeSet<>(names)
+                  + " (every broker config is read-only: it is set when the broker starts)"));
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * Elects the preferred replica leader of {@code partitions} (every partition when null); needs
+   * ADMIN on the cluster, as every leadership move by hand (Kafka's ALTER on the cluster).
+   * Completes with each partition's outcome once this broker has applied the elections.
+   */
+  public CompletableFuture<Map<TopicPartition, ElectionOutcome>> electPreferredLeaders(
+      RequestContext context, Collection<TopicPartition> partitions) {
+    access.require(context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName());
+    return broker
+        .controller()
+        .electPreferredLeaders(partitions == null ? null : List.copyOf(partitions))
+        .thenCompose(
+            result ->
+                metadata
+                    .awaitOffset(result.metadataOffset(), METADATA_PROPAGATION_TIMEOUT_MS)
+                    .thenApply(image -> result.outcomes()));
   }
 
   /** Creates and deletes API keys and ACLs. */
   public CompletableFuture<Void> alterSecurity(RequestContext context, SecurityChange change) {
     access.require(context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName());
     return applied(broker.controller().alterSecurity(change)).thenApply(image -> null);
+  }
+
+  /** Once a change is committed, applied here (or, only validated, at once). */
+  private CompletableFuture<Void> done(
+      CompletableFuture<ControllerChannel.AdminResult> result, boolean validateOnly) {
+    return validateOnly
+        ? result.thenApply(answer -> null)
+        : applied(result).thenApply(image -> null);
   }
 
   /** Once the controller committed, waits until this broker has applied that offset too. */

@@ -1,6 +1,11 @@
 package dev.tributary.server;
 
+import dev.tributary.common.TopicPartition;
 import dev.tributary.metadata.AdvertisedListener;
+import dev.tributary.metadata.ConfigChange;
+import dev.tributary.metadata.ElectionOutcome;
+import dev.tributary.metadata.NewPartitions;
+import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.ProducerIdsBlock;
 import java.util.List;
 import java.util.Map;
@@ -18,18 +23,23 @@ public interface ControllerChannel {
 
   HeartbeatResult heartbeat(Endpoint controller, BrokerHeartbeat heartbeat);
 
-  AdminResult createTopic(
-      Endpoint controller,
-      String name,
-      int partitions,
-      int replicationFactor,
-      Map<String, String> configs);
+  /** Creates a topic; with {@code validateOnly} only checks that the controller would. */
+  AdminResult createTopic(Endpoint controller, NewTopic topic, boolean validateOnly);
 
-  AdminResult createPartitions(Endpoint controller, String name, int newTotal);
+  /** Grows a topic; with {@code validateOnly} only checks that the controller would. */
+  AdminResult createPartitions(Endpoint controller, NewPartitions request, boolean validateOnly);
 
   AdminResult deleteTopic(Endpoint controller, String name);
 
-  AdminResult alterConfig(Endpoint controller, String name, String key, String value);
+  /** Applies config changes to a topic, all or none; with {@code validateOnly} only checks them. */
+  AdminResult alterConfigs(
+      Endpoint controller, String name, List<ConfigChange> changes, boolean validateOnly);
+
+  /**
+   * Elects the preferred leader of {@code partitions} (every partition when null) where it can and
+   * need; answers each partition's outcome.
+   */
+  ElectionResult electPreferredLeaders(Endpoint controller, List<TopicPartition> partitions);
 
   /** Creates and deletes API keys and ACLs (an admin request). */
   AdminResult alterSecurity(Endpoint controller, dev.tributary.security.SecurityChange change);
@@ -112,4 +122,14 @@ public interface ControllerChannel {
    * reaches it.
    */
   record AdminResult(long metadataOffset) {}
+
+  /**
+   * A preferred leader election committed at {@code metadataOffset}, with each partition's outcome
+   * (see {@link dev.tributary.metadata.PreferredLeaderElection}).
+   */
+  record ElectionResult(long metadataOffset, Map<TopicPartition, ElectionOutcome> outcomes) {
+    public ElectionResult {
+      outcomes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(outcomes));
+    }
+  }
 }

@@ -1,10 +1,14 @@
 package dev.tributary.server;
 
+import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.NotControllerException;
+import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.MetadataQuorum;
+import dev.tributary.metadata.NewPartitions;
+import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.ProducerIdsBlock;
 import dev.tributary.security.SecurityChange;
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -60,23 +64,28 @@ public final class ControllerClient {
   record Target(ControllerChannel channel, ControllerChannel.Endpoint endpoint) {}
 
   public CompletableFuture<ControllerChannel.AdminResult> createTopic(
-      String name, int partitions, int replicationFactor, Map<String, String> configs) {
-    return callAsync(
-        t -> t.channel().createTopic(t.endpoint(), name, partitions, replicationFactor, configs));
+      NewTopic topic, boolean validateOnly) {
+    return callAsync(t -> t.channel().createTopic(t.endpoint(), topic, validateOnly));
   }
 
   public CompletableFuture<ControllerChannel.AdminResult> createPartitions(
-      String name, int newTotal) {
-    return callAsync(t -> t.channel().createPartitions(t.endpoint(), name, newTotal));
+      NewPartitions request, boolean validateOnly) {
+    return callAsync(t -> t.channel().createPartitions(t.endpoint(), request, validateOnly));
   }
 
   public CompletableFuture<ControllerChannel.AdminResult> deleteTopic(String name) {
     return callAsync(t -> t.channel().deleteTopic(t.endpoint(), name));
   }
 
-  public CompletableFuture<ControllerChannel.AdminResult> alterConfig(
-      String name, String key, String value) {
-    return callAsync(t -> t.channel().alterConfig(t.endpoint(), name, key, value));
+  public CompletableFuture<ControllerChannel.AdminResult> alterConfigs(
+      String name, List<ConfigChange> changes, boolean validateOnly) {
+    return callAsync(t -> t.channel().alterConfigs(t.endpoint(), name, changes, validateOnly));
+  }
+
+  /** See {@link ControllerChannel#electPreferredLeaders}; {@code partitions} null: all. */
+  public CompletableFuture<ControllerChannel.ElectionResult> electPreferredLeaders(
+      List<TopicPartition> partitions) {
+    return callAsync(t -> t.channel().electPreferredLeaders(t.endpoint(), partitions));
   }
 
   public CompletableFuture<ControllerChannel.AdminResult> alterSecurity(SecurityChange change) {

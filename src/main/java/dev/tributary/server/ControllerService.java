@@ -1,10 +1,16 @@
 package dev.tributary.server;
 
 import dev.tributary.common.Time;
+import dev.tributary.common.TopicPartition;
 import dev.tributary.common.Uuid;
+import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.Controller;
+import dev.tributary.metadata.ElectionOutcome;
 import dev.tributary.metadata.MetadataQuorum;
+import dev.tributary.metadata.NewPartitions;
+import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.ProducerIdsBlock;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -52,20 +58,14 @@ public final class ControllerService implements ControllerChannel {
   }
 
   @Override
-  public AdminResult createTopic(
-      Endpoint target,
-      String name,
-      int partitions,
-      int replicationFactor,
-      Map<String, String> configs) {
-    controller.createTopic(name, partitions, replicationFactor, configs);
-    return new AdminResult(quorum.image().lastOffset());
+  public AdminResult createTopic(Endpoint target, NewTopic topic, boolean validateOnly) {
+    return new AdminResult(controller.createTopic(topic, validateOnly).lastOffset());
   }
 
   @Override
-  public AdminResult createPartitions(Endpoint target, String name, int newTotal) {
-    controller.createPartitions(name, newTotal);
-    return new AdminResult(quorum.image().lastOffset());
+  public AdminResult createPartitions(
+      Endpoint target, NewPartitions request, boolean validateOnly) {
+    return new AdminResult(controller.createPartitions(request, validateOnly).lastOffset());
   }
 
   @Override
@@ -137,8 +137,14 @@ public final class ControllerService implements ControllerChannel {
   }
 
   @Override
-  public AdminResult alterConfig(Endpoint target, String name, String key, String value) {
-    controller.alterConfig(name, key, value);
-    return new AdminResult(quorum.image().lastOffset());
+  public AdminResult alterConfigs(
+      Endpoint target, String name, List<ConfigChange> changes, boolean validateOnly) {
+    return new AdminResult(controller.alterConfigs(name, changes, validateOnly).lastOffset());
+  }
+
+  @Override
+  public ElectionResult electPreferredLeaders(Endpoint target, List<TopicPartition> partitions) {
+    Map<TopicPartition, ElectionOutcome> outcomes = controller.electPreferredLeaders(partitions);
+    return new ElectionResult(quorum.image().lastOffset(), outcomes);
   }
 }

@@ -12,6 +12,7 @@ import tools.jackson.databind.JsonNode;
  * AdminV3PartitionsAndConfigsApiTest}.
  */
 class AdminV3ApiTest extends ApiTestSupport {
+  @org.springframework.beans.factory.annotation.Autowired dev.tributary.kafka.KafkaListener kafka;
 
   // ---- clusters and brokers
   // ----------------------------------------------------------------------------------
@@ -108,6 +109,9 @@ class AdminV3ApiTest extends ApiTestSupport {
             mapper.readTree(
                 "[{\"name\":\"HTTP\",\"host\":\"127.0.0.1\",\"port\":"
                     + port
+                    + ",\"security_protocol\":\"PLAINTEXT\"},"
+                    + "{\"name\":\"KAFKA\",\"host\":\"127.0.0.1\",\"port\":"
+                    + kafka.port()
                     + ",\"security_protocol\":\"PLAINTEXT\"}]"));
     JsonNode listed = expectOk(get(v3("/brokers"))).get("data").get(0);
     assertThat(listed.get("listeners")).isEqualTo(broker.get("listeners"));

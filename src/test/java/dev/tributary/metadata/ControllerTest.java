@@ -3,7 +3,9 @@ package dev.tributary.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.common.TopicPartition;
 import dev.tributary.common.Uuid;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.InvalidReplicationFactorException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import java.nio.file.Path;
@@ -155,6 +157,70 @@ class ControllerTest {
       assertThat(p.leader()).isEqualTo(1);
       assertThat(p.leaderEpoch()).isEqualTo(2);
       assertThat(p.isr()).containsExactly(1);
+    }
+  }
+
+  @Test
+  void aValidateOnlyRequestIsCheckedAgainstTheImageAndCommitsNothing() {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      Controller controller = controller(log);
+      long epoch = controller.registerBroker(1, new Uuid(1, 1), http("h", 1), 0);
+      controller.heartbeat(1, epoch, log.image().lastOffset(), 0);
+      long before = log.image().lastOffset();
+
+      controller.createTopic(NewTopic.placed("t", 3, 1, Map.of()), true);
+      assertThatThrownBy(() -> controller.createTopic(NewTopic.placed("t", 3, 2, Map.of()), true))
+          .isInstanceOf(InvalidReplicationFactorException.class);
+      controller.createTopic("u", 1, 1, Map.of());
+      controller.createPartitions(NewPartitions.placed("u", 4), true);
+      controller.alterConfigs("u", List.of(ConfigChange.set("retention.ms", "5")), true);
+
+      assertThat(log.image().topic("t")).isEmpty();
+      assertThat(log.image().topic("u").orElseThrow().partitionCount()).isEqualTo(1);
+      assertThat(log.image().topic("u").orElseThrow().configs()).isEmpty();
+      assertThat(log.image().lastOffset())
+          .as("only the real create of u committed")
+          .isGreaterThan(before);
+      long afterCreate = log.image().lastOffset();
+      controller.alterConfigs("u", List.of(ConfigChange.set("retention.ms", "5")), true);
+      assertThat(log.image().lastOffset()).isEqualTo(afterCreate);
+    }
+  }
+
+  @Test
+  void aPreferredReplicaBackInSyncLeadsAgainWhenElected() {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      Controller controller = controller(log);
+      long epoch1 = controller.registerBroker(1, new Uuid(1, 1), http("h", 1), 0);
+      controller.heartbeat(1, epoch1, log.image().lastOffset(), 0);
+      long epoch2 = controller.registerBroker(2, new Uuid(2, 1), http("h", 2), 0);
+      controller.heartbeat(2, epoch2, log.image().lastOffset(), 0);
+      controller.createTopic(NewTopic.assigned("t", List.of(List.of(1, 2)), Map.of()), false);
+      TopicPartition t0 = new TopicPartition("t", 0);
+      assertThat(controller.electPreferredLeaders(List.of(t0)).get(t0).error())
+          .isEqualTo(Errors.ELECTION_NOT_NEEDED);
+
+      controller.fenceBroker(1, epoch1, "controlled shutdown"); // leadership moves to 2
+      controller.heartbeat(1, epoch1, log.image().lastOffset(), 10); // back, but not in sync
+      assertThat(controller.electPreferredLeaders(List.of(t0)).get(t0).error())
+          .isEqualTo(Errors.PREFERRED_LEADER_NOT_AVAILABLE);
+      PartitionImage led = log.image().topic("t").orElseThrow().requirePartition(0);
+      controller.alterPartition(
+          log.image().topic("t").orElseThrow().topicId(),
+          0,
+          2,
+          led.leaderEpoch(),
+          led.partitionEpoch(),
+          List.of(2, 1),
+          Map.of(1, epoch1),
+          "caught up");
+
+      assertThat(controller.electPreferredLeaders(List.of(t0)))
+          .containsExactly(Map.entry(t0, ElectionOutcome.ELECTED));
+      PartitionImage elected = log.image().topic("t").orElseThrow().requirePartition(0);
+      assertThat(elected.leader()).isEqualTo(1);
+      assertThat(elected.leaderEpoch()).isEqualTo(led.leaderEpoch() + 1);
+      assertThat(controller.electPreferredLeaders(null)).as("nothing left to elect").isEmpty();
     }
   }
 }

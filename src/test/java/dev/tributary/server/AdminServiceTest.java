@@ -61,6 +61,13 @@ class AdminServiceTest {
     return calls.get(calls.size() - 1);
   }
 
+  /** The configs of the last topic sent to the controller to create. */
+  @SuppressWarnings("unchecked")
+  private Map<String, String> createdConfigs() {
+    assertThat(lastCall().name()).isEqualTo("createTopic");
+    return (Map<String, String>) lastCall().arguments().get(3);
+  }
+
   private static Throwable failureOf(CompletableFuture<?> future) {
     assertThat(future).isCompletedExceptionally();
     try {
@@ -103,16 +110,15 @@ class AdminServiceTest {
   @Test
   void theBrokersMinInsyncReplicasIsWrittenIntoATopicCreatedWithoutOne() {
     admin.createTopic(ALICE, "three", 1, 3, Map.of());
-    assertThat(lastCall().arguments().get(3))
-        .isEqualTo(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "2"));
+    assertThat(createdConfigs()).isEqualTo(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "2"));
 
     admin.createTopic(ALICE, "one", 1, 1, Map.of("retention.ms", "1000"));
-    assertThat(lastCall().arguments().get(3))
+    assertThat(createdConfigs())
         .as("never more than the replication factor")
         .isEqualTo(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "1", "retention.ms", "1000"));
 
     admin.createTopic(ALICE, "own", 1, 3, Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "3"));
-    assertThat(lastCall().arguments().get(3))
+    assertThat(createdConfigs())
         .as("the topic's own setting wins")
         .isEqualTo(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "3"));
 
@@ -132,7 +138,7 @@ class AdminServiceTest {
 
     admin.createTopic(ALICE, "plain", 1, 3, Map.of());
 
-    assertThat(lastCall().arguments().get(3)).isEqualTo(Map.of());
+    assertThat(createdConfigs()).isEqualTo(Map.of());
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.tributary.common.errors.BrokerNotAvailableException;
 import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.InvalidTopicException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.TopicImage;
 import dev.tributary.replication.ReplicaHarness;
 import dev.tributary.security.AclOperation;
@@ -121,7 +122,8 @@ class AutoTopicCreatorTest {
   @Test
   void aTopicAnotherBrokerCreatedFirstIsAwaitedInsteadOfFailing() {
     start(true);
-    broker.controller.createTopic(null, "raced", 1, 1, Map.of()); // another broker's creation
+    broker.controller.createTopic(
+        null, NewTopic.placed("raced", 1, 1, Map.of()), false); // another broker's creation
 
     CompletableFuture<TopicImage> topic = creator.topicForProduce(ALICE, "raced", 0);
 
@@ -135,7 +137,7 @@ class AutoTopicCreatorTest {
   @Test
   void waitingForAnotherBrokersTopicGivesUpWithBrokerNotAvailable() {
     start(true);
-    broker.controller.createTopic(null, "raced", 1, 1, Map.of());
+    broker.controller.createTopic(null, NewTopic.placed("raced", 1, 1, Map.of()), false);
 
     CompletableFuture<TopicImage> topic = creator.create(ALICE, "raced");
     harness.clock.advance(AdminService.METADATA_PROPAGATION_TIMEOUT_MS);

@@ -2,18 +2,21 @@ package dev.tributary.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.InvalidRegistrationException;
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.metadata.AdvertisedListener;
+import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.LocalMetadataLog;
 import dev.tributary.metadata.MetadataQuorum;
+import dev.tributary.metadata.NewPartitions;
+import dev.tributary.metadata.NewTopic;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -196,13 +199,12 @@ class BrokerLifecycleManagerTest {
     }
 
     @Override
-    public AdminResult createTopic(
-        Endpoint c, String n, int p, int rf, Map<String, String> configs) {
+    public AdminResult createTopic(Endpoint c, NewTopic topic, boolean validateOnly) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public AdminResult createPartitions(Endpoint c, String n, int total) {
+    public AdminResult createPartitions(Endpoint c, NewPartitions request, boolean validateOnly) {
       throw new UnsupportedOperationException();
     }
 
@@ -212,7 +214,13 @@ class BrokerLifecycleManagerTest {
     }
 
     @Override
-    public AdminResult alterConfig(Endpoint c, String n, String k, String v) {
+    public AdminResult alterConfigs(
+        Endpoint c, String n, List<ConfigChange> changes, boolean validateOnly) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public ElectionResult electPreferredLeaders(Endpoint c, List<TopicPartition> partitions) {
       throw new UnsupportedOperationException();
     }
 

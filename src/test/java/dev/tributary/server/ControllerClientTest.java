@@ -13,6 +13,7 @@ import dev.tributary.metadata.LocalMetadataLog;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataQuorum;
 import dev.tributary.metadata.MetadataRecord;
+import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.TopicControl;
 import dev.tributary.security.AclBinding;
 import dev.tributary.security.AclOperation;
@@ -154,15 +155,16 @@ class ControllerClientTest {
     leader = OptionalInt.of(2);
 
     CompletableFuture<ControllerChannel.AdminResult> done =
-        client.createTopic("orders", 3, 2, Map.of("retention.ms", "1"));
+        client.createTopic(NewTopic.placed("orders", 3, 2, Map.of("retention.ms", "1")), false);
     assertThat(remoteCalls).isEmpty();
     runAdminThread();
 
     assertThat(done.join().metadataOffset()).isEqualTo(42);
     assertThat(remoteCalls)
         .containsExactly(
-            "createTopic[Endpoint[brokerId=2, host=10.0.0.2, port=9092], orders, 3, 2,"
-                + " {retention.ms=1}]");
+            "createTopic[Endpoint[brokerId=2, host=10.0.0.2, port=9092], NewTopic[name=orders,"
+                + " partitions=3, replicationFactor=2, assignments=[], configs={retention.ms=1}],"
+                + " false]");
     assertThat(log.image().topic("orders")).as("nothing committed here").isEmpty();
   }
 
@@ -173,7 +175,7 @@ class ControllerClientTest {
     remoteFailure = new TopicExistsException("Topic 'orders' already exists.");
 
     CompletableFuture<ControllerChannel.AdminResult> done =
-        client.createTopic("orders", 1, 1, Map.of());
+        client.createTopic(NewTopic.placed("orders", 1, 1, Map.of()), false);
     runAdminThread();
 
     assertThatThrownBy(done::join)

@@ -1,6 +1,11 @@
 package dev.tributary.server;
 
+import dev.tributary.common.TopicPartition;
+import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.MetadataRecord;
+import dev.tributary.metadata.NewPartitions;
+import dev.tributary.metadata.NewTopic;
+import dev.tributary.metadata.PreferredLeaderElection;
 import dev.tributary.metadata.ProducerIdsBlock;
 import dev.tributary.metadata.TopicControl;
 import dev.tributary.replication.ReplicaHarness;
@@ -9,7 +14,6 @@ import dev.tributary.security.ApiKey;
 import dev.tributary.security.SecurityChange;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.function.Supplier;
 
@@ -37,36 +41,60 @@ final class FakeController implements ControllerChannel {
     return calls;
   }
 
+  /**
+   * A call's arguments as tests read them: {@code base}, then the manual assignments if any, then
+   * "validate only" if so.
+   */
+  private static List<Object> arguments(
+      List<Object> base, List<List<Integer>> assignments, boolean validateOnly) {
+    List<Object> arguments = new ArrayList<>(base);
+    if (!assignments.isEmpty()) {
+      arguments.add(assignments);
+    }
+    if (validateOnly) {
+      arguments.add("validate only");
+    }
+    return arguments;
+  }
+
+  /** Records the call, computes its records and commits them (unless only validating). */
   private AdminResult commit(
-      String name, Endpoint endpoint, List<Object> arguments, Supplier<List<MetadataRecord>> run) {
+      String name,
+      Endpoint endpoint,
+      List<Object> arguments,
+      boolean validateOnly,
+      Supplier<List<MetadataRecord>> run) {
     calls.add(new Call(name, endpoint, arguments));
-    harness.commit(run.get());
+    List<MetadataRecord> records = run.get();
+    if (!validateOnly && !records.isEmpty()) {
+      harness.commit(records);
+    }
     return new AdminResult(harness.controllerImage().lastOffset());
   }
 
   @Override
-  public AdminResult createTopic(
-      Endpoint controller,
-      String name,
-      int partitions,
-      int replicationFactor,
-      Map<String, String> configs) {
+  public AdminResult createTopic(Endpoint controller, NewTopic topic, boolean validateOnly) {
     return commit(
         "createTopic",
         controller,
-        List.of(name, partitions, replicationFactor, Map.copyOf(configs)),
-        () ->
-            control.createTopic(
-                harness.controllerImage(), name, partitions, replicationFactor, configs));
+        arguments(
+            List.of(topic.name(), topic.partitions(), topic.replicationFactor(), topic.configs()),
+            topic.assignments(),
+            validateOnly),
+        validateOnly,
+        () -> control.createTopic(harness.controllerImage(), topic));
   }
 
   @Override
-  public AdminResult createPartitions(Endpoint controller, String name, int newTotal) {
+  public AdminResult createPartitions(
+      Endpoint controller, NewPartitions request, boolean validateOnly) {
     return commit(
         "createPartitions",
         controller,
-        List.of(name, newTotal),
-        () -> control.createPartitions(harness.controllerImage(), name, newTotal));
+        arguments(
+            List.of(request.topic(), request.totalCount()), request.assignments(), validateOnly),
+        validateOnly,
+        () -> control.createPartitions(harness.controllerImage(), request));
   }
 
   @Override
@@ -75,18 +103,38 @@ final class FakeController implements ControllerChannel {
         "deleteTopic",
         controller,
         List.of(name),
+        false,
         () -> control.deleteTopic(harness.controllerImage(), name));
   }
 
   @Override
-  public AdminResult alterConfig(Endpoint controller, String name, String key, String value) {
-    List<Object> arguments = new ArrayList<>(List.of(name, key));
-    arguments.add(value);
+  public AdminResult alterConfigs(
+      Endpoint controller, String name, List<ConfigChange> changes, boolean validateOnly) {
     return commit(
-        "alterConfig",
+        "alterConfigs",
         controller,
-        arguments,
-        () -> control.alterConfig(harness.controllerImage(), name, key, value));
+        arguments(List.of(name, changes), List.of(), validateOnly),
+        validateOnly,
+        () -> control.alterConfigs(harness.controllerImage(), name, changes));
+  }
+
+  @Override
+  public ElectionResult electPreferredLeaders(
+      Endpoint controller, List<TopicPartition> partitions) {
+    List<Object> arguments = new ArrayList<>();
+    arguments.add(partitions);
+    PreferredLeaderElection.Result[] election = new PreferredLeaderElection.Result[1];
+    AdminResult committed =
+        commit(
+            "electPreferredLeaders",
+            controller,
+            arguments,
+            false,
+            () -> {
+              election[0] = PreferredLeaderElection.elect(harness.controllerImage(), partitions);
+              return election[0].records();
+            });
+    return new ElectionResult(committed.metadataOffset(), election[0].outcomes());
   }
 
   @Override
@@ -95,6 +143,7 @@ final class FakeController implements ControllerChannel {
         "alterSecurity",
         controller,
         List.of(change),
+        false,
         () -> {
           List<MetadataRecord> records = new ArrayList<>();
           for (ApiKey key : change.createApiKeys()) {

@@ -1,6 +1,8 @@
 package dev.tributary.transport.http;
 
+import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.BrokerNotRegisteredException;
+import dev.tributary.common.errors.Errors;
 import dev.tributary.common.errors.FencedLeaderEpochException;
 import dev.tributary.common.errors.IneligibleReplicaException;
 import dev.tributary.common.errors.InvalidRegistrationException;
@@ -11,6 +13,9 @@ import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.common.errors.StaleBrokerEpochException;
 import dev.tributary.common.errors.TopicExistsException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
+import dev.tributary.metadata.ConfigChange;
+import dev.tributary.metadata.NewPartitions;
+import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.ProducerIdsBlock;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.server.ControllerUnreachableException;
@@ -23,6 +28,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -97,28 +103,20 @@ public final class HttpControllerChannel implements ControllerChannel {
   }
 
   @Override
-  public AdminResult createTopic(
-      Endpoint controller,
-      String name,
-      int partitions,
-      int replicationFactor,
-      Map<String, String> configs) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("name", name);
-    body.put("partitions", partitions);
-    body.put("replication_factor", replicationFactor);
-    body.put("configs", configs);
-    return admin(call(controller, "POST", InternalApi.TOPICS, body));
+  public AdminResult createTopic(Endpoint controller, NewTopic topic, boolean validateOnly) {
+    return admin(
+        call(controller, "POST", InternalApi.TOPICS, AdminWire.newTopic(topic, validateOnly)));
   }
 
   @Override
-  public AdminResult createPartitions(Endpoint controller, String name, int newTotal) {
+  public AdminResult createPartitions(
+      Endpoint controller, NewPartitions request, boolean validateOnly) {
     return admin(
         call(
             controller,
             "POST",
-            InternalApi.topic(encode(name)) + "/partitions",
-            Map.of("total", newTotal)));
+            InternalApi.topic(encode(request.topic())) + "/partitions",
+            AdminWire.newPartitions(request, validateOnly)));
   }
 
   @Override
@@ -127,11 +125,21 @@ public final class HttpControllerChannel implements ControllerChannel {
   }
 
   @Override
-  public AdminResult alterConfig(Endpoint controller, String name, String key, String value) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("value", value);
+  public AdminResult alterConfigs(
+      Endpoint controller, String name, List<ConfigChange> changes, boolean validateOnly) {
     return admin(
-        call(controller, "PUT", InternalApi.topic(encode(name)) + "/configs/" + encode(key), body));
+        call(
+            controller,
+            "POST",
+            InternalApi.topic(encode(name)) + "/configs",
+            AdminWire.configChanges(changes, validateOnly)));
+  }
+
+  @Override
+  public ElectionResult electPreferredLeaders(
+      Endpoint controller, List<TopicPartition> partitions) {
+    return AdminWire.electionResult(
+        call(controller, "POST", InternalApi.ELECT_LEADERS, AdminWire.election(partitions)));
   }
 
   @Override
@@ -256,8 +264,22 @@ public final class HttpControllerChannel implements ControllerChannel {
       case InternalApi.INELIGIBLE_REPLICA -> new IneligibleReplicaException(message);
       case InternalApi.NOT_LEADER_OR_FOLLOWER -> new NotLeaderOrFollowerException(message);
       case InternalApi.UNKNOWN_TOPIC -> UnknownTopicOrPartitionException.unknownTopic(message);
-      default -> new RemoteApiException(response.statusCode(), errorCode, message);
+      default ->
+          answer.has(InternalApi.KAFKA_ERROR_CODE)
+              ? kafkaError(answer.path(InternalApi.KAFKA_ERROR_CODE).asInt(), message)
+              : new RemoteApiException(response.statusCode(), errorCode, message);
     };
+  }
+
+  /**
+   * The controller's refusal by its Kafka code (INVALID_REPLICATION_FACTOR, INVALID_CONFIG, ...),
+   * so that a forwarded admin request fails with the same code as a local one.
+   */
+  private static RuntimeException kafkaError(int code, String message) {
+    Errors error = Errors.forCode((short) code);
+    return error == Errors.NONE || error == Errors.UNKNOWN_SERVER_ERROR
+        ? new RemoteApiException(500, 50001, message)
+        : error.exception(message);
   }
 
   private static String encode(String segment) {

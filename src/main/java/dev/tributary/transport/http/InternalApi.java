@@ -29,6 +29,13 @@ public final class InternalApi {
   public static final String FENCE_BROKER = PREFIX + "/fence-broker";
   public static final String SECURITY = PREFIX + "/security";
   public static final String BROKER_UNREACHABLE = PREFIX + "/broker-unreachable";
+  public static final String ELECT_LEADERS = PREFIX + "/elect-leaders";
+
+  /**
+   * In the controller endpoints' error bodies next to {@code error_code}: the refusal's Kafka error
+   * code, which the caller turns back into the same exception.
+   */
+  public static final String KAFKA_ERROR_CODE = "kafka_error_code";
 
   /**
    * AllocateProducerIds: {@code {"broker_id", "broker_epoch"}} → {@code {"producer_id_start",

@@ -1,0 +1,266 @@
+package dev.tributary.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.kafka.KafkaListener;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
+import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.DeleteTopicsResponseData.DeletableTopicResult;
+import org.apache.kafka.common.message.DescribeClusterRequestData;
+import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
+import org.apache.kafka.common.message.ElectLeadersResponseData.PartitionResult;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AlterConfigsRequest;
+import org.apache.kafka.common.requests.AlterConfigsResponse;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.ApiVersionsResponse;
+import org.apache.kafka.common.requests.CreateTopicsRequest;
+import org.apache.kafka.common.requests.CreateTopicsResponse;
+import org.apache.kafka.common.requests.DeleteTopicsRequest;
+import org.apache.kafka.common.requests.DeleteTopicsResponse;
+import org.apache.kafka.common.requests.DescribeClusterRequest;
+import org.apache.kafka.common.requests.DescribeClusterResponse;
+import org.apache.kafka.common.requests.DescribeConfigsRequest;
+import org.apache.kafka.common.requests.DescribeConfigsResponse;
+import org.apache.kafka.common.requests.ElectLeadersRequest;
+import org.apache.kafka.common.requests.ElectLeadersResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * The admin APIs frame by frame, for what kafka-clients' Admin cannot send: the old AlterConfigs, a
+ * topic named twice, old versions and unusual fields; and the versions ApiVersions advertises.
+ */
+class KafkaAdminWireApiTest extends ApiTestSupport {
+  @Autowired KafkaListener kafka;
+
+  @SuppressWarnings("unchecked")
+  private <T> T send(org.apache.kafka.common.requests.AbstractRequest request) throws Exception {
+    return (T) KafkaWire.send(kafka.port(), request);
+  }
+
+  private int brokerId() {
+    return expectOk(get(v3("/brokers"))).get("data").get(0).get("broker_id").intValue();
+  }
+
+  private String restConfig(String topic, String name) {
+    return expectOk(get(v3("/topics/" + topic + "/configs/" + name))).get("value").stringValue();
+  }
+
+  private DescribeConfigsResult describe(ConfigResource.Type type, String name, List<String> keys)
+      throws Exception {
+    DescribeConfigsRequestData data = new DescribeConfigsRequestData();
+    data.resources()
+        .add(
+            new DescribeConfigsRequestData.DescribeConfigsResource()
+                .setResourceType(type.id())
+                .setResourceName(name)
+                .setConfigurationKeys(keys));
+    DescribeConfigsResponse response =
+        send(new DescribeConfigsRequest.Builder(data).build((short) 4));
+    return response.data().results().get(0);
+  }
+
+  @Test
+  void apiVersionsAdvertisesExactlyTheAdminVersionsImplemented() throws Exception {
+    ApiVersionsResponse response =
+        send(new ApiVersionsRequest.Builder().build(ApiKeys.API_VERSIONS.latestVersion()));
+
+    Map<ApiKeys, String> expected =
+        Map.of(
+            ApiKeys.CREATE_TOPICS, "2-7",
+            ApiKeys.DELETE_TOPICS, "1-6",
+            ApiKeys.CREATE_PARTITIONS, "0-3",
+            ApiKeys.DESCRIBE_CONFIGS, "1-4",
+            ApiKeys.ALTER_CONFIGS, "0-2",
+            ApiKeys.INCREMENTAL_ALTER_CONFIGS, "0-1",
+            ApiKeys.DESCRIBE_CLUSTER, "0-2",
+            ApiKeys.ELECT_LEADERS, "0-2");
+    expected.forEach(
+        (api, range) -> {
+          ApiVersion advertised = response.data().apiKeys().find(api.id);
+          assertThat(advertised).as(api.name).isNotNull();
+          assertThat(advertised.minVersion() + "-" + advertised.maxVersion())
+              .as(api.name)
+              .isEqualTo(range);
+        });
+  }
+
+  @Test
+  void theOldAlterConfigsReplacesEveryConfigOfATopic() throws Exception {
+    String topic = newTopicName();
+    createTopic(topic, 1, "[{\"name\":\"retention.ms\",\"value\":\"1000\"}]");
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+
+    AlterConfigsResponse validated =
+        send(
+            new AlterConfigsRequest.Builder(
+                    Map.of(
+                        resource,
+                        new AlterConfigsRequest.Config(
+                            List.of(new AlterConfigsRequest.ConfigEntry("segment.ms", "7000")))),
+                    true)
+                .build((short) 0));
+    assertThat(validated.errors().get(resource).error()).isEqualTo(Errors.NONE);
+    assertThat(restConfig(topic, "retention.ms")).as("only validated").isEqualTo("1000");
+
+    AlterConfigsResponse replaced =
+        send(
+            new AlterConfigsRequest.Builder(
+                    Map.of(
+                        resource,
+                        new AlterConfigsRequest.Config(
+                            List.of(new AlterConfigsRequest.ConfigEntry("segment.ms", "7000")))),
+                    false)
+                .build((short) 2));
+
+    assertThat(replaced.errors().get(resource).error()).isEqualTo(Errors.NONE);
+    assertThat(restConfig(topic, "segment.ms")).isEqualTo("7000");
+    assertThat(restConfig(topic, "retention.ms"))
+        .as("left out: back to its default")
+        .isEqualTo("604800000");
+    DescribeConfigsResourceResult retention =
+        describe(ConfigResource.Type.TOPIC, topic, List.of("retention.ms")).configs().get(0);
+    assertThat(retention.value()).isEqualTo("604800000");
+
+    AlterConfigsResponse invalid =
+        send(
+            new AlterConfigsRequest.Builder(
+                    Map.of(
+                        resource,
+                        new AlterConfigsRequest.Config(
+                            List.of(new AlterConfigsRequest.ConfigEntry("segment.ms", "-1")))),
+                    false)
+                .build((short) 2));
+    assertThat(invalid.errors().get(resource).error()).isEqualTo(Errors.INVALID_CONFIG);
+    assertThat(restConfig(topic, "segment.ms")).isEqualTo("7000");
+  }
+
+  @Test
+  void aTopicNamedTwiceIsRefusedAndTheOthersAreCreated() throws Exception {
+    String twice = newTopicName();
+    String once = newTopicName();
+    CreateTopicsRequestData data = new CreateTopicsRequestData().setTimeoutMs(10_000);
+    for (String name : List.of(twice, once, twice)) {
+      data.topics()
+          .add(
+              new CreateTopicsRequestData.CreatableTopic()
+                  .setName(name)
+                  .setNumPartitions(1)
+                  .setReplicationFactor((short) 1));
+    }
+
+    CreateTopicsResponse response = send(new CreateTopicsRequest.Builder(data).build((short) 2));
+
+    assertThat(response.data().topics())
+        .extracting(CreatableTopicResult::name, CreatableTopicResult::errorCode)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(twice, Errors.INVALID_REQUEST.code()),
+            org.assertj.core.groups.Tuple.tuple(once, Errors.NONE.code()),
+            org.assertj.core.groups.Tuple.tuple(twice, Errors.INVALID_REQUEST.code()));
+    assertThat(get(v3("/topics/" + twice)).status()).isEqualTo(404);
+    assertThat(get(v3("/topics/" + once)).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aDeleteNamingATopicByNameAndIdOrTwiceIsRefused() throws Exception {
+    String topic = newTopicName();
+    createTopic(topic, 1);
+    DeleteTopicsRequestData data = new DeleteTopicsRequestData().setTimeoutMs(10_000);
+    data.topics()
+        .add(
+            new DeleteTopicsRequestData.DeleteTopicState()
+                .setName(topic)
+                .setTopicId(Uuid.randomUuid()));
+    data.topics().add(new DeleteTopicsRequestData.DeleteTopicState().setTopicId(Uuid.randomUuid()));
+
+    DeleteTopicsResponse response = send(new DeleteTopicsRequest.Builder(data).build((short) 6));
+
+    assertThat(response.data().responses())
+        .extracting(DeletableTopicResult::errorCode)
+        .containsExactly(Errors.INVALID_REQUEST.code(), Errors.UNKNOWN_TOPIC_ID.code());
+    assertThat(get(v3("/topics/" + topic)).status()).isEqualTo(200);
+
+    DeleteTopicsResponse old =
+        send(
+            new DeleteTopicsRequest.Builder(
+                    new DeleteTopicsRequestData()
+                        .setTopicNames(List.of(topic))
+                        .setTimeoutMs(10_000))
+                .build((short) 1));
+    assertThat(old.data().responses().find(topic).errorCode()).isEqualTo(Errors.NONE.code());
+    assertThat(get(v3("/topics/" + topic)).status()).isEqualTo(404);
+  }
+
+  @Test
+  void describeConfigsAnswersTheKeysAskedForAndRefusesOtherBrokersAndResourceTypes()
+      throws Exception {
+    String topic = newTopicName();
+    createTopic(topic, 1);
+
+    assertThat(describe(ConfigResource.Type.TOPIC, topic, List.of("segment.ms", "nope")).configs())
+        .extracting(DescribeConfigsResourceResult::name)
+        .containsExactly("segment.ms");
+    assertThat(
+            describe(ConfigResource.Type.BROKER, String.valueOf(brokerId() + 1), null).errorCode())
+        .isEqualTo(Errors.INVALID_REQUEST.code());
+    assertThat(
+            describe(ConfigResource.Type.BROKER_LOGGER, String.valueOf(brokerId()), null)
+                .errorCode())
+        .isEqualTo(Errors.INVALID_REQUEST.code());
+    assertThat(describe(ConfigResource.Type.BROKER, "", null).configs())
+        .as("cluster-wide defaults set at run time: none")
+        .isEmpty();
+  }
+
+  @Test
+  void describeClusterAnswersOnlyForBrokers() throws Exception {
+    DescribeClusterResponse v0 =
+        send(new DescribeClusterRequest.Builder(new DescribeClusterRequestData()).build((short) 0));
+    assertThat(v0.data().errorCode()).isEqualTo(Errors.NONE.code());
+    assertThat(v0.nodes()).containsOnlyKeys(brokerId());
+
+    DescribeClusterResponse controllers =
+        send(
+            new DescribeClusterRequest.Builder(
+                    new DescribeClusterRequestData().setEndpointType((byte) 2))
+                .build((short) 1));
+    assertThat(controllers.data().errorCode()).isEqualTo(Errors.MISMATCHED_ENDPOINT_TYPE.code());
+  }
+
+  @Test
+  void electLeadersV0ElectsThePreferredReplicaAndUncleanIsAnInvalidRequest() throws Exception {
+    String topic = newTopicName();
+    createTopic(topic, 1);
+    TopicPartition partition = new TopicPartition(topic, 0);
+
+    ElectLeadersResponse v0 =
+        send(
+            new ElectLeadersRequest.Builder(ElectionType.PREFERRED, Set.of(partition), 10_000)
+                .build((short) 0));
+    assertThat(v0.data().replicaElectionResults().get(0).partitionResult())
+        .extracting(PartitionResult::errorCode)
+        .containsExactly(Errors.ELECTION_NOT_NEEDED.code());
+
+    ElectLeadersResponse unclean =
+        send(
+            new ElectLeadersRequest.Builder(ElectionType.UNCLEAN, Set.of(partition), 10_000)
+                .build((short) 2));
+    assertThat(unclean.data().errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+    assertThat(unclean.data().replicaElectionResults().get(0).partitionResult())
+        .extracting(PartitionResult::errorCode)
+        .containsExactly(Errors.INVALID_REQUEST.code());
+  }
+}
