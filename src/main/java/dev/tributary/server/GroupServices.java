@@ -163,6 +163,14 @@ public final class GroupServices implements AutoCloseable {
     return router.coordinatorOf(groupId);
   }
 
+  /**
+   * Which broker coordinates {@code groupId} now, or -1 while none does (Kafka's FindCoordinator,
+   * which creates {@code __consumer_offsets} on first use, as this does).
+   */
+  public int findCoordinator(String groupId) {
+    return router.findCoordinator(groupId);
+  }
+
   public ConsumerManager consumers() {
     return consumers;
   }
