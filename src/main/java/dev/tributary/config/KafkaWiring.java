@@ -7,6 +7,7 @@ import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.FetchService;
+import dev.tributary.server.GroupServices;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.ProduceService;
 import java.io.IOException;
@@ -39,6 +40,7 @@ class KafkaWiring {
       FetchService fetch,
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
+      GroupServices groups,
       Scheduler tributaryScheduler) {
     TributaryProperties.Kafka kafka = properties.kafka();
     try {
@@ -50,7 +52,15 @@ class KafkaWiring {
               kafka.socketRequestMaxBytes(),
               kafka.connectionsMaxIdleMs()),
           new KafkaListener.Services(
-              broker, config, access, produce, fetch, offsets, autoTopics, tributaryScheduler));
+              broker,
+              config,
+              access,
+              produce,
+              fetch,
+              offsets,
+              autoTopics,
+              groups,
+              tributaryScheduler));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -6,11 +6,13 @@ import dev.tributary.server.AccessControl;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.FetchService;
+import dev.tributary.server.GroupServices;
 import dev.tributary.server.MetadataCache;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.ProduceService;
 import java.io.IOException;
 import java.nio.channels.ServerSocketChannel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -59,6 +61,7 @@ public final class KafkaListener implements AutoCloseable {
       FetchService fetch,
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
+      GroupServices groups,
       Scheduler scheduler) {}
 
   public KafkaListener(Settings settings, Services services) throws IOException {
@@ -72,8 +75,8 @@ public final class KafkaListener implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    KafkaApis apis =
-        new KafkaApis(
+    List<ApiHandler> handlerList =
+        new ArrayList<>(
             List.of(
                 new MetadataApi(
                     services.metadata(),
@@ -83,9 +86,10 @@ public final class KafkaListener implements AutoCloseable {
                 new ProduceApi(services.produce(), services.metadata()),
                 new FetchApi(services.fetch(), services.metadata()),
                 new OffsetsApi(services.offsets()),
-                new OffsetForLeaderEpochApi(services.offsets())),
-            handlers,
-            services.scheduler());
+                new OffsetForLeaderEpochApi(services.offsets())));
+    handlerList.addAll(
+        GroupBackend.of(services.groups(), services.metadata(), services.access()).apis());
+    KafkaApis apis = new KafkaApis(handlerList, handlers, services.scheduler());
     ListenerName listenerName = new ListenerName(NAME);
     AbstractConfig securityConfig = new AbstractConfig(new ConfigDef(), Map.of());
     sockets =

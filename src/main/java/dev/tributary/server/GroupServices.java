@@ -179,6 +179,13 @@ public final class GroupServices implements AutoCloseable {
     return config;
   }
 
+  /**
+   * The coordinator's clock, for an adapter that stamps the offsets it commits (as Kafka's does).
+   */
+  public Time time() {
+    return time;
+  }
+
   /** Consumer instances leave their groups; call before the broker itself stops. */
   public void beginShutdown() {
     consumers.shutdown();
