@@ -26,10 +26,10 @@ import org.apache.kafka.common.requests.DescribeGroupsResponse;
  * DescribeGroups (v0–6) from this broker's coordinator: state, protocol, and every member with its
  * client id and host, REST consumer instances as much as Kafka clients ({@code
  * kafka-consumer-groups --describe} shows both). As Kafka: the protocol and each member's
- * subscription only while the group is Stable; a group the coordinator does not know is Dead, and
- * from v6 GROUP_ID_NOT_FOUND (KIP-1043); READ on the group is needed (Kafka's DESCRIBE), and v3+
- * can ask which operations the principal may do on it (READ and DESCRIBE with our READ, DELETE too
- * with ADMIN).
+ * subscription and assignment only while the group is Stable (in a rebalance they are not settled);
+ * a group the coordinator does not know is Dead, and from v6 GROUP_ID_NOT_FOUND (KIP-1043); READ on
+ * the group is needed (Kafka's DESCRIBE), and v3+ can ask which operations the principal may do on
+ * it (READ and DESCRIBE with our READ, DELETE too with ADMIN).
  */
 final class DescribeGroupsApi implements ApiHandler {
   private static final int OPERATIONS_OMITTED = Integer.MIN_VALUE;
@@ -124,7 +124,7 @@ final class DescribeGroupsApi implements ApiHandler {
               .setClientId(m.clientId())
               .setClientHost(m.clientHost())
               .setMemberMetadata(stable ? m.metadata() : new byte[0])
-              .setMemberAssignment(m.assignment()));
+              .setMemberAssignment(stable ? m.assignment() : new byte[0]));
     }
     return new DescribedGroup()
         .setGroupId(groupId)

@@ -560,6 +560,32 @@ class GroupApisTest {
   }
 
   @Test
+  void aRebalancingGroupIsDescribedWithoutProtocolSubscriptionsOrAssignments() {
+    grant(AclOperation.READ, ResourceType.GROUP, GROUP);
+    JoinGroupResponse joined = call(new JoinGroupApi(backend), join(""), 3);
+    String member = joined.data().memberId();
+    byte[] assignment = CoordinatorHarness.assignment(new TopicPartition("orders", 0));
+    harness.sync(member, joined.data().generationId(), Map.of(member, assignment));
+    CompletableFuture<?> secondJoin = harness.join("", "client-2");
+
+    DescribedGroup described =
+        this.<DescribeGroupsResponse>call(
+                new DescribeGroupsApi(backend),
+                new DescribeGroupsRequest.Builder(
+                    new DescribeGroupsRequestData().setGroups(List.of(GROUP))),
+                5)
+            .data()
+            .groups()
+            .get(0);
+    assertThat(secondJoin).isNotDone();
+    assertThat(described.groupState()).isEqualTo("PreparingRebalance");
+    assertThat(described.protocolData()).isEmpty();
+    assertThat(described.members())
+        .extracting(m -> m.memberMetadata().length, m -> m.memberAssignment().length)
+        .containsOnly(tuple(0, 0));
+  }
+
+  @Test
   void aGroupWithMembersIsNotDeleted() {
     grant(AclOperation.ADMIN, ResourceType.GROUP, GROUP);
     call(new JoinGroupApi(backend), join(""), 3);
