@@ -63,7 +63,15 @@ class KafkaGroupsApiTest extends ApiTestSupport {
     final List<ConsumerRecord<String, String>> records = new ArrayList<>();
 
     Member(String group, String clientId, String topic) {
+      this(group, clientId, null, topic);
+    }
+
+    /** A static member (KIP-345) if {@code instanceId} is not null. */
+    Member(String group, String clientId, String instanceId, String topic) {
       Properties props = new Properties();
+      if (instanceId != null) {
+        props.put("group.instance.id", instanceId);
+      }
       props.put("bootstrap.servers", bootstrap());
       props.put("group.id", group);
       props.put("client.id", clientId);
@@ -214,6 +222,40 @@ class KafkaGroupsApiTest extends ApiTestSupport {
 
       assertThat(other.values()).containsExactlyInAnyOrderElementsOf(values);
       assertThat(a.values()).isNotEmpty().doesNotContainAnyElementsOf(b.values());
+    }
+  }
+
+  @Test
+  void aRestartedStaticMemberTakesBackItsPartitionsWithoutARebalance() {
+    String topic = newTopicName();
+    createTopic(topic, 2);
+    String group = "g-" + topic;
+    List<TopicPartition> all = partitions(topic, 2);
+    try (Member stays = new Member(group, "stays", "instance-stays", topic)) {
+      Set<TopicPartition> before;
+      int generation;
+      try (Member restarts = new Member(group, "restarts", "instance-restarts", topic)) {
+        pollUntil(
+            "the static members to split the partitions",
+            () -> split(all, stays.assignment(), restarts.assignment()),
+            stays,
+            restarts);
+        before = Set.copyOf(restarts.assignment());
+        generation = stays.consumer.groupMetadata().generationId();
+      } // a static member does not leave the group when it closes
+
+      try (Member restarted = new Member(group, "restarted", "instance-restarts", topic)) {
+        pollUntil(
+            "the restarted instance to have its partitions back",
+            () -> restarted.assignment().equals(before),
+            stays,
+            restarted);
+        assertThat(restarted.consumer.groupMetadata().generationId()).isEqualTo(generation);
+        assertThat(stays.consumer.groupMetadata().generationId())
+            .as("the other member saw no rebalance")
+            .isEqualTo(generation);
+        assertThat(stays.assignment()).hasSize(1).doesNotContainAnyElementsOf(before);
+      }
     }
   }
 
