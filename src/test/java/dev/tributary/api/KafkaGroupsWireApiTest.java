@@ -38,10 +38,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * The group APIs on the Kafka listener with requests written by hand ({@link KafkaWire}): what a
- * well-behaved client never sends, a stale generation or an unknown member, gets Kafka's error; a
- * JoinGroup from before KIP-394 (v3) joins in one round and waits for the rebalance, holding only
- * its own connection, while the other member heartbeats and rejoins on another.
+ * The group APIs on the Kafka listener with requests written by hand ({@link KafkaConnection}):
+ * what a well-behaved client never sends, a stale generation or an unknown member, gets Kafka's
+ * error; a JoinGroup from before KIP-394 (v3) joins in one round and waits for the rebalance,
+ * holding only its own connection, while the other member heartbeats and rejoins on another.
  */
 class KafkaGroupsWireApiTest extends ApiTestSupport {
   private static final byte[] SUBSCRIPTION = "subscription".getBytes(StandardCharsets.UTF_8);
@@ -113,13 +113,18 @@ class KafkaGroupsWireApiTest extends ApiTestSupport {
   }
 
   private static Errors heartbeatError(
-      KafkaWire wire, String group, String memberId, int generation, int version) {
+      KafkaConnection wire, String group, String memberId, int generation, int version) {
     return wire.<HeartbeatResponse>send(heartbeat(group, memberId, generation), version).error();
   }
 
   /** The error of a commit of {@code offset} to partition 0 of {@code topic} (OffsetCommit v9). */
   private static Errors commitError(
-      KafkaWire wire, String group, String memberId, int generation, String topic, long offset) {
+      KafkaConnection wire,
+      String group,
+      String memberId,
+      int generation,
+      String topic,
+      long offset) {
     OffsetCommitResponse response =
         wire.send(commit(group, memberId, generation, topic, offset), 9);
     return Errors.forCode(response.data().topics().get(0).partitions().get(0).errorCode());
@@ -131,8 +136,8 @@ class KafkaGroupsWireApiTest extends ApiTestSupport {
     String topic = newTopicName();
     createTopic(topic, 1);
     String group = "g-" + topic;
-    try (KafkaWire first = new KafkaWire(kafka.port());
-        KafkaWire second = new KafkaWire(kafka.port())) {
+    try (KafkaConnection first = new KafkaConnection(kafka.port());
+        KafkaConnection second = new KafkaConnection(kafka.port())) {
       FindCoordinatorResponseData.Coordinator coordinator =
           await("the group's coordinator")
               .atMost(Duration.ofSeconds(30))

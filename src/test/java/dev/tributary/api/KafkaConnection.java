@@ -15,13 +15,13 @@ import org.apache.kafka.common.requests.RequestHeader;
  * generation, an old request version): kafka-clients' messages, framed by hand, one request at a
  * time or one written now and read later.
  */
-final class KafkaWire implements AutoCloseable {
+final class KafkaConnection implements AutoCloseable {
   private final Socket socket;
   private final DataInputStream in;
   private final DataOutputStream out;
   private int correlationId;
 
-  KafkaWire(int port) {
+  KafkaConnection(int port) {
     try {
       socket = new Socket("127.0.0.1", port);
       socket.setSoTimeout(30_000);
