@@ -324,7 +324,7 @@ class ConsumerGroupsV3Controller {
         broker.clusterId(),
         d.groupId(),
         m.memberId(),
-        null,
+        m.groupInstanceId(),
         m.clientId(),
         m.clientHost(),
         assignments);

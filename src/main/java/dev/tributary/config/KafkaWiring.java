@@ -9,6 +9,7 @@ import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.FetchService;
+import dev.tributary.server.GroupServices;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.ProduceService;
 import dev.tributary.server.ProducerIdService;
@@ -43,6 +44,7 @@ class KafkaWiring {
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
       ProducerIdService producerIds,
+      GroupServices groups,
       Scheduler tributaryScheduler,
       AdminService admin,
       ListenerSecurity kafkaListenerSecurity) {
@@ -64,6 +66,7 @@ class KafkaWiring {
               offsets,
               autoTopics,
               producerIds,
+              groups,
               tributaryScheduler,
               admin),
           kafkaListenerSecurity);

@@ -18,7 +18,9 @@ import java.util.TreeMap;
  *
  * <p>Invariants: {@code members.isEmpty()} iff state is Empty or Dead (outside a rebalance in
  * progress); {@code leaderId} is a member while the group is CompletingRebalance or Stable; {@code
- * generationId} only grows, by one per completed join.
+ * generationId} only grows, by one per completed join; {@code staticMembers} maps exactly the
+ * instance ids of the static members to their member ids (kept by {@link #add}, {@link #remove} and
+ * {@link #replaceStaticMember}, the only places members come and go).
  */
 final class ConsumerGroup {
   final String groupId;
@@ -29,6 +31,10 @@ final class ConsumerGroup {
   String leaderId;
   long stateTimestampMs;
   final Map<String, MemberMetadata> members = new LinkedHashMap<>();
+
+  /** Static members: {@code group.instance.id} to the member id that holds it now (KIP-345). */
+  private final Map<String, String> staticMembers = new HashMap<>();
+
   final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
 
   /**
@@ -77,6 +83,69 @@ final class ConsumerGroup {
     }
     state = next;
     stateTimestampMs = nowMs;
+  }
+
+  void add(MemberMetadata m) {
+    members.put(m.memberId, m);
+    if (m.isStatic()) {
+      staticMembers.put(m.groupInstanceId, m.memberId);
+    }
+  }
+
+  /** Removes the member; its instance id is free again if it still held it. */
+  void remove(MemberMetadata m) {
+    members.remove(m.memberId);
+    if (m.isStatic()) {
+      staticMembers.remove(m.groupInstanceId, m.memberId);
+    }
+  }
+
+  /** The member id that holds {@code groupInstanceId} now, or null. */
+  String staticMemberId(String groupInstanceId) {
+    return staticMembers.get(groupInstanceId);
+  }
+
+  /**
+   * A static member rejoined without its member id (it restarted): the new id takes the old one's
+   * place, with its protocols, timeouts and assignment, and the leadership if it had it (Kafka's
+   * {@code replaceStaticMember}). The caller fences the old member's waiting requests.
+   */
+  MemberMetadata replaceStaticMember(MemberMetadata old, String newMemberId) {
+    MemberMetadata replacement =
+        new MemberMetadata(
+            newMemberId,
+            old.groupInstanceId,
+            old.clientId,
+            old.clientHost,
+            old.sessionTimeoutMs,
+            old.rebalanceTimeoutMs,
+            old.protocols);
+    replacement.assignment = old.assignment;
+    members.remove(old.memberId);
+    members.put(newMemberId, replacement);
+    staticMembers.put(old.groupInstanceId, newMemberId);
+    if (old.memberId.equals(leaderId)) {
+      leaderId = newMemberId;
+    }
+    return replacement;
+  }
+
+  /**
+   * Whether a request naming {@code memberId} (and {@code groupInstanceId}, if static) comes from a
+   * current member: UNKNOWN_MEMBER_ID if not; FENCED_INSTANCE_ID if the instance id now belongs to
+   * another member id (Kafka's {@code validateMember}).
+   */
+  GroupError validateMember(String memberId, String groupInstanceId) {
+    if (groupInstanceId != null) {
+      String holder = staticMembers.get(groupInstanceId);
+      if (holder == null) {
+        return GroupError.UNKNOWN_MEMBER_ID;
+      }
+      if (!holder.equals(memberId)) {
+        return GroupError.FENCED_INSTANCE_ID;
+      }
+    }
+    return members.containsKey(memberId) ? GroupError.NONE : GroupError.UNKNOWN_MEMBER_ID;
   }
 
   boolean allMembersJoined() {
@@ -156,6 +225,7 @@ final class ConsumerGroup {
       stored.add(
           new GroupRecords.StoredMember(
               m.memberId,
+              m.groupInstanceId,
               m.clientId,
               m.clientHost,
               m.rebalanceTimeoutMs,

@@ -47,6 +47,11 @@ public interface CoordinatorApi {
   /** One assignor a member supports, with its subscription encoded for that assignor. */
   record Protocol(String name, byte[] metadata) {}
 
+  /**
+   * A join. {@code groupInstanceId} is a static member's id (KIP-345, {@code group.instance.id}),
+   * or null for a dynamic member: a static member joins without a member id and is given one at
+   * once (no MEMBER_ID_REQUIRED round), replacing the member its instance id had before.
+   */
   record JoinRequest(
       String groupId,
       String memberId,
@@ -56,12 +61,42 @@ public interface CoordinatorApi {
       int rebalanceTimeoutMs,
       String protocolType,
       List<Protocol> protocols,
-      String reason) {}
+      String reason,
+      String groupInstanceId) {
+    /** A dynamic member's join. */
+    public JoinRequest(
+        String groupId,
+        String memberId,
+        String clientId,
+        String clientHost,
+        int sessionTimeoutMs,
+        int rebalanceTimeoutMs,
+        String protocolType,
+        List<Protocol> protocols,
+        String reason) {
+      this(
+          groupId,
+          memberId,
+          clientId,
+          clientHost,
+          sessionTimeoutMs,
+          rebalanceTimeoutMs,
+          protocolType,
+          protocols,
+          reason,
+          null);
+    }
+  }
 
   /**
-   * A member as the leader sees it in its join answer: its subscription for the chosen protocol.
+   * A member as the leader sees it in its join answer: its subscription for the chosen protocol,
+   * and its static instance id (null for a dynamic member).
    */
-  record JoinedMember(String memberId, String clientId, byte[] metadata) {}
+  record JoinedMember(String memberId, String clientId, byte[] metadata, String groupInstanceId) {
+    public JoinedMember(String memberId, String clientId, byte[] metadata) {
+      this(memberId, clientId, metadata, null);
+    }
+  }
 
   record JoinResult(
       GroupError error,
@@ -75,16 +110,46 @@ public interface CoordinatorApi {
     }
   }
 
-  /** The leader's sync carries every member's assignment; the others' carry none. */
+  /**
+   * The leader's sync carries every member's assignment; the others' carry none. {@code
+   * protocolType} and {@code protocolName}, when not null, must be the group's (SyncGroup v5+),
+   * else INCONSISTENT_GROUP_PROTOCOL.
+   */
   record SyncRequest(
-      String groupId, String memberId, int generationId, Map<String, byte[]> assignments) {}
+      String groupId,
+      String memberId,
+      int generationId,
+      Map<String, byte[]> assignments,
+      String groupInstanceId,
+      String protocolType,
+      String protocolName) {
+    public SyncRequest(
+        String groupId, String memberId, int generationId, Map<String, byte[]> assignments) {
+      this(groupId, memberId, generationId, assignments, null, null, null);
+    }
+  }
 
-  record SyncResult(GroupError error, byte[] assignment) {}
+  /** A sync's answer; the group's protocol type and name with a successful one, else null. */
+  record SyncResult(GroupError error, byte[] assignment, String protocolType, String protocolName) {
+    public SyncResult(GroupError error, byte[] assignment) {
+      this(error, assignment, null, null);
+    }
+  }
 
   record OffsetFetchResult(GroupError error, Map<TopicPartition, OffsetAndMetadata> offsets) {}
 
   record MemberDescription(
-      String memberId, String clientId, String clientHost, byte[] metadata, byte[] assignment) {}
+      String memberId,
+      String clientId,
+      String clientHost,
+      byte[] metadata,
+      byte[] assignment,
+      String groupInstanceId) {
+    public MemberDescription(
+        String memberId, String clientId, String clientHost, byte[] metadata, byte[] assignment) {
+      this(memberId, clientId, clientHost, metadata, assignment, null);
+    }
+  }
 
   /**
    * A group as its coordinator holds it. {@code state} is {@link GroupState#DEAD} for a group the

@@ -125,12 +125,13 @@ public final class GroupCoordinator implements CoordinatorApi {
   @Override
   public CompletableFuture<GroupError> heartbeat(
       String groupId, String memberId, int generationId) {
-    return groups.heartbeat(groupId, memberId, generationId);
+    return heartbeat(groupId, memberId, null, generationId);
   }
 
   @Override
   public CompletableFuture<GroupError> leaveGroup(String groupId, String memberId, String reason) {
-    return groups.leaveGroup(groupId, memberId, reason);
+    return leaveGroup(groupId, List.of(new LeavingMember(memberId, null, reason)))
+        .thenApply(r -> r.error() != GroupError.NONE ? r.error() : r.memberErrors().get(0));
   }
 
   @Override
@@ -139,7 +140,51 @@ public final class GroupCoordinator implements CoordinatorApi {
       String memberId,
       int generationId,
       Map<TopicPartition, OffsetAndMetadata> offsets) {
-    return this.offsets.commitOffsets(groupId, memberId, generationId, offsets);
+    return commitOffsets(groupId, memberId, null, generationId, offsets);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // the classic protocol with static members, and DeleteGroups: for the Kafka listener, whose
+  // clients find their coordinator themselves and so always call this broker's own
+
+  /** A heartbeat; {@code groupInstanceId} names a static member (KIP-345), or is null. */
+  public CompletableFuture<GroupError> heartbeat(
+      String groupId, String memberId, String groupInstanceId, int generationId) {
+    return groups.heartbeat(groupId, memberId, groupInstanceId, generationId);
+  }
+
+  /**
+   * One member leaving (LeaveGroup v3+ batches them): by its member id, and its instance id if
+   * static; or by instance id alone, with an empty member id (an admin removing a static member).
+   */
+  public record LeavingMember(String memberId, String groupInstanceId, String reason) {}
+
+  /**
+   * A leave's answer: {@code error} when the coordinator could not take it at all, else NONE and
+   * one error per member, in request order.
+   */
+  public record LeaveResult(GroupError error, List<GroupError> memberErrors) {}
+
+  public CompletableFuture<LeaveResult> leaveGroup(String groupId, List<LeavingMember> leaving) {
+    return groups.leaveGroup(groupId, leaving);
+  }
+
+  /** {@link #commitOffsets(String, String, int, Map)} from a static member, or null. */
+  public CompletableFuture<GroupError> commitOffsets(
+      String groupId,
+      String memberId,
+      String groupInstanceId,
+      int generationId,
+      Map<TopicPartition, OffsetAndMetadata> offsets) {
+    return this.offsets.commitOffsets(groupId, memberId, groupInstanceId, generationId, offsets);
+  }
+
+  /**
+   * Deletes an Empty group and its committed offsets (Kafka's DeleteGroups): GROUP_ID_NOT_FOUND if
+   * there is none, NON_EMPTY_GROUP while it has members; NONE once the tombstones are committed.
+   */
+  public CompletableFuture<GroupError> deleteGroup(String groupId) {
+    return groups.deleteGroup(groupId, expiration);
   }
 
   @Override

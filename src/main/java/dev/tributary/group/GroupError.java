@@ -35,7 +35,12 @@ public enum GroupError {
   /** The group still has members, so it cannot be deleted. */
   NON_EMPTY_GROUP(68, false),
   /** A committed offset's metadata string is longer than offset.metadata.max.bytes. */
-  OFFSET_METADATA_TOO_LARGE(12, false);
+  OFFSET_METADATA_TOO_LARGE(12, false),
+  /**
+   * A static member's instance id now belongs to a newer member id (the same instance restarted, or
+   * a duplicate is running): this one is fenced for good (KIP-345).
+   */
+  FENCED_INSTANCE_ID(82, false);
 
   public final int code;
   public final boolean retriable;

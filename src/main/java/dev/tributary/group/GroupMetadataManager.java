@@ -9,6 +9,8 @@ import dev.tributary.group.CoordinatorApi.JoinResult;
 import dev.tributary.group.CoordinatorApi.MemberDescription;
 import dev.tributary.group.CoordinatorApi.SyncRequest;
 import dev.tributary.group.CoordinatorApi.SyncResult;
+import dev.tributary.group.GroupCoordinator.LeaveResult;
+import dev.tributary.group.GroupCoordinator.LeavingMember;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -78,42 +80,129 @@ final class GroupMetadataManager {
       if (!group.supports(r.protocolType(), r.protocols())) {
         return runtime.done(JoinResult.failed(GroupError.INCONSISTENT_GROUP_PROTOCOL, memberId));
       }
-      if (memberId.isEmpty()) {
+      if (memberId.isEmpty() && r.groupInstanceId() == null) {
         return runtime.done(
             JoinResult.failed(GroupError.MEMBER_ID_REQUIRED, newMemberId(group, r)));
       }
-      Scheduler.Cancellable pending = group.pendingMembers.remove(memberId);
-      if (pending != null) {
-        pending.cancel();
-        MemberMetadata m =
-            new MemberMetadata(
-                memberId,
-                r.clientId(),
-                r.clientHost(),
-                r.sessionTimeoutMs(),
-                r.rebalanceTimeoutMs(),
-                r.protocols());
-        if (group.members.isEmpty()) {
-          group.protocolType = r.protocolType();
-        }
-        group.members.put(memberId, m);
-        m.awaitingJoin = answer;
-        if (group.is(GroupState.PREPARING_REBALANCE) && group.generationId == 0) {
-          // Only while the group forms its first generation does a newcomer extend the initial
-          // delay (Kafka's addMemberAndRebalance).
-          group.newMemberAdded = true;
-        }
-        rebalancer.maybePrepareRebalance(
-            group, "member " + memberId + " joined" + reasonSuffix(r.reason()), nowMs);
-        rebalancer.maybeCompleteJoin(group);
+      if (memberId.isEmpty()) {
+        joinStaticMember(group, r, answer, nowMs);
         return answer;
       }
-      MemberMetadata m = group.members.get(memberId);
-      if (m == null) {
-        return runtime.done(JoinResult.failed(GroupError.UNKNOWN_MEMBER_ID, memberId));
+      if (r.groupInstanceId() == null && group.pendingMembers.containsKey(memberId)) {
+        group.pendingMembers.remove(memberId).cancel();
+        addMember(group, memberId, r, answer, nowMs);
+        return answer;
       }
-      rejoin(group, m, r, answer, nowMs);
+      GroupError unknown = group.validateMember(memberId, r.groupInstanceId());
+      if (unknown != GroupError.NONE) {
+        return runtime.done(JoinResult.failed(unknown, memberId));
+      }
+      rejoin(group, group.members.get(memberId), r, answer, nowMs);
       return answer;
+    }
+  }
+
+  /** A new member joins, waiting for the rebalance its arrival starts (or joins). */
+  private void addMember(
+      ConsumerGroup group,
+      String memberId,
+      JoinRequest r,
+      CompletableFuture<JoinResult> answer,
+      long nowMs) {
+    MemberMetadata m =
+        new MemberMetadata(
+            memberId,
+            r.groupInstanceId(),
+            r.clientId(),
+            r.clientHost(),
+            r.sessionTimeoutMs(),
+            r.rebalanceTimeoutMs(),
+            r.protocols());
+    if (group.members.isEmpty()) {
+      group.protocolType = r.protocolType();
+    }
+    group.add(m);
+    m.awaitingJoin = answer;
+    if (group.is(GroupState.PREPARING_REBALANCE) && group.generationId == 0) {
+      // Only while the group forms its first generation does a newcomer extend the initial
+      // delay (Kafka's addMemberAndRebalance).
+      group.newMemberAdded = true;
+    }
+    rebalancer.maybePrepareRebalance(
+        group, "member " + memberId + " joined" + reasonSuffix(r.reason()), nowMs);
+    rebalancer.maybeCompleteJoin(group);
+  }
+
+  /**
+   * A static member joins without a member id (KIP-345): it gets one at once. A new instance id
+   * joins like any new member; a known one (the instance restarted) takes over its old member id's
+   * place, and the old id is fenced. In a Stable group whose protocol that does not change, there
+   * is no rebalance: the group is stored with the new id and the member gets the current
+   * generation, named as a follower (the leader it had before), so it syncs for its old assignment
+   * (Kafka's answer below JoinGroup v9; the v9 skip-assignment leader is not implemented).
+   */
+  private void joinStaticMember(
+      ConsumerGroup group, JoinRequest r, CompletableFuture<JoinResult> answer, long nowMs) {
+    String newId = r.groupInstanceId() + "-" + new UUID(random.nextLong(), random.nextLong());
+    String oldId = group.staticMemberId(r.groupInstanceId());
+    if (oldId == null) {
+      addMember(group, newId, r, answer, nowMs);
+      return;
+    }
+    MemberMetadata old = group.members.get(oldId);
+    String previousLeader = group.leaderId;
+    if (old.sessionTimer != null) {
+      old.sessionTimer.cancel();
+    }
+    rebalancer.failPending(old, GroupError.FENCED_INSTANCE_ID);
+    MemberMetadata m = group.replaceStaticMember(old, newId);
+    update(m, r);
+    rebalancer.heartbeatReceived(group, m, nowMs);
+    String reason =
+        "static member "
+            + r.groupInstanceId()
+            + " rejoined as "
+            + newId
+            + " (was "
+            + oldId
+            + ")"
+            + reasonSuffix(r.reason());
+    switch (group.state()) {
+      case STABLE -> {
+        if (group.selectProtocol().equals(group.protocolName)) {
+          int generation = group.generationId;
+          String protocolName = group.protocolName;
+          rebalancer
+              .storeGroup(group)
+              .thenAccept(
+                  error ->
+                      runtime.complete(
+                          answer,
+                          error != GroupError.NONE
+                              ? JoinResult.failed(error, "")
+                              : new JoinResult(
+                                  GroupError.NONE,
+                                  generation,
+                                  protocolName,
+                                  previousLeader,
+                                  newId,
+                                  List.of())));
+        } else {
+          m.awaitingJoin = answer;
+          rebalancer.prepareRebalance(group, reason + " with another protocol", nowMs);
+          rebalancer.maybeCompleteJoin(group);
+        }
+      }
+      case COMPLETING_REBALANCE -> {
+        // The leader may have assigned to the old id already: assign again.
+        m.awaitingJoin = answer;
+        rebalancer.prepareRebalance(group, reason, nowMs);
+        rebalancer.maybeCompleteJoin(group);
+      }
+      default -> { // PreparingRebalance: it joins this rebalance under its new id
+        m.awaitingJoin = answer;
+        rebalancer.maybeCompleteJoin(group);
+      }
     }
   }
 
@@ -219,20 +308,25 @@ final class GroupMetadataManager {
         return runtime.done(new SyncResult(unavailable, MemberMetadata.NO_ASSIGNMENT));
       }
       ConsumerGroup group = shard.groups.get(r.groupId());
-      MemberMetadata m = group == null ? null : group.members.get(r.memberId());
       if (group == null || group.is(GroupState.DEAD)) {
         return runtime.done(
             new SyncResult(
                 group == null ? GroupError.UNKNOWN_MEMBER_ID : GroupError.COORDINATOR_NOT_AVAILABLE,
                 MemberMetadata.NO_ASSIGNMENT));
       }
-      if (m == null) {
-        return runtime.done(
-            new SyncResult(GroupError.UNKNOWN_MEMBER_ID, MemberMetadata.NO_ASSIGNMENT));
+      GroupError unknown = group.validateMember(r.memberId(), r.groupInstanceId());
+      if (unknown != GroupError.NONE) {
+        return runtime.done(new SyncResult(unknown, MemberMetadata.NO_ASSIGNMENT));
       }
+      MemberMetadata m = group.members.get(r.memberId());
       if (r.generationId() != group.generationId) {
         return runtime.done(
             new SyncResult(GroupError.ILLEGAL_GENERATION, MemberMetadata.NO_ASSIGNMENT));
+      }
+      if ((r.protocolType() != null && !r.protocolType().equals(group.protocolType))
+          || (r.protocolName() != null && !r.protocolName().equals(group.protocolName))) {
+        return runtime.done(
+            new SyncResult(GroupError.INCONSISTENT_GROUP_PROTOCOL, MemberMetadata.NO_ASSIGNMENT));
       }
       long nowMs = time.milliseconds();
       switch (group.state()) {
@@ -242,7 +336,7 @@ final class GroupMetadataManager {
         }
         case STABLE -> {
           rebalancer.heartbeatReceived(group, m, nowMs);
-          return runtime.done(new SyncResult(GroupError.NONE, m.assignment));
+          return runtime.done(GroupRebalancer.synced(group, m));
         }
         case COMPLETING_REBALANCE -> {
           CompletableFuture<SyncResult> answer = new CompletableFuture<>();
@@ -266,7 +360,8 @@ final class GroupMetadataManager {
     }
   }
 
-  CompletableFuture<GroupError> heartbeat(String groupId, String memberId, int generationId) {
+  CompletableFuture<GroupError> heartbeat(
+      String groupId, String memberId, String groupInstanceId, int generationId) {
     synchronized (runtime) {
       CoordinatorShard shard = runtime.shardFor(groupId);
       GroupError unavailable = CoordinatorRuntime.availability(shard);
@@ -280,14 +375,14 @@ final class GroupMetadataManager {
       if (group.is(GroupState.DEAD)) {
         return runtime.done(GroupError.COORDINATOR_NOT_AVAILABLE);
       }
-      MemberMetadata m = group.members.get(memberId);
-      if (m == null) {
-        return runtime.done(GroupError.UNKNOWN_MEMBER_ID);
+      GroupError unknown = group.validateMember(memberId, groupInstanceId);
+      if (unknown != GroupError.NONE) {
+        return runtime.done(unknown);
       }
       if (generationId != group.generationId) {
         return runtime.done(GroupError.ILLEGAL_GENERATION);
       }
-      rebalancer.heartbeatReceived(group, m, time.milliseconds());
+      rebalancer.heartbeatReceived(group, group.members.get(memberId), time.milliseconds());
       return runtime.done(
           group.is(GroupState.PREPARING_REBALANCE)
               ? GroupError.REBALANCE_IN_PROGRESS
@@ -295,23 +390,83 @@ final class GroupMetadataManager {
     }
   }
 
-  CompletableFuture<GroupError> leaveGroup(String groupId, String memberId, String reason) {
+  /**
+   * Members leave (Kafka's LeaveGroup, batched since v3): each by member id, or by instance id
+   * alone (an admin removing a static member). One rebalance follows for all who left.
+   */
+  CompletableFuture<LeaveResult> leaveGroup(String groupId, List<LeavingMember> leaving) {
     synchronized (runtime) {
+      CoordinatorShard shard = runtime.shardFor(groupId);
+      GroupError unavailable = CoordinatorRuntime.availability(shard);
+      if (unavailable != GroupError.NONE) {
+        return runtime.done(new LeaveResult(unavailable, List.of()));
+      }
+      ConsumerGroup group = shard.groups.get(groupId);
+      if (group == null) {
+        return runtime.done(new LeaveResult(GroupError.UNKNOWN_MEMBER_ID, List.of()));
+      }
+      if (group.is(GroupState.DEAD)) {
+        return runtime.done(new LeaveResult(GroupError.COORDINATOR_NOT_AVAILABLE, List.of()));
+      }
+      long nowMs = time.milliseconds();
+      List<GroupError> errors = new ArrayList<>();
+      List<String> left = new ArrayList<>();
+      for (LeavingMember l : leaving) {
+        String memberId = l.memberId() == null ? "" : l.memberId();
+        if (memberId.isEmpty()) {
+          memberId = l.groupInstanceId() == null ? null : group.staticMemberId(l.groupInstanceId());
+          if (memberId == null) {
+            errors.add(GroupError.UNKNOWN_MEMBER_ID);
+            continue;
+          }
+        } else if (l.groupInstanceId() == null && group.pendingMembers.containsKey(memberId)) {
+          group.pendingMembers.remove(memberId).cancel(); // it never joined: nothing to rebalance
+          errors.add(GroupError.NONE);
+          continue;
+        } else {
+          GroupError unknown = group.validateMember(memberId, l.groupInstanceId());
+          if (unknown != GroupError.NONE) {
+            errors.add(unknown);
+            continue;
+          }
+        }
+        rebalancer.removeMember(
+            group,
+            group.members.get(memberId),
+            "it left the group" + reasonSuffix(l.reason()),
+            nowMs);
+        left.add(memberId + " left" + reasonSuffix(l.reason()));
+        errors.add(GroupError.NONE);
+      }
+      if (!left.isEmpty()) {
+        rebalancer.memberGone(group, "member " + String.join(", member ", left), nowMs);
+      }
+      return runtime.done(new LeaveResult(GroupError.NONE, errors));
+    }
+  }
+
+  /**
+   * Deletes an Empty group with its committed offsets (Kafka's DeleteGroups): tombstones for every
+   * offset and for the group are written, and once they are committed the group is gone.
+   */
+  CompletableFuture<GroupError> deleteGroup(String groupId, OffsetExpiration expiration) {
+    synchronized (runtime) {
+      if (groupId == null || groupId.isBlank()) {
+        return runtime.done(GroupError.INVALID_GROUP_ID);
+      }
       CoordinatorShard shard = runtime.shardFor(groupId);
       GroupError unavailable = CoordinatorRuntime.availability(shard);
       if (unavailable != GroupError.NONE) {
         return runtime.done(unavailable);
       }
       ConsumerGroup group = shard.groups.get(groupId);
-      MemberMetadata m = group == null ? null : group.members.get(memberId);
-      if (m == null) {
-        return runtime.done(GroupError.UNKNOWN_MEMBER_ID);
+      if (group == null || group.is(GroupState.DEAD)) {
+        return runtime.done(GroupError.GROUP_ID_NOT_FOUND);
       }
-      long nowMs = time.milliseconds();
-      String why = "it left the group" + reasonSuffix(reason);
-      rebalancer.removeMember(group, m, why, nowMs);
-      rebalancer.memberGone(group, "member " + memberId + " left" + reasonSuffix(reason), nowMs);
-      return runtime.done(GroupError.NONE);
+      if (!group.is(GroupState.EMPTY)) {
+        return runtime.done(GroupError.NON_EMPTY_GROUP);
+      }
+      return expiration.remove(shard, group, time.milliseconds(), "deleted by request");
     }
   }
 
@@ -340,7 +495,8 @@ final class GroupMetadataManager {
     for (MemberMetadata m : group.members.values()) {
       byte[] metadata = group.protocolName == null ? new byte[0] : m.metadata(group.protocolName);
       members.add(
-          new MemberDescription(m.memberId, m.clientId, m.clientHost, metadata, m.assignment));
+          new MemberDescription(
+              m.memberId, m.clientId, m.clientHost, metadata, m.assignment, m.groupInstanceId));
     }
     return new GroupDescription(
         group.groupId,

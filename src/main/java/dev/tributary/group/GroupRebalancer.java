@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  *                        assignment could not be stored; syncs waiting in CompletingRebalance are
  *                        answered REBALANCE_IN_PROGRESS; from Empty, Kafka's initial delayed join
  *   completeJoin         PreparingRebalance → CompletingRebalance (generation + 1, protocol voted,
- *                        leader kept or chosen), or → Empty if nobody is left (generation + 1, the
- *                        empty group stored); members that did not rejoin are removed first
+ *                        leader kept or chosen among those who rejoined), or → Empty if nobody is
+ *                        left (generation + 1, the empty group stored); dynamic members that did
+ *                        not rejoin are removed first, static ones stay (KIP-345: they keep their
+ *                        place across a restart until their session times out)
  *   onAssignmentStored   CompletingRebalance → Stable once the leader's assignment is committed to
  *                        the log; if the write failed, → PreparingRebalance
  *   unload               any state → Dead (the shard moved away)
@@ -157,12 +159,16 @@ final class GroupRebalancer {
     }
   }
 
-  /** Ends the join phase: members that did not rejoin are out; the rest get the new generation. */
+  /**
+   * Ends the join phase: dynamic members that did not rejoin are out; the rest get the new
+   * generation. If only static members that have not rejoined are left, the join waits another
+   * rebalance timeout for one of them (or for their sessions to end), as in Kafka.
+   */
   void completeJoin(ConsumerGroup group) {
     long nowMs = time.milliseconds();
     cancelJoinTimer(group);
     for (MemberMetadata m : List.copyOf(group.members.values())) {
-      if (m.awaitingJoin == null) {
+      if (m.awaitingJoin == null && !m.isStatic()) {
         removeMember(
             group,
             m,
@@ -171,6 +177,18 @@ final class GroupRebalancer {
                 + " ms)",
             nowMs);
       }
+    }
+    MemberMetadata joinedLeader =
+        group.members.values().stream()
+            .filter(m -> m.awaitingJoin != null)
+            .findFirst()
+            .orElse(null);
+    if (joinedLeader == null && !group.members.isEmpty()) {
+      logger.warn(
+          "Group {} could not complete its rebalance: none of its static members rejoined",
+          group.groupId);
+      scheduleJoinTimer(group, group.rebalanceTimeoutMs());
+      return;
     }
     group.generationId++;
     if (group.members.isEmpty()) {
@@ -188,8 +206,9 @@ final class GroupRebalancer {
       return;
     }
     group.protocolName = group.selectProtocol();
-    if (group.leaderId == null || !group.members.containsKey(group.leaderId)) {
-      group.leaderId = group.members.keySet().iterator().next();
+    MemberMetadata leader = group.leaderId == null ? null : group.members.get(group.leaderId);
+    if (leader == null || leader.awaitingJoin == null) {
+      group.leaderId = joinedLeader.memberId; // the leader must be there to assign
     }
     group.transitionTo(GroupState.COMPLETING_REBALANCE, nowMs);
     logger.info(
@@ -203,7 +222,9 @@ final class GroupRebalancer {
       CompletableFuture<JoinResult> waiting = m.awaitingJoin;
       m.awaitingJoin = null;
       m.assignment = MemberMetadata.NO_ASSIGNMENT;
-      runtime.complete(waiting, joinResultFor(group, m));
+      if (waiting != null) { // a static member that has not rejoined yet has nobody to tell
+        runtime.complete(waiting, joinResultFor(group, m));
+      }
       heartbeatReceived(group, m, nowMs);
     }
   }
@@ -214,7 +235,11 @@ final class GroupRebalancer {
     if (m.memberId.equals(group.leaderId)) {
       for (MemberMetadata each : group.members.values()) {
         members.add(
-            new JoinedMember(each.memberId, each.clientId, each.metadata(group.protocolName)));
+            new JoinedMember(
+                each.memberId,
+                each.clientId,
+                each.metadata(group.protocolName),
+                each.groupInstanceId));
       }
     }
     return new JoinResult(
@@ -270,7 +295,7 @@ final class GroupRebalancer {
       StringBuilder who = new StringBuilder();
       for (MemberMetadata m : group.members.values()) {
         if (m.awaitingSync != null) {
-          runtime.complete(m.awaitingSync, new SyncResult(GroupError.NONE, m.assignment));
+          runtime.complete(m.awaitingSync, synced(group, m));
           m.awaitingSync = null;
           // Its session starts now, when it gets its assignment (Kafka's propagateAssignment).
           heartbeatReceived(group, m, nowMs);
@@ -303,6 +328,11 @@ final class GroupRebalancer {
     }
   }
 
+  /** A successful sync's answer: the member's assignment and the group's protocol. */
+  static SyncResult synced(ConsumerGroup group, MemberMetadata m) {
+    return new SyncResult(GroupError.NONE, m.assignment, group.protocolType, group.protocolName);
+  }
+
   private static String describeAssignment(byte[] assignment) {
     try {
       List<TopicPartition> partitions = ConsumerProtocol.decodeAssignment(assignment);
@@ -312,6 +342,11 @@ final class GroupRebalancer {
     } catch (RuntimeException e) {
       return assignment.length + " bytes";
     }
+  }
+
+  /** Stores the group's current generation and members (a static member's new id, say). */
+  CompletableFuture<GroupError> storeGroup(ConsumerGroup group) {
+    return storeGroup(group, group.generationId, Map.of());
   }
 
   /**
@@ -351,7 +386,7 @@ final class GroupRebalancer {
   }
 
   void removeMember(ConsumerGroup group, MemberMetadata m, String why, long nowMs) {
-    group.members.remove(m.memberId);
+    group.remove(m);
     if (m.sessionTimer != null) {
       m.sessionTimer.cancel();
     }
@@ -421,13 +456,14 @@ final class GroupRebalancer {
       MemberMetadata m =
           new MemberMetadata(
               sm.memberId(),
+              sm.groupInstanceId(),
               sm.clientId(),
               sm.clientHost(),
               sm.sessionTimeoutMs(),
               sm.rebalanceTimeoutMs(),
               List.of(new Protocol(g.protocolName(), sm.subscription())));
       m.assignment = sm.assignment() == null ? MemberMetadata.NO_ASSIGNMENT : sm.assignment();
-      group.members.put(m.memberId, m);
+      group.add(m);
     }
     group.transitionTo(GroupState.PREPARING_REBALANCE, nowMs);
     group.transitionTo(GroupState.COMPLETING_REBALANCE, nowMs);

@@ -45,6 +45,7 @@ public final class GroupRecords {
   /** One member as stored with its group's metadata. */
   public record StoredMember(
       String memberId,
+      String groupInstanceId,
       String clientId,
       String clientHost,
       int rebalanceTimeoutMs,
@@ -92,7 +93,7 @@ public final class GroupRecords {
         .int32(group.members().size());
     for (StoredMember m : group.members()) {
       w.string(m.memberId())
-          .string(null)
+          .string(m.groupInstanceId())
           .string(m.clientId())
           .string(m.clientHost())
           .int32(m.rebalanceTimeoutMs())
@@ -150,11 +151,10 @@ public final class GroupRecords {
     int count = b.getInt();
     List<StoredMember> members = new ArrayList<>(Math.max(0, count));
     for (int i = 0; i < count; i++) {
-      String memberId = readString(b);
-      readString(b); // group.instance.id: static membership is not supported yet
       members.add(
           new StoredMember(
-              memberId,
+              readString(b),
+              readString(b),
               readString(b),
               readString(b),
               b.getInt(),

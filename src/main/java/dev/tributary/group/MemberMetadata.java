@@ -19,6 +19,10 @@ final class MemberMetadata {
   static final byte[] NO_ASSIGNMENT = new byte[0];
 
   final String memberId;
+
+  /** A static member's {@code group.instance.id} (KIP-345); null for a dynamic member. */
+  final String groupInstanceId;
+
   final String clientId;
   final String clientHost;
   int sessionTimeoutMs;
@@ -34,12 +38,14 @@ final class MemberMetadata {
 
   MemberMetadata(
       String memberId,
+      String groupInstanceId,
       String clientId,
       String clientHost,
       int sessionTimeoutMs,
       int rebalanceTimeoutMs,
       List<Protocol> protocols) {
     this.memberId = memberId;
+    this.groupInstanceId = groupInstanceId;
     this.clientId = clientId;
     this.clientHost = clientHost;
     this.sessionTimeoutMs = sessionTimeoutMs;
@@ -68,6 +74,10 @@ final class MemberMetadata {
       }
     }
     return true;
+  }
+
+  boolean isStatic() {
+    return groupInstanceId != null;
   }
 
   boolean waitingOnCoordinator() {

@@ -7,6 +7,7 @@ import dev.tributary.log.record.SimpleRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * offsets.retention.minutes}, as Kafka does since KIP-211 (Kafka's offset expiration, run by its
  * periodic {@code cleanupGroupMetadata}): tombstones for every offset and for the group's metadata
  * are written, and once they are committed the group is forgotten (Dead); compaction later drops
- * the keys. A group is checked every {@code offsets.retention.check.interval.ms}.
+ * the keys. A group is checked every {@code offsets.retention.check.interval.ms}. A group deleted
+ * by request (DeleteGroups) goes the same way ({@link #remove}).
  *
  * <p>A group counts as last active at the later of the time it became empty and its newest commit:
  * a standalone consumer commits without joining, so its commits keep its offsets (Kafka expires
@@ -67,7 +69,7 @@ final class OffsetExpiration {
         }
         for (ConsumerGroup group : List.copyOf(shard.groups.values())) {
           if (expired(group, nowMs)) {
-            expire(shard, group, nowMs);
+            remove(shard, group, nowMs, "empty for longer than offsets.retention.minutes");
           }
         }
       }
@@ -86,29 +88,33 @@ final class OffsetExpiration {
         && nowMs - lastActiveMs >= config.offsetsRetentionMs();
   }
 
-  /** Writes the group's tombstones; once committed, forgets what they covered. */
-  private void expire(CoordinatorShard shard, ConsumerGroup group, long nowMs) {
-    Map<TopicPartition, OffsetAndMetadata> expiring = Map.copyOf(group.offsets);
+  /**
+   * Writes tombstones for an Empty group's offsets and metadata (expiry, or a DeleteGroups); once
+   * they are committed, forgets what they covered, and the group itself unless a commit landed
+   * after them. Answers NONE once committed, else the write's error. Under the lock.
+   */
+  CompletableFuture<GroupError> remove(
+      CoordinatorShard shard, ConsumerGroup group, long nowMs, String why) {
+    Map<TopicPartition, OffsetAndMetadata> removing = Map.copyOf(group.offsets);
     List<SimpleRecord> tombstones = new ArrayList<>();
     for (TopicPartition tp : group.offsets.keySet()) {
       tombstones.add(new SimpleRecord(nowMs, GroupRecords.offsetKey(group.groupId, tp), null));
     }
     tombstones.add(new SimpleRecord(nowMs, GroupRecords.groupKey(group.groupId), null));
-    runtime.appendAndThen(
+    return runtime.appendAndThen(
         shard,
         tombstones,
         () -> {
           // Only what the tombstones covered goes: a commit that landed after them (its record is
           // after theirs in the log, too) stays.
-          expiring.forEach((tp, o) -> group.offsets.remove(tp, o));
+          removing.forEach((tp, o) -> group.offsets.remove(tp, o));
           if (group.is(GroupState.EMPTY)
               && group.offsets.isEmpty()
               && group.pendingOffsetCommits == 0
               && shard.groups.get(group.groupId) == group) {
             shard.groups.remove(group.groupId);
             group.transitionTo(GroupState.DEAD, time.milliseconds());
-            logger.info(
-                "Removed group {}: empty for longer than offsets.retention.minutes", group.groupId);
+            logger.info("Removed group {}: {}", group.groupId, why);
           }
         });
   }

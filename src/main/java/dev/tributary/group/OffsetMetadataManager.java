@@ -48,6 +48,7 @@ final class OffsetMetadataManager {
   CompletableFuture<GroupError> commitOffsets(
       String groupId,
       String memberId,
+      String groupInstanceId,
       int generationId,
       Map<TopicPartition, OffsetAndMetadata> offsets) {
     synchronized (runtime) {
@@ -76,14 +77,14 @@ final class OffsetMetadataManager {
         if (group.is(GroupState.COMPLETING_REBALANCE)) {
           return runtime.done(GroupError.REBALANCE_IN_PROGRESS);
         }
-        MemberMetadata m = group.members.get(memberId);
-        if (m == null) {
-          return runtime.done(GroupError.UNKNOWN_MEMBER_ID);
+        GroupError unknown = group.validateMember(memberId, groupInstanceId);
+        if (unknown != GroupError.NONE) {
+          return runtime.done(unknown);
         }
         if (generationId != group.generationId) {
           return runtime.done(GroupError.ILLEGAL_GENERATION);
         }
-        rebalancer.heartbeatReceived(group, m, nowMs);
+        rebalancer.heartbeatReceived(group, group.members.get(memberId), nowMs);
       }
       for (OffsetAndMetadata o : offsets.values()) {
         if (o.metadata().length() > config.offsetMetadataMaxBytes()) {

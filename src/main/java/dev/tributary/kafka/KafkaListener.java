@@ -9,6 +9,7 @@ import dev.tributary.server.AdminService;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.FetchService;
+import dev.tributary.server.GroupServices;
 import dev.tributary.server.MetadataCache;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.ProduceService;
@@ -59,6 +60,7 @@ public final class KafkaListener implements AutoCloseable {
       OffsetsService offsets,
       AutoTopicCreator autoTopics,
       ProducerIdService producerIds,
+      GroupServices groups,
       Scheduler scheduler,
       AdminService admin) {}
 
@@ -94,6 +96,8 @@ public final class KafkaListener implements AutoCloseable {
                 new SaslApis.Handshake(),
                 new SaslApis.Authenticate()));
     handlerList.addAll(AdminApis.of(services.admin(), services.metadata(), services.access()));
+    handlerList.addAll(
+        GroupBackend.of(services.groups(), services.metadata(), services.access()).apis());
     KafkaApis apis = new KafkaApis(handlerList, handlers, services.scheduler());
     ListenerName listenerName = new ListenerName(NAME);
     sockets =

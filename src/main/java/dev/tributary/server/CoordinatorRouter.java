@@ -86,6 +86,19 @@ final class CoordinatorRouter implements CoordinatorApi {
     return endpoints.apply(placement.leader()).map(transport::coordinatorAt);
   }
 
+  /**
+   * Kafka's FindCoordinator: which broker coordinates {@code groupId} now, or -1 while none does;
+   * creates {@code __consumer_offsets} (in the background) if it does not exist yet.
+   */
+  int findCoordinator(String groupId) {
+    MetadataImage image = broker.metadata();
+    if (image.topic(GroupCoordinatorConfig.OFFSETS_TOPIC).isEmpty()) {
+      ensureOffsetsTopic(image);
+      return -1;
+    }
+    return coordinatorOf(groupId);
+  }
+
   /** Which broker coordinates {@code groupId} now, or -1. */
   int coordinatorOf(String groupId) {
     return broker

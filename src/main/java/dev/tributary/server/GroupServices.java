@@ -163,12 +163,27 @@ public final class GroupServices implements AutoCloseable {
     return router.coordinatorOf(groupId);
   }
 
+  /**
+   * Which broker coordinates {@code groupId} now, or -1 while none does (Kafka's FindCoordinator,
+   * which creates {@code __consumer_offsets} on first use, as this does).
+   */
+  public int findCoordinator(String groupId) {
+    return router.findCoordinator(groupId);
+  }
+
   public ConsumerManager consumers() {
     return consumers;
   }
 
   public GroupCoordinatorConfig config() {
     return config;
+  }
+
+  /**
+   * The coordinator's clock, for an adapter that stamps the offsets it commits (as Kafka's does).
+   */
+  public Time time() {
+    return time;
   }
 
   /** Consumer instances leave their groups; call before the broker itself stops. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.common.TopicPartition;
 import dev.tributary.group.GroupRecords.StoredGroup;
@@ -66,7 +67,9 @@ class GroupRecordsTest {
             "range",
             "m1",
             99,
-            List.of(new StoredMember("m1", "c", "/h", 20, 10, new byte[] {1, 2}, new byte[] {3})));
+            List.of(
+                new StoredMember(
+                    "m1", null, "c", "/h", 20, 10, new byte[] {1, 2}, new byte[] {3})));
     byte[] value = GroupRecords.groupValue(g);
     String expected =
         "0003"
@@ -102,6 +105,25 @@ class GroupRecordsTest {
             m.sessionTimeoutMs()));
     assertArrayEquals(new byte[] {1, 2}, m.subscription());
     assertArrayEquals(new byte[] {3}, m.assignment());
+  }
+
+  @Test
+  void aStaticMembersInstanceIdIsStoredInItsSlotAndReadBack() {
+    StoredGroup g =
+        new StoredGroup(
+            "consumer",
+            2,
+            "range",
+            "m1",
+            5,
+            List.of(new StoredMember("m1", "i1", "c", "/h", 20, 10, new byte[0], new byte[0])));
+    byte[] value = GroupRecords.groupValue(g);
+    assertTrue(
+        HEX.formatHex(value).contains("00026d31" + "00026931" + "000163"),
+        "memberId, then groupInstanceId \"i1\", then clientId");
+    assertEquals(
+        "i1",
+        GroupRecords.readGroupValue(ByteBuffer.wrap(value)).members().get(0).groupInstanceId());
   }
 
   @Test

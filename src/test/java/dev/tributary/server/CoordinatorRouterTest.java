@@ -243,6 +243,16 @@ class CoordinatorRouterTest {
   }
 
   @Test
+  void findCoordinatorCreatesTheOffsetsTopicAndThenNamesTheLeaderOfTheGroupsPartition() {
+    start(VOTERS);
+    assertThat(router.findCoordinator("g")).as("no topic yet").isEqualTo(-1);
+    assertThat(broker.controller.calls()).hasSize(1);
+    harness.catchUp();
+    assertThat(router.findCoordinator("g")).isBetween(1, 3).isEqualTo(router.coordinatorOf("g"));
+    assertThat(broker.controller.calls()).hasSize(1);
+  }
+
+  @Test
   void theOffsetsTopicWaitsUntilAsManyBrokersAreAliveAsItsReplicationFactor() {
     start(VOTERS);
     harness.apply(List.of(new MetadataRecord.BrokerFenced(3, harness.brokerEpoch(3))));
