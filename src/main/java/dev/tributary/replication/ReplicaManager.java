@@ -205,8 +205,7 @@ public final class ReplicaManager {
     Partition partition = partitions.get(tp);
     if (partition != null && !partition.topicId().equals(topicId)) {
       // The topic was deleted and created again while this broker was not looking (a snapshot
-      // install, or it was
-      // down): the old topic's partition and log go, the new one starts empty.
+      // install, or it was down): the old topic's partition and log go, the new one starts empty.
       removePartition(tp);
       partition = null;
     }

@@ -14,10 +14,7 @@ import dev.tributary.log.LogDirFailureChannel;
 import dev.tributary.log.LogManager;
 import dev.tributary.log.PartitionLog;
 import dev.tributary.log.record.BatchIterator;
-import dev.tributary.log.record.CompressionType;
 import dev.tributary.log.record.RecordBatch;
-import dev.tributary.log.record.RecordBatchBuilder;
-import dev.tributary.log.record.SimpleRecord;
 import dev.tributary.metadata.AdvertisedListener;
 import dev.tributary.metadata.BrokerHeartbeatManager;
 import dev.tributary.metadata.ClusterControl;
@@ -257,7 +254,7 @@ class ReplicationSimulationTest {
       Acks acks = random.nextInt(4) == 0 ? Acks.LEADER : Acks.ALL;
       try {
         CompletableFuture<ProducePartitionResult> future =
-            ReplicaManagerCalls.append(leader.replicas, tp, batch(value), acks, 3_000);
+            ReplicaManagerCalls.append(leader.replicas, tp, TestBatches.batch(value), acks, 3_000);
         if (acks == Acks.ALL) {
           inFlight.add(new InFlight(value, future));
         }
@@ -666,14 +663,6 @@ class ReplicationSimulationTest {
         return leader;
       }
     }
-  }
-
-  private static ByteBuffer batch(String value) {
-    return RecordBatchBuilder.build(
-        List.of(new SimpleRecord(1000L, null, value.getBytes(StandardCharsets.UTF_8), List.of())),
-        CompressionType.NONE,
-        0L,
-        -1);
   }
 
   /** The value of the record at {@code offset}, or null if the log does not hold it. */
