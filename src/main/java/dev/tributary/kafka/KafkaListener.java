@@ -5,6 +5,7 @@ import dev.tributary.kafka.network.KafkaSocketServer;
 import dev.tributary.server.AccessControl;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.ClientConnections;
 import dev.tributary.server.FetchService;
 import dev.tributary.server.MetadataCache;
 import dev.tributary.server.OffsetsService;
@@ -130,6 +131,11 @@ public final class KafkaListener implements AutoCloseable {
   /** Open client connections. */
   public List<KafkaChannel> connections() {
     return sockets.channels();
+  }
+
+  /** Its open connections and their clients, for the dashboard ({@link ClientConnections}). */
+  public ClientConnections clientConnections() {
+    return sockets.connections();
   }
 
   @Override
