@@ -1,6 +1,6 @@
 // The consumer groups panel, #groups: one card per group (section.group[data-group="g"][data-state="Stable"]) with
 // its state, generation, assignor and coordinator; a members table (tr[data-member="id"][data-via="rest|kafka"]:
-// client id, how it connects, host, assigned partitions) and a partitions table (tr[data-group-partition="t-p"]: member, committed offset, HW, lag).
+// client id, host and how it connects, assigned partitions) and a partitions table (tr[data-group-partition="t-p"]: member, committed offset, HW, lag).
 //
 // A delta redraws only the cards of the groups it names; a card's tables are rebuilt whole (a group has a few
 // members and partitions, and its row changes only when the group does: a rebalance, a commit, the HW moving).
@@ -54,7 +54,7 @@ function buildCard(groupId) {
       el('span', { class: 'group-facts' }, parts.generation, parts.protocol, parts.coordinator, parts.lag)),
     el('div', { class: 'group-body' },
       el('div', { class: 'table-wrap' }, el('table', { class: 'members' },
-        el('thead', {}, el('tr', {}, th('member id'), th(term('client_id', 'client id')), th('via'), th('host'),
+        el('thead', {}, el('tr', {}, th('member id'), th(term('client_id', 'client id')), th('host · via'),
           th('assigned partitions'))),
         parts.members)),
       parts.noMembers,
@@ -103,8 +103,7 @@ function memberRow(m, leaderId) {
   el('td', {}, m.client_id),
   el('td', { title: via === 'rest' ? `A REST consumer instance, run by ${m.host.replace('-', ' ')} on the client's behalf`
     : 'A Kafka client that joined over the Kafka protocol; its connections are under Kafka clients' },
-  via === 'rest' ? 'REST' : 'Kafka'),
-  el('td', {}, displayHost(m.host)),
+  displayHost(m.host), ' ', el('span', { class: 'muted small' }, via === 'rest' ? 'REST' : 'Kafka')),
   el('td', { class: 'ids' }, (m.partitions || []).length ? m.partitions.join(', ') : '— (waiting for assignment)'));
 }
 

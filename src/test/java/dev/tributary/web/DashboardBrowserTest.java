@@ -133,6 +133,7 @@ class DashboardBrowserTest {
     assertThat(browser.text(group + " [data-field='state']")).isEqualTo("Stable");
     String member = group + " tr[data-client-id='c1']";
     assertThat(browser.attribute(member, "data-host")).isEqualTo("broker-1");
+    assertThat(browser.attribute(member, "data-via")).isEqualTo("rest");
     assertThat(browser.attribute(member, "data-partitions")).isEqualTo("grouped-0");
     assertThat(browser.attribute(member, "data-member")).isNotBlank();
     assertThat(browser.texts("#events li[data-kind='group']"))
@@ -184,9 +185,10 @@ class DashboardBrowserTest {
         new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
       producer.send(new ProducerRecord<>("kafka-clients", "k", "v1")).get();
 
-      await()
+      String requests = "#clients tr[data-client-id='dashboard-producer'] td.requests";
+      await() // its connection to the partition's leader has sent the Produce
           .atMost(Duration.ofSeconds(20))
-          .until(() -> browser.attribute(row, "data-connection") != null);
+          .until(() -> browser.texts(requests).stream().anyMatch(r -> r.contains("Produce 1")));
       assertThat(browser.attribute(row, "data-software")).startsWith("apache-kafka-java ");
       assertThat(browser.text(row + " .client-id")).isEqualTo("dashboard-producer");
       assertThat(browser.script("return document.getElementById('clients-empty').hidden"))
@@ -197,20 +199,13 @@ class DashboardBrowserTest {
                       "#clients section.client-broker[data-broker='1']", "data-count")))
           .as("the bootstrap connection and the leader's (the same broker here)")
           .isGreaterThanOrEqualTo(1);
-      assertThat(browser.texts("#clients tr[data-client-id='dashboard-producer'] td.requests"))
-          .anySatisfy(requests -> assertThat(requests).contains("Produce 1"));
 
       for (int i = 2; i <= 4; i++) {
         producer.send(new ProducerRecord<>("kafka-clients", "k", "v" + i)).get();
       }
       await() // the live view follows the request counts
           .atMost(Duration.ofSeconds(10))
-          .until(
-              () ->
-                  browser
-                      .texts("#clients tr[data-client-id='dashboard-producer'] td.requests")
-                      .stream()
-                      .anyMatch(requests -> requests.contains("Produce 4")));
+          .until(() -> browser.texts(requests).stream().anyMatch(r -> r.contains("Produce 4")));
       browser.script("document.getElementById('clients-panel').scrollIntoView()");
       browser.screenshot("dashboard-kafka-clients");
     }
