@@ -9,6 +9,7 @@ import { createBrokersView } from './render-brokers.js';
 import { createPartitionsView } from './render-partitions.js';
 import { createEventsView } from './render-events.js';
 import { createGroupsView } from './render-groups.js';
+import { createClientsView } from './render-clients.js';
 import { createThroughputView } from './render-throughput.js';
 import { applyTerms, renderGlossary } from './glossary.js';
 import { setText, setData } from './dom.js';
@@ -39,6 +40,7 @@ const views = [
     summary: $('partition-summary'), empty: $('empty'), noMatch: $('no-match'), onDeleteTopic: forms.deleteTopic,
   }),
   createGroupsView($('groups'), $('groups-empty')),
+  createClientsView($('clients'), $('clients-empty'), $('clients-example')),
   createEventsView($('events'), $('events-empty')),
   createThroughputView($('throughput'), $('throughput-empty')),
   { render: renderHeader },

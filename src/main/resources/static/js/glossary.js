@@ -64,6 +64,14 @@ export const GLOSSARY = {
     + 'record it will read after a restart or a rebalance.'],
   internal_topic: ['internal topic', 'A topic the cluster uses for itself; its name starts with "__". '
     + '__consumer_offsets holds the consumer groups and their committed offsets.'],
+  bootstrap_server: ['bootstrap server', 'The first broker address a Kafka client is given (bootstrap.servers, '
+    + 'kcat -b). The client asks it for the cluster\'s metadata, learns every broker and which one leads each '
+    + 'partition, then connects to those brokers directly: one client usually has connections to several brokers.'],
+  client_id: ['client id', 'The name a Kafka client gives itself (client.id) and sends with every request. It '
+    + 'tells programs apart in logs, quotas and this page, and names a consumer in its group. The Java client picks '
+    + 'producer-1, consumer-<group>-1, … when none is set.'],
+  principal: ['principal', 'Who a connection authenticated as, such as User:alice; access rules name principals. '
+    + 'Without authentication every client is User:ANONYMOUS.'],
   below_min_isr: ['below min.insync.replicas', 'Fewer in-sync replicas than the topic\'s min.insync.replicas: '
     + 'acks=all writes are refused until a follower catches up.'],
 };

@@ -1,6 +1,6 @@
 // The consumer groups panel, #groups: one card per group (section.group[data-group="g"][data-state="Stable"]) with
-// its state, generation, assignor and coordinator; a members table (tr[data-member="id"]: client id, host, assigned
-// partitions) and a partitions table (tr[data-group-partition="t-p"]: member, committed offset, HW, lag).
+// its state, generation, assignor and coordinator; a members table (tr[data-member="id"][data-via="rest|kafka"]:
+// client id, host and how it connects, assigned partitions) and a partitions table (tr[data-group-partition="t-p"]: member, committed offset, HW, lag).
 //
 // A delta redraws only the cards of the groups it names; a card's tables are rebuilt whole (a group has a few
 // members and partitions, and its row changes only when the group does: a rebalance, a commit, the HW moving).
@@ -8,6 +8,7 @@ import { el, setText, setData, setClassName, setHidden } from './dom.js';
 import { term, definition } from './glossary.js';
 import { sortedGroups, groupSummary, groupStateKind } from './state.js';
 import { formatTime } from './format.js';
+import { displayHost, memberVia } from './clients.js';
 
 export function createGroupsView(container, emptyNote) {
   const cards = new Map(); // group_id -> card
@@ -53,7 +54,8 @@ function buildCard(groupId) {
       el('span', { class: 'group-facts' }, parts.generation, parts.protocol, parts.coordinator, parts.lag)),
     el('div', { class: 'group-body' },
       el('div', { class: 'table-wrap' }, el('table', { class: 'members' },
-        el('thead', {}, el('tr', {}, th('member id'), th('client id'), th('host'), th('assigned partitions'))),
+        el('thead', {}, el('tr', {}, th('member id'), th(term('client_id', 'client id')), th('host · via'),
+          th('assigned partitions'))),
         parts.members)),
       parts.noMembers,
       el('div', { class: 'table-wrap' }, el('table', { class: 'group-partitions' },
@@ -93,12 +95,15 @@ function updateCard(card, g) {
 
 function memberRow(m, leaderId) {
   const leader = m.member_id === leaderId;
-  return el('tr', { data: { member: m.member_id, clientId: m.client_id, host: m.host,
+  const via = memberVia(m);
+  return el('tr', { data: { member: m.member_id, clientId: m.client_id, host: m.host, via,
     partitions: (m.partitions || []).join(',') } },
   el('td', { class: 'member-id', title: leader ? 'The group leader: it computes the assignment' : '' },
     m.member_id, leader ? el('span', { class: 'badge controller' }, 'leader') : null),
   el('td', {}, m.client_id),
-  el('td', {}, m.host),
+  el('td', { title: via === 'rest' ? `A REST consumer instance, run by ${m.host.replace('-', ' ')} on the client's behalf`
+    : 'A Kafka client that joined over the Kafka protocol; its connections are under Kafka clients' },
+  displayHost(m.host), ' ', el('span', { class: 'muted small' }, via === 'rest' ? 'REST' : 'Kafka')),
   el('td', { class: 'ids' }, (m.partitions || []).length ? m.partitions.join(', ') : '— (waiting for assignment)'));
 }
 

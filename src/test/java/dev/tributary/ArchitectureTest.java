@@ -169,6 +169,23 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /**
+   * The Kafka listener is an adapter at the rim: only the wiring builds it. Whoever needs what it
+   * knows (the dashboard, its client connections) reads it through a protocol-neutral interface in
+   * {@code server} ({@link dev.tributary.server.ClientConnections}).
+   */
+  @Test
+  void onlyTheWiringReachesTheKafkaListener() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages("dev.tributary.kafka..", "dev.tributary.config..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.tributary.kafka..")
+        .because("protocol adapters do not depend on each other; server holds what they share")
+        .check(classes);
+  }
+
   @Test
   void theLoadGeneratorIsAStandaloneClient() {
     noClasses()

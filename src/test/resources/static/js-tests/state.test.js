@@ -1,7 +1,8 @@
-// Unit tests of the dashboard's pure modules (state.js, format.js). The page writes one line per test into
+// Unit tests of the dashboard's pure modules (state.js, format.js, clients.js). The page writes one line per test into
 // <pre id="results" data-passed="N" data-failed="M">; runTests() returns the same lines so node can run it too.
 import * as S from '/js/state.js';
 import * as F from '/js/format.js';
+import * as C from '/js/clients.js';
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
@@ -407,6 +408,82 @@ test('internal topics (__consumer_offsets) sort after the user\'s topics', () =>
   eq([...S.partitionsByTopic(s).keys()], ['Alpha', 'orders', '__consumer_offsets'], 'order');
   eq(S.isInternalTopic('__consumer_offsets'), true, 'internal');
   eq(S.isInternalTopic('orders_x'), false, 'user topic');
+});
+
+// ----- Kafka clients -----
+const listeners = (kafkaPort) => [{ name: 'HTTP', host: '127.0.0.1', port: 8081, security_protocol: 'PLAINTEXT' },
+  ...(kafkaPort ? [{ name: 'KAFKA', host: '127.0.0.1', port: kafkaPort, security_protocol: 'PLAINTEXT' }] : [])];
+const connection = (id, over = {}) => ({ connection_id: id, client_id: 'producer-1', software_name: 'apache-kafka-java',
+  software_version: '4.4.0', client_address: '127.0.0.1:50001', principal: 'User:ANONYMOUS',
+  security_protocol: 'PLAINTEXT', connected_since_ms: 999_000, last_request_ms: 999_500,
+  requests: { ApiVersions: 1, Metadata: 2, Produce: 7 }, request_count: 10, ...over });
+
+test('a broker\'s Kafka bootstrap address comes from its KAFKA listener', () => {
+  eq(C.kafkaAddress(broker(1, { listeners: listeners(9092) })), '127.0.0.1:9092', 'with a Kafka listener');
+  eq(C.kafkaAddress(broker(1, { listeners: listeners(null) })), null, 'HTTP only');
+  eq(C.kafkaAddress(broker(1)), null, 'a broker that predates listeners');
+});
+
+test('the bootstrap server suggested is the serving broker\'s, else the lowest id\'s, else the default', () => {
+  const serving = start({ brokers: [broker(1, { listeners: listeners(9092) }), broker(2, { listeners: listeners(9093) })] });
+  eq(C.bootstrapServer(serving), '127.0.0.1:9092', 'serving broker 1');
+  const other = start({ brokers: [broker(1, { listeners: listeners(null) }), broker(3, { listeners: listeners(9094) }),
+    broker(2, { listeners: listeners(9093) })] });
+  eq(C.bootstrapServer(other), '127.0.0.1:9093', 'lowest id with one');
+  eq(C.bootstrapServer(start()), C.DEFAULT_BOOTSTRAP, 'none advertised');
+});
+
+test('clients by broker: sorted by id, unknown count when the broker did not answer, totals over known ones', () => {
+  const s = start({ brokers: [
+    broker(2, { client_connection_count: 3, client_connections: [connection('a'), connection('b')] }),
+    broker(1, { client_connection_count: 0, client_connections: [] }),
+    broker(3, { client_connection_count: null, client_connections: null }),
+  ] });
+  const rows = C.clientsByBroker(s);
+  eq(rows.map(b => b.brokerId), [1, 2, 3], 'order');
+  eq(rows.map(b => b.count), [0, 3, null], 'counts');
+  eq(rows[1].connections.map(c => c.connection_id), ['a', 'b'], 'listed');
+  eq(rows[2].connections, [], 'unknown lists nothing');
+  eq(C.totalClientConnections(s), 3, 'total');
+});
+
+test('a delta carrying a broker row replaces its connections', () => {
+  const s = start({ brokers: [broker(1, { client_connection_count: 0, client_connections: [] })] });
+  const r = S.applyMessage(s, delta(2, { brokers: [broker(1, { client_connection_count: 1,
+    client_connections: [connection('c-1')] })] }));
+  eq(C.clientsByBroker(r.state)[0].connections.map(c => c.connection_id), ['c-1'], 'new connection');
+  eq([...r.changes.brokers], [1], 'changed broker');
+});
+
+test('software, request summary and hosts read the way a learner expects', () => {
+  eq(C.softwareLabel(connection('a')), 'apache-kafka-java 4.4.0', 'name and version');
+  eq(C.softwareLabel(connection('a', { software_version: null })), 'apache-kafka-java', 'name only');
+  eq(C.softwareLabel(connection('a', { software_name: null })), null, 'did not say');
+  eq(C.requestSummary({ Metadata: 2, Produce: 7, ApiVersions: 1, Fetch: 2 }), 'Produce 7 · Fetch 2 · Metadata 2 · +1 more',
+    'busiest first, ties by name');
+  eq(C.requestSummary({ Produce: 1 }), 'Produce 1', 'one');
+  eq(C.requestSummary({}), '', 'none');
+  eq(C.displayHost('/127.0.0.1'), '127.0.0.1', 'Kafka\'s host form');
+  eq(C.displayHost('broker-1'), 'broker-1', 'a REST member');
+  eq(C.memberVia({ host: 'broker-12' }), 'rest', 'REST consumer');
+  eq(C.memberVia({ host: '/10.0.0.7' }), 'kafka', 'Kafka client');
+});
+
+test('a connection shows the groups whose Kafka member has its client id and address', () => {
+  const kafkaMember = { member_id: 'consumer-readers-1-5d0c', client_id: 'consumer-readers-1', host: '/127.0.0.1',
+    partitions: ['orders-0'] };
+  const s = start({ groups: [
+    group('readers', { members: [kafkaMember] }),
+    group('rest-readers', { members: [{ ...kafkaMember, host: 'broker-1' }] }),
+    group('elsewhere', { members: [{ ...kafkaMember, host: '/10.0.0.9' }] }),
+    group('also', { members: [kafkaMember] }),
+  ] });
+  const c = connection('c', { client_id: 'consumer-readers-1', client_address: '127.0.0.1:50123' });
+  eq(C.groupsOfConnection(s, c), ['also', 'readers'], 'member groups, sorted');
+  eq(C.groupsOfConnection(s, { ...c, client_id: 'producer-1' }), [], 'another client id');
+  eq(C.groupsOfConnection(s, { ...c, client_id: null }), [], 'no request yet');
+  const v6 = start({ groups: [group('g6', { members: [{ ...kafkaMember, host: '/0:0:0:0:0:0:0:1' }] })] });
+  eq(C.groupsOfConnection(v6, { ...c, client_address: '[0:0:0:0:0:0:0:1]:50123' }), ['g6'], 'IPv6');
 });
 
 // ----- format -----

@@ -8,6 +8,7 @@ import dev.tributary.server.AdminService;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
+import dev.tributary.server.ClientConnections;
 import dev.tributary.server.FetchService;
 import dev.tributary.server.GroupServices;
 import dev.tributary.server.OffsetsService;
@@ -15,6 +16,7 @@ import dev.tributary.server.ProduceService;
 import dev.tributary.server.ProducerIdService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -73,5 +75,12 @@ class KafkaWiring {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The Kafka listener's connections for the dashboard; none when the listener is off. */
+  @Bean
+  ClientConnections clientConnections(ObjectProvider<KafkaListener> kafkaListener) {
+    KafkaListener listener = kafkaListener.getIfAvailable();
+    return listener == null ? ClientConnections.NONE : listener.clientConnections();
   }
 }

@@ -8,6 +8,7 @@ import dev.tributary.server.AccessControl;
 import dev.tributary.server.AdminService;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.ClientConnections;
 import dev.tributary.server.FetchService;
 import dev.tributary.server.GroupServices;
 import dev.tributary.server.MetadataCache;
@@ -127,6 +128,11 @@ public final class KafkaListener implements AutoCloseable {
   /** Open client connections. */
   public List<KafkaChannel> connections() {
     return sockets.channels();
+  }
+
+  /** Its open connections and their clients, for the dashboard ({@link ClientConnections}). */
+  public ClientConnections clientConnections() {
+    return sockets.connections();
   }
 
   @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.tributary.metadata.ClusterEvent;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The whole cluster as one broker sees it: the body of {@code GET /dashboard/state} (scope {@code
@@ -83,6 +84,12 @@ record ClusterSnapshot(
    * @param reachable whether it answered this snapshot's offsets request: {@code true} for the
    *     answering broker itself, {@code null} when it was not asked (it leads no partition)
    * @param fetchPausedUntilMs until when its replica fetching is paused (0: not paused, or unknown)
+   * @param listeners every listener it advertises, by name ({@code HTTP}; {@code KAFKA}: the
+   *     bootstrap address for Kafka clients)
+   * @param clientConnectionCount how many Kafka client connections it has open; null when unknown
+   *     (it did not answer, or was not asked)
+   * @param clientConnections the oldest of them ({@link LocalClients#MAX_CONNECTIONS} at most),
+   *     oldest first; null when unknown
    */
   record BrokerRow(
       @JsonProperty("broker_id") int brokerId,
@@ -93,7 +100,41 @@ record ClusterSnapshot(
       @JsonProperty("incarnation_id") String incarnationId,
       @JsonProperty("controller") boolean controller,
       @JsonProperty("reachable") Boolean reachable,
-      @JsonProperty("fetch_paused_until_ms") long fetchPausedUntilMs) {}
+      @JsonProperty("fetch_paused_until_ms") long fetchPausedUntilMs,
+      @JsonProperty("listeners") List<ListenerRow> listeners,
+      @JsonProperty("client_connection_count") Integer clientConnectionCount,
+      @JsonProperty("client_connections") List<ClientConnectionRow> clientConnections) {}
+
+  /** One listener a broker advertises: where clients reach it for one protocol. */
+  record ListenerRow(
+      @JsonProperty("name") String name,
+      @JsonProperty("host") String host,
+      @JsonProperty("port") int port,
+      @JsonProperty("security_protocol") String securityProtocol) {}
+
+  /**
+   * One client connection on a broker's Kafka listener.
+   *
+   * @param clientId the client's {@code client.id}; null before its first request
+   * @param softwareName its library, as it said (ApiVersions v3+); null when it did not say
+   * @param principal who it authenticated as ({@code User:ANONYMOUS} without authentication)
+   * @param connectedSinceMs its broker's clock when it connected
+   * @param lastRequestMs its broker's clock at its last request, -1 before the first
+   * @param requests requests so far by Kafka API name ({@code Produce}, {@code Fetch}, ...)
+   * @param requestCount their total
+   */
+  record ClientConnectionRow(
+      @JsonProperty("connection_id") String connectionId,
+      @JsonProperty("client_id") String clientId,
+      @JsonProperty("software_name") String softwareName,
+      @JsonProperty("software_version") String softwareVersion,
+      @JsonProperty("client_address") String clientAddress,
+      @JsonProperty("principal") String principal,
+      @JsonProperty("security_protocol") String securityProtocol,
+      @JsonProperty("connected_since_ms") long connectedSinceMs,
+      @JsonProperty("last_request_ms") long lastRequestMs,
+      @JsonProperty("requests") Map<String, Long> requests,
+      @JsonProperty("request_count") long requestCount) {}
 
   /**
    * One partition of one topic.

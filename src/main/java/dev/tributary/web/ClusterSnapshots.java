@@ -80,7 +80,14 @@ final class ClusterSnapshots {
               b.incarnationId().toString(),
               b.brokerId() == context.controllerId(),
               reachable,
-              answer == null ? 0 : answer.fetchPausedUntilMs()));
+              answer == null ? 0 : answer.fetchPausedUntilMs(),
+              listeners(b),
+              answer == null ? null : answer.clientConnectionCount(),
+              answer == null || answer.clientConnectionCount() == null
+                  ? null
+                  : answer.clientConnections().stream()
+                      .map(ClusterSnapshots::clientConnectionRow)
+                      .toList()));
     }
     Map<Integer, Map<TopicPartition, LocalSnapshot.LocalPartition>> ledByBroker = new HashMap<>();
     answers.forEach((brokerId, answer) -> ledByBroker.put(brokerId, ledPartitions(answer)));
@@ -117,6 +124,36 @@ final class ClusterSnapshots {
         image.events().stream().map(ClusterSnapshot.EventRow::of).toList(),
         ClusterGroups.merge(image, answers, partitions),
         ClusterGroups.events(answers));
+  }
+
+  private static List<ClusterSnapshot.ListenerRow> listeners(BrokerImage b) {
+    return b.listeners().stream()
+        .map(
+            l ->
+                new ClusterSnapshot.ListenerRow(
+                    l.name(), l.host(), l.port(), l.securityProtocol().name()))
+        .toList();
+  }
+
+  /** A connection as its broker described it; its requests' total counted here. */
+  private static ClusterSnapshot.ClientConnectionRow clientConnectionRow(
+      LocalSnapshot.LocalConnection c) {
+    long total = 0;
+    for (Long count : c.requests().values()) {
+      total += count == null ? 0 : count; // another process's JSON
+    }
+    return new ClusterSnapshot.ClientConnectionRow(
+        c.connectionId(),
+        c.clientId(),
+        c.softwareName(),
+        c.softwareVersion(),
+        c.clientAddress(),
+        c.principal(),
+        c.securityProtocol(),
+        c.connectedSinceMs(),
+        c.lastRequestMs(),
+        c.requests(),
+        total);
   }
 
   /** The partitions a local snapshot says its broker leads. */

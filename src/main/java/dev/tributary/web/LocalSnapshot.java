@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tributary.replication.PartitionStatus;
 import dev.tributary.replication.ReplicaStatus;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,10 @@ import java.util.TreeMap;
  * @param groups the consumer groups this broker's coordinator holds (those whose {@code
  *     __consumer_offsets} partition it leads and has loaded), sorted by id; see {@link LocalGroups}
  * @param groupEvents its coordinator's recent group events, oldest first
+ * @param clientConnectionCount how many client connections its Kafka listener has open; null from a
+ *     broker that predates the field
+ * @param clientConnections the oldest {@link LocalClients#MAX_CONNECTIONS} of them, oldest first;
+ *     see {@link LocalClients}
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 record LocalSnapshot(
@@ -32,7 +37,9 @@ record LocalSnapshot(
     @JsonProperty("fetch_paused_until_ms") long fetchPausedUntilMs,
     @JsonProperty("fetched_records") Map<String, Long> fetchedRecords,
     @JsonProperty("groups") List<LocalGroup> groups,
-    @JsonProperty("group_events") List<LocalGroupEvent> groupEvents) {
+    @JsonProperty("group_events") List<LocalGroupEvent> groupEvents,
+    @JsonProperty("client_connection_count") Integer clientConnectionCount,
+    @JsonProperty("client_connections") List<LocalConnection> clientConnections) {
 
   static final String SCOPE = "local";
 
@@ -41,6 +48,7 @@ record LocalSnapshot(
     fetchedRecords = fetchedRecords == null ? Map.of() : Map.copyOf(fetchedRecords);
     groups = groups == null ? List.of() : List.copyOf(groups);
     groupEvents = groupEvents == null ? List.of() : List.copyOf(groupEvents);
+    clientConnections = clientConnections == null ? List.of() : List.copyOf(clientConnections);
   }
 
   /**
@@ -58,13 +66,44 @@ record LocalSnapshot(
       List<LocalPartition> partitions,
       long fetchPausedUntilMs,
       Map<String, Long> fetchedRecords) {
-    this(scope, brokerId, partitions, fetchPausedUntilMs, fetchedRecords, List.of(), List.of());
+    this(
+        scope,
+        brokerId,
+        partitions,
+        fetchPausedUntilMs,
+        fetchedRecords,
+        List.of(),
+        List.of(),
+        null,
+        List.of());
   }
 
   /** The same answer with these groups and group events (tests, and {@link LocalSnapshots}). */
   LocalSnapshot withGroups(List<LocalGroup> newGroups, List<LocalGroupEvent> newGroupEvents) {
     return new LocalSnapshot(
-        scope, brokerId, partitions, fetchPausedUntilMs, fetchedRecords, newGroups, newGroupEvents);
+        scope,
+        brokerId,
+        partitions,
+        fetchPausedUntilMs,
+        fetchedRecords,
+        newGroups,
+        newGroupEvents,
+        clientConnectionCount,
+        clientConnections);
+  }
+
+  /** The same answer with these client connections (tests, and {@link LocalSnapshots}). */
+  LocalSnapshot withClientConnections(int count, List<LocalConnection> connections) {
+    return new LocalSnapshot(
+        scope,
+        brokerId,
+        partitions,
+        fetchPausedUntilMs,
+        fetchedRecords,
+        groups,
+        groupEvents,
+        count,
+        connections);
   }
 
   /**
@@ -249,6 +288,31 @@ record LocalSnapshot(
       @JsonProperty("topic") String topic,
       @JsonProperty("partition") int partition,
       @JsonProperty("offset") long offset) {}
+
+  /**
+   * One client connection on this broker's Kafka listener ({@link
+   * dev.tributary.server.ClientConnections.ClientConnection}, whose fields these are).
+   *
+   * @param requests requests so far by Kafka API name, sorted by name (the JSON's order too, so
+   *     that equal rows are equal bytes)
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record LocalConnection(
+      @JsonProperty("connection_id") String connectionId,
+      @JsonProperty("listener") String listener,
+      @JsonProperty("security_protocol") String securityProtocol,
+      @JsonProperty("client_address") String clientAddress,
+      @JsonProperty("client_id") String clientId,
+      @JsonProperty("software_name") String softwareName,
+      @JsonProperty("software_version") String softwareVersion,
+      @JsonProperty("principal") String principal,
+      @JsonProperty("connected_since_ms") long connectedSinceMs,
+      @JsonProperty("last_request_ms") long lastRequestMs,
+      @JsonProperty("requests") Map<String, Long> requests) {
+    LocalConnection {
+      requests = requests == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(requests));
+    }
+  }
 
   /**
    * One of the coordinator's group events ({@link dev.tributary.group.GroupEvent}).

@@ -2,17 +2,20 @@ package dev.tributary.web;
 
 import dev.tributary.group.GroupCoordinator;
 import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.ClientConnections;
 import dev.tributary.server.GroupServices;
 import dev.tributary.server.ReplicaStatusService;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.stereotype.Component;
 
 /**
  * Builds this broker's {@link LocalSnapshot}: its hosted partitions, fetch pause, served-records
- * counters, and the consumer groups its coordinator holds with their recent events.
+ * counters, the consumer groups its coordinator holds with their recent events, and its Kafka
+ * listener's client connections.
  */
 @Component
 class LocalSnapshots {
@@ -26,16 +29,19 @@ class LocalSnapshots {
   private final ReplicaStatusService replicas;
   private final MeterRegistry registry;
   private final GroupServices groupServices;
+  private final ClientConnections clientConnections;
 
   LocalSnapshots(
       BrokerConfig config,
       ReplicaStatusService replicas,
       MeterRegistry registry,
-      GroupServices groupServices) {
+      GroupServices groupServices,
+      ClientConnections clientConnections) {
     this.config = config;
     this.replicas = replicas;
     this.registry = registry;
     this.groupServices = groupServices;
+    this.clientConnections = clientConnections;
   }
 
   /**
@@ -59,6 +65,8 @@ class LocalSnapshots {
             replicas.replicaFetchingPausedUntilMs(),
             fetched,
             leadersOnly);
+    List<ClientConnections.ClientConnection> open = clientConnections.connections();
+    snapshot = snapshot.withClientConnections(open.size(), LocalClients.connections(open));
     GroupCoordinator coordinator = groupServices.localCoordinator(); // null before startup
     if (coordinator == null) {
       return snapshot;

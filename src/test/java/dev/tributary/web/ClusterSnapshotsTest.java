@@ -193,8 +193,14 @@ class ClusterSnapshotsTest {
             "incarnation_id",
             "controller",
             "reachable",
-            "fetch_paused_until_ms");
+            "fetch_paused_until_ms",
+            "listeners",
+            "client_connection_count",
+            "client_connections");
     assertThat(broker2.get("reachable").asBoolean()).isFalse();
+    assertThat(broker2.get("client_connections").isNull())
+        .as("unknown: it did not answer")
+        .isTrue();
     assertThat(tree.get("brokers").get(2).get("reachable").isNull()).isTrue();
 
     JsonNode online = tree.get("partitions").get(0);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tributary.browser.HeadlessChromium;
+import dev.tributary.kafka.KafkaListener;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,9 +13,14 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -25,8 +31,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * pure JavaScript (snapshot and delta merging, reconnect targets, throughput history) pass in the
  * browser, the live page shows a partition and follows its high watermark over the WebSocket, and a
  * consumer group made through the REST consumer API shows with its member, committed offset and
- * lag, its coordinator's events on the timeline. The multi-broker story (failover, ISR changes, the
- * page reconnecting) is {@code e2e.DashboardLiveIT}.
+ * lag, its coordinator's events on the timeline, and a real Kafka producer shows under its broker
+ * in the Kafka clients panel while it is connected. The multi-broker story (failover, ISR changes,
+ * the page reconnecting) is {@code e2e.DashboardLiveIT}.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -35,6 +42,7 @@ class DashboardBrowserTest {
   private static HeadlessChromium browser;
 
   @LocalServerPort int port;
+  @Autowired KafkaListener kafka;
   private final HttpClient http = HttpClient.newHttpClient();
 
   @DynamicPropertySource
@@ -125,6 +133,7 @@ class DashboardBrowserTest {
     assertThat(browser.text(group + " [data-field='state']")).isEqualTo("Stable");
     String member = group + " tr[data-client-id='c1']";
     assertThat(browser.attribute(member, "data-host")).isEqualTo("broker-1");
+    assertThat(browser.attribute(member, "data-via")).isEqualTo("rest");
     assertThat(browser.attribute(member, "data-partitions")).isEqualTo("grouped-0");
     assertThat(browser.attribute(member, "data-member")).isNotBlank();
     assertThat(browser.texts("#events li[data-kind='group']"))
@@ -148,6 +157,63 @@ class DashboardBrowserTest {
     assertThat(browser.attribute(partition, "data-committed")).isEqualTo("3");
     browser.script("document.getElementById('groups-panel').scrollIntoView()");
     browser.screenshot("dashboard-consumer-group");
+  }
+
+  @Test
+  void theKafkaClientsPanelShowsAConnectedProducerWithItsClientIdUntilItLeaves() throws Exception {
+    await().atMost(Duration.ofSeconds(60)).until(() -> status("/actuator/health/readiness") == 200);
+    produce("kafka-clients", "{\"records\":[{\"value\":1}]}"); // the topic, made over REST
+
+    browser.driver().get("http://127.0.0.1:" + port + "/");
+    String bootstrap = "127.0.0.1:" + kafka.port();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> ("kcat -b " + bootstrap + " -L").equals(browser.text("#clients-example")));
+    assertThat(browser.script("return document.getElementById('clients-empty').hidden"))
+        .as("no Kafka client yet: the panel says how to connect one")
+        .isEqualTo(false);
+    assertThat(browser.text("#clients [data-broker='1'] [data-field='address']"))
+        .isEqualTo("bootstrap server " + bootstrap);
+
+    Properties config = new Properties();
+    config.put("bootstrap.servers", bootstrap);
+    config.put("client.id", "dashboard-producer");
+    config.put("acks", "all");
+    String row =
+        "#clients section.client-broker[data-broker='1'] tr[data-client-id='dashboard-producer']";
+    try (KafkaProducer<String, String> producer =
+        new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+      producer.send(new ProducerRecord<>("kafka-clients", "k", "v1")).get();
+
+      String requests = "#clients tr[data-client-id='dashboard-producer'] td.requests";
+      await() // its connection to the partition's leader has sent the Produce
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> browser.texts(requests).stream().anyMatch(r -> r.contains("Produce 1")));
+      assertThat(browser.attribute(row, "data-software")).startsWith("apache-kafka-java ");
+      assertThat(browser.text(row + " .client-id")).isEqualTo("dashboard-producer");
+      assertThat(browser.script("return document.getElementById('clients-empty').hidden"))
+          .isEqualTo(true);
+      assertThat(
+              Integer.parseInt(
+                  browser.attribute(
+                      "#clients section.client-broker[data-broker='1']", "data-count")))
+          .as("the bootstrap connection and the leader's (the same broker here)")
+          .isGreaterThanOrEqualTo(1);
+
+      for (int i = 2; i <= 4; i++) {
+        producer.send(new ProducerRecord<>("kafka-clients", "k", "v" + i)).get();
+      }
+      await() // the live view follows the request counts
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> browser.texts(requests).stream().anyMatch(r -> r.contains("Produce 4")));
+      browser.script("document.getElementById('clients-panel').scrollIntoView()");
+      browser.screenshot("dashboard-kafka-clients");
+    }
+    await() // closed: its connections leave the panel
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> browser.attribute(row, "data-connection") == null);
+    assertThat(browser.script("return document.getElementById('clients-empty').hidden"))
+        .isEqualTo(false);
   }
 
   private int status(String path) throws IOException, InterruptedException {

@@ -8,7 +8,20 @@ final class DashboardFixtures {
 
   static ClusterSnapshot.BrokerRow broker(int id, String state) {
     return new ClusterSnapshot.BrokerRow(
-        id, "127.0.0.1", 8080 + id, state, 10 + id, "inc-" + id, id == 1, true, 0);
+        id,
+        "127.0.0.1",
+        8080 + id,
+        state,
+        10 + id,
+        "inc-" + id,
+        id == 1,
+        true,
+        0,
+        List.of(
+            new ClusterSnapshot.ListenerRow("HTTP", "127.0.0.1", 8080 + id, "PLAINTEXT"),
+            new ClusterSnapshot.ListenerRow("KAFKA", "127.0.0.1", 9091 + id, "PLAINTEXT")),
+        0,
+        List.of());
   }
 
   static ClusterSnapshot.PartitionRow partition(

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Kafka listener's sockets (Kafka's SocketServer): one acceptor thread and {@code processors}
  * network threads, each with its own selector; new connections go to the processors in turn.
- * Requests are handed to {@code requests}; see {@link Processor} for ordering and muting.
+ * Requests are handed to {@code requests}; see {@link Processor} for ordering and muting. Every
+ * open connection, and every request on it, is counted in {@link #connections()}.
  *
  * <p>Threads: {@code tributary-kafka-acceptor}, {@code tributary-kafka-network-N}; all daemons,
  * stopped by {@link #close}.
@@ -32,6 +33,8 @@ public final class KafkaSocketServer implements AutoCloseable {
   private final java.nio.channels.Selector acceptSelector;
   private final List<Processor> processors = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
+  private final KafkaConnections connections =
+      new KafkaConnections(dev.tributary.common.Time.SYSTEM);
   private volatile boolean running = true;
 
   /**
@@ -69,6 +72,11 @@ public final class KafkaSocketServer implements AutoCloseable {
     this.serverChannel = serverChannel;
     acceptSelector = java.nio.channels.Selector.open();
     serverChannel.register(acceptSelector, SelectionKey.OP_ACCEPT);
+    Consumer<InboundRequest> counted =
+        request -> {
+          connections.onRequest(request);
+          requests.accept(request);
+        };
     for (int i = 0; i < processorCount; i++) {
       Processor processor =
           new Processor(
@@ -78,7 +86,8 @@ public final class KafkaSocketServer implements AutoCloseable {
               securityProtocol,
               maxRequestSizeBytes,
               connectionsMaxIdleMs,
-              requests);
+              counted,
+              connections);
       processors.add(processor);
       start(processor, "tributary-kafka-network-" + i);
     }
@@ -95,6 +104,11 @@ public final class KafkaSocketServer implements AutoCloseable {
   /** The port this listener bound. */
   public int port() {
     return serverChannel.socket().getLocalPort();
+  }
+
+  /** Every open connection with its client, and its requests so far, for the dashboard. */
+  public KafkaConnections connections() {
+    return connections;
   }
 
   /** Every open connection, for the dashboard and tests. */

@@ -52,6 +52,7 @@ final class Processor implements Runnable {
   private final ListenerName listenerName;
   private final SecurityProtocol securityProtocol;
   private final Consumer<InboundRequest> requests;
+  private final KafkaConnections connections;
   private final Queue<SocketChannel> newConnections = new ConcurrentLinkedQueue<>();
   private final Queue<Outbound> outbound = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean running = new AtomicBoolean(true);
@@ -72,6 +73,7 @@ final class Processor implements Runnable {
 
   /**
    * @param requests receives every request, on this thread; it must hand it off quickly
+   * @param connections learns of every connection this processor opens and closes
    */
   Processor(
       int id,
@@ -80,11 +82,13 @@ final class Processor implements Runnable {
       SecurityProtocol securityProtocol,
       int maxRequestSizeBytes,
       long connectionsMaxIdleMs,
-      Consumer<InboundRequest> requests) {
+      Consumer<InboundRequest> requests,
+      KafkaConnections connections) {
     this.id = id;
     this.listenerName = listenerName;
     this.securityProtocol = securityProtocol;
     this.requests = requests;
+    this.connections = connections;
     LogContext logContext = new LogContext("[kafka-listener processor " + id + "] ");
     this.selector =
         new Selector(
@@ -99,7 +103,17 @@ final class Processor implements Runnable {
             true,
             channelBuilder,
             org.apache.kafka.common.memory.MemoryPool.NONE,
-            logContext);
+            logContext) {
+          /**
+           * A close the processor asks for is not reported in {@link #disconnected()}: the registry
+           * learns of it here, whichever code path closed the connection.
+           */
+          @Override
+          public void close(String connectionId) {
+            super.close(connectionId);
+            connections.onClose(connectionId);
+          }
+        };
   }
 
   /** Takes a newly accepted connection (any thread). */
@@ -158,7 +172,14 @@ final class Processor implements Runnable {
     SocketChannel channel;
     while ((channel = newConnections.poll()) != null) {
       try {
-        selector.register(connectionId(channel.socket()), channel);
+        String connectionId = connectionId(channel.socket());
+        selector.register(connectionId, channel);
+        connections.onOpen(
+            connectionId,
+            channel.socket().getInetAddress(),
+            channel.socket().getPort(),
+            listenerName.value(),
+            securityProtocol.name);
       } catch (IOException e) {
         logger.info("Could not register a connection from {}: {}", remote(channel), e.toString());
         closeQuietly(channel);
@@ -295,8 +316,10 @@ final class Processor implements Runnable {
   }
 
   private void processDisconnected() {
-    // Nothing is held per connection outside the selector; the request layer learns of a closed
-    // connection when its response finds no channel.
+    // The request layer learns of a closed connection when its response finds no channel.
+    for (String connectionId : selector.disconnected().keySet()) {
+      connections.onClose(connectionId);
+    }
     selector.disconnected().clear();
   }
 
