@@ -74,8 +74,7 @@ final class LogReader {
           return fromSegments(
               startOffset,
               segment -> {
-                LogSegment.FileRange range =
-                    segment.slice(startOffset, maxBytes, bound, minOneBatch);
+                FileRange range = segment.slice(startOffset, maxBytes, bound, minOneBatch);
                 if (range == null || range.sizeInBytes() == 0) {
                   return range == null ? null : empty;
                 }

@@ -302,12 +302,6 @@ final class LogSegment implements AutoCloseable {
   }
 
   /**
-   * A fetch's batches in the log file, the first based at {@code firstOffset}; {@code nextOffset}
-   * is the offset after the last ({@code -1} where not worked out: {@link #fetchRange}'s).
-   */
-  record FileRange(int position, int sizeInBytes, long firstOffset, long nextOffset) {}
-
-  /**
    * The batches {@link #read} returns for the same arguments, as a range of the file. Only batch
    * headers are read: from the last indexed batch below both bounds (the batches before it are
    * whole and below {@code maxOffset}), so at most about {@code index.interval.bytes} of them, in
