@@ -232,7 +232,11 @@ class KafkaClientsIT {
                       o ->
                           lastCommitted.put(
                               o.path("partition").asInt(), o.path("offset").asLong())));
-      assertThat(lastCommitted).isEqualTo(kafka.endOffsets(topic, 3));
+      // Its last commit of each partition it read is that partition's end (VerifiableProducer's
+      // keyless records stick to a partition per batch: one may have none, and no commit).
+      Map<Integer, Long> ends = new TreeMap<>(kafka.endOffsets(topic, 3));
+      ends.values().removeIf(end -> end == 0);
+      assertThat(lastCommitted).as("last offsets committed").isEqualTo(ends);
     }
   }
 
