@@ -259,9 +259,11 @@ class KafkaClientsIT {
     Assumptions.assumeTrue(kcat, "kcat is not on PATH (apt-get install kcat)");
     String topic = "kcat-" + codec;
     createTopic(topic, 1);
+    // Long and repetitive, so that even a batch of one record compresses (librdkafka sends a batch
+    // uncompressed when compression would make it larger).
     List<String> values =
         IntStream.range(0, 500)
-            .mapToObj(i -> codec + " record " + i + " " + "x".repeat(i % 50))
+            .mapToObj(i -> codec + " record " + i + " " + "x".repeat(200))
             .toList();
     try (ToolProcess producer =
         ToolProcess.start(
