@@ -58,7 +58,7 @@ import tools.jackson.databind.JsonNode;
  * <p>The group tests (VerifiableConsumer, the consumer group, the shared group) need the Kafka
  * group APIs (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, OffsetCommit, OffsetFetch, ...),
  * and the Admin test the admin APIs (CreateTopics, IncrementalAlterConfigs, CreatePartitions,
- * DeleteTopics, DescribeConfigs, DescribeCluster).
+ * DeleteTopics, DescribeConfigs, DescribeCluster). kcat's lz4 case needs FindCoordinator v0.
  *
  * <p>One cluster for the class (its logs under {@code e2e-logs/KafkaClientsIT/}, the tools' output
  * beside them); each test has its own topics and starts with every broker running.
@@ -67,7 +67,6 @@ class KafkaClientsIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   static final Duration FAILOVER = Duration.ofSeconds(30);
   static final String BINARY = "application/vnd.kafka.binary.v2+json";
-  static final String V2 = "application/vnd.kafka.v2+json";
 
   @TempDir static Path data;
   static TestCluster cluster;
