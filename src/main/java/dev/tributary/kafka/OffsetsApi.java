@@ -23,6 +23,9 @@ final class OffsetsApi implements ApiHandler {
   private static final long EARLIEST_LOCAL = -4;
   private static final long LATEST_TIERED = -5;
 
+  /** The first version whose answer carries the offset's leader epoch (KIP-320). */
+  private static final short FIRST_VERSION_WITH_LEADER_EPOCH = 4;
+
   private final OffsetsService offsets;
 
   OffsetsApi(OffsetsService offsets) {
@@ -61,6 +64,9 @@ final class OffsetsApi implements ApiHandler {
     }
     Map<TopicPartition, OffsetsService.ListOffsetsResult> results =
         offsets.listOffsets(context.request(), queries);
+    // Before v4 the answer has no leader epoch, and kafka-clients refuses to write one that is set
+    // (librdkafka 2.0, kcat's, asks at v2).
+    boolean withLeaderEpoch = context.apiVersion() >= FIRST_VERSION_WITH_LEADER_EPOCH;
     ListOffsetsResponseData response = new ListOffsetsResponseData().setThrottleTimeMs(0);
     for (ListOffsetsRequestData.ListOffsetsTopic topic : data.topics()) {
       ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse =
@@ -79,7 +85,7 @@ final class OffsetsApi implements ApiHandler {
               .setErrorCode(r.error().code())
               .setTimestamp(r.timestampMs())
               .setOffset(r.offset())
-              .setLeaderEpoch(r.leaderEpoch());
+              .setLeaderEpoch(withLeaderEpoch ? r.leaderEpoch() : -1);
         }
         topicResponse.partitions().add(partition);
       }

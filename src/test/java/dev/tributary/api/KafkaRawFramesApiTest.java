@@ -6,12 +6,16 @@ import dev.tributary.kafka.KafkaListener;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
@@ -28,6 +32,8 @@ import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.InitProducerIdRequest;
 import org.apache.kafka.common.requests.InitProducerIdResponse;
+import org.apache.kafka.common.requests.ListOffsetsRequest;
+import org.apache.kafka.common.requests.ListOffsetsResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.junit.jupiter.api.Test;
@@ -290,6 +296,43 @@ class KafkaRawFramesApiTest extends ApiTestSupport {
           .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
     }
     assertThat(endOffset(topic, 0)).isZero();
+  }
+
+  /**
+   * ListOffsets is answered at every version advertised; before v4 without a leader epoch, which
+   * that version cannot carry (librdkafka 2.0, Debian's kcat, asks at v2).
+   */
+  @Test
+  void listOffsetsIsAnsweredAtEveryAdvertisedVersion() throws Exception {
+    String topic = newTopicName();
+    createTopic(topic, 1);
+    try (RawKafka client = connect()) {
+      client.roundTrip(produce((short) 9, topic, 0, records("a", "b")));
+      ApiVersionsResponse versions =
+          client.roundTrip(new ApiVersionsRequest.Builder().build((short) 3));
+      ApiVersionsResponseData.ApiVersion advertised =
+          versions.data().apiKeys().find(ApiKeys.LIST_OFFSETS.id);
+      for (short version = advertised.minVersion(); version <= advertised.maxVersion(); version++) {
+        ListOffsetsRequestData.ListOffsetsTopic target =
+            new ListOffsetsRequestData.ListOffsetsTopic().setName(topic);
+        target
+            .partitions()
+            .add(
+                new ListOffsetsRequestData.ListOffsetsPartition()
+                    .setPartitionIndex(0)
+                    .setTimestamp(ListOffsetsRequest.LATEST_TIMESTAMP));
+        ListOffsetsResponse answer =
+            client.roundTrip(
+                ListOffsetsRequest.Builder.forConsumer(false, IsolationLevel.READ_UNCOMMITTED)
+                    .setTargetTimes(List.of(target))
+                    .build(version));
+        ListOffsetsResponseData.ListOffsetsPartitionResponse partition =
+            answer.data().topics().get(0).partitions().get(0);
+        assertThat(Errors.forCode(partition.errorCode())).as("v%d", version).isEqualTo(Errors.NONE);
+        assertThat(partition.offset()).as("v%d", version).isEqualTo(2);
+        assertThat(partition.leaderEpoch()).as("v%d", version).isEqualTo(version >= 4 ? 0 : -1);
+      }
+    }
   }
 
   @Test

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -28,12 +29,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *   <li>Leftovers killed: after each test, every broker process started during it that still runs
  *       is SIGKILLed (after the class, every one started in it), whether the test passed, failed,
  *       or never got to its own cleanup. {@link BrokerProcess}'s JVM shutdown hook covers the rest.
+ *       A broker that a {@code @BeforeEach} method (re)started belongs to the class's cluster, not
+ *       to the test: it counts as running before the test.
  *   <li>Test boundaries in the logs: each broker still running when a test starts or ends gets a
  *       {@code ====} line.
  * </ul>
  */
 final class E2eFixture
-    implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
+    implements BeforeAllCallback,
+        BeforeEachCallback,
+        BeforeTestExecutionCallback,
+        AfterEachCallback,
+        AfterAllCallback {
   private Path classDir;
   private Path currentDir;
   private Set<BrokerProcess> runningBeforeTest = Set.of();
@@ -67,8 +74,17 @@ final class E2eFixture
     }
     String test = context.getRequiredTestMethod().getName();
     currentDir = classDir.resolve(test);
+    BrokerProcess.live().forEach(broker -> broker.mark("test " + test + " begins"));
+  }
+
+  /**
+   * After the {@code @BeforeEach} methods: a shared cluster's broker that one of them restarted
+   * (healAll) is not the test's leftover, or every test would kill it and the next one start it
+   * again.
+   */
+  @Override
+  public void beforeTestExecution(ExtensionContext context) {
     runningBeforeTest = BrokerProcess.live();
-    runningBeforeTest.forEach(broker -> broker.mark("test " + test + " begins"));
   }
 
   @Override
