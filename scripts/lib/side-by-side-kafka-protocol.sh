@@ -205,6 +205,8 @@ failover_once() { # system run
     "$ANCHOR" tool org.apache.kafka.tools.VerifiableProducer --bootstrap-server "$(boot_of "$sys")" --topic failover \
     --max-messages -1 --throughput "$FAILOVER_RATE" --acks -1 --command-config "$WORK/failover-producer.properties" < /dev/null &
   g=$!; TOOL_PGID=$g
+  # The group exists once the child has called setsid, a moment after the fork: until then it looks ended.
+  for _ in $(seq 1 100); do group_alive "$g" && break; sleep 0.05; done
   for _ in $(seq 1 600); do grep -q ' ok$' "$acks" 2>/dev/null && break; group_alive "$g" || break; sleep 0.1; done
   if ! grep -q ' ok$' "$acks" 2>/dev/null; then
     end_group "$g"; TOOL_PGID=""
