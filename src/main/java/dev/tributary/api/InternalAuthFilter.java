@@ -35,14 +35,19 @@ class InternalAuthFilter extends OncePerRequestFilter {
       throws ServletException, IOException {
     if (!InternalApi.secretMatches(
         config.clusterSecret(), request.getHeader(InternalApi.SECRET_HEADER))) {
-      response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-      response.setContentType("application/json");
-      response
-          .getWriter()
-          .write(
-              "{\"error_code\":40101,\"message\":\"internal broker endpoints need the cluster secret\"}");
+      refuse(response);
       return;
     }
     chain.doFilter(request, response);
+  }
+
+  /** The answer to an internal call without the cluster secret: 401 40101. */
+  static void refuse(HttpServletResponse response) throws IOException {
+    response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+    response.setContentType("application/json");
+    response
+        .getWriter()
+        .write(
+            "{\"error_code\":40101,\"message\":\"internal broker endpoints need the cluster secret\"}");
   }
 }

@@ -158,8 +158,8 @@ class BrokerWiring {
         new BrokerServer[1]; // the leader endpoint looks brokers up in the server's metadata
     LeaderEndpoint leaders =
         new HttpLeaderEndpoint(
-            tributaryHttpClient,
             clusterTls.urls(),
+            clusterTls.peerSslContext(),
             config.clusterSecret() == null ? "" : config.clusterSecret(),
             id -> self[0].brokerEndpoint(id));
     self[0] =

@@ -300,6 +300,61 @@ class SecurityApiTest extends SecuredBrokerTestSupport {
         .isEqualTo(dev.tributary.common.errors.Errors.STALE_BROKER_EPOCH);
   }
 
+  /**
+   * Replica fetch is answered ahead of the filter chain ({@code InternalReplicaFilter}), so it
+   * refuses what it cannot take itself, in the same JSON shape: another body type (415), a body
+   * that does not decode (400), and it serves an epoch query from a stranger as stale. A query
+   * string (the endpoints take none) goes the ordinary way and nothing there serves it.
+   */
+  @Test
+  void replicaFetchRefusesWhatItCannotReadAndNothingElseServesIt() throws Exception {
+    String[] broker = {"X-Tributary-Cluster-Secret", CLUSTER_SECRET};
+    String fetch = dev.tributary.transport.http.InternalApi.REPLICA_FETCH;
+    String epochs = dev.tributary.transport.http.InternalApi.REPLICA_EPOCHS;
+    String replicaType = dev.tributary.transport.http.InternalApi.REPLICA_MEDIA_TYPE;
+    assertError(
+        send("POST", fetch, null, "{}", broker[0], broker[1], "Content-Type", "application/json"),
+        415,
+        41501,
+        replicaType);
+    assertError(
+        send("POST", fetch, null, "\u0001", broker[0], broker[1], "Content-Type", replicaType),
+        400,
+        40002,
+        "malformed replica fetch body");
+    assertError(
+        send("POST", epochs, null, "", broker[0], broker[1], "Content-Type", replicaType),
+        400,
+        40002,
+        "malformed replica fetch body");
+    Response withQuery =
+        send("POST", fetch + "?x=1", null, "{}", broker[0], broker[1], "Content-Type", replicaType);
+    assertThat(withQuery.status()).as(withQuery.body()).isEqualTo(404);
+    byte[] epochQuery =
+        dev.tributary.transport.http.ReplicaFetchCodec.encode(
+            new dev.tributary.replication.ReplicaFetch.EpochRequest(
+                7,
+                0,
+                List.of(
+                    new dev.tributary.replication.ReplicaFetch.EpochPartitionRequest(
+                        new dev.tributary.common.TopicPartition("absent", 0), 0, 0))));
+    HttpResponse<byte[]> answer =
+        CLIENT.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + epochs))
+                .header(broker[0], broker[1])
+                .header("Content-Type", replicaType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(epochQuery))
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.headers().firstValue("Content-Type")).hasValue(replicaType);
+    assertThat(
+            dev.tributary.transport.http.ReplicaFetchCodec.decodeEpochResponse(
+                    java.nio.ByteBuffer.wrap(answer.body()))
+                .error())
+        .isEqualTo(dev.tributary.common.errors.Errors.STALE_BROKER_EPOCH);
+  }
+
   @Test
   void headIsAReadToo() {
     String topic = "head" + COUNTER.incrementAndGet();
