@@ -37,6 +37,7 @@ class DashboardSecurityApiTest extends SecuredBrokerTestSupport {
     Response dashboard = send("GET", "/", null, null, "Cookie", session, "Accept", "text/html");
     assertThat(dashboard.status()).isEqualTo(200);
     assertThat(dashboard.body()).contains("data-can-act=\"false\"").contains(reader.principal());
+    assertThat(dashboard.body()).contains("id=\"sign-out\"");
     assertError(
         send(
             "POST",
@@ -98,6 +99,12 @@ class DashboardSecurityApiTest extends SecuredBrokerTestSupport {
           .atMost(Duration.ofSeconds(20))
           .until(() -> "live".equals(browser.attribute("#connection", "data-state")));
       assertThat(browser.text("#principal")).isEqualTo(reader.principal());
+      // Signing out sits beside the principal it signs out.
+      assertThat(
+              driver
+                  .findElement(org.openqa.selenium.By.cssSelector(".whoami #sign-out"))
+                  .isDisplayed())
+          .isTrue();
       assertThat(driver.findElement(org.openqa.selenium.By.id("actions")).isDisplayed()).isFalse();
       await()
           .atMost(Duration.ofSeconds(20))
