@@ -124,6 +124,20 @@ class DashboardSecurityApiTest extends SecuredBrokerTestSupport {
     }
   }
 
+  /** The page's icon is served to anyone, like its stylesheet: the sign-in page shows it too. */
+  @Test
+  void theFaviconIsServedWithoutSigningIn() {
+    for (String path : new String[] {"/favicon.ico", "/favicon.svg"}) {
+      Response icon = send("GET", path, null, null);
+      assertThat(icon.status()).as(path).isEqualTo(200);
+      assertThat(icon.headers().firstValue("Content-Type").orElseThrow())
+          .as(path)
+          .startsWith("image/");
+    }
+    assertThat(send("GET", "/login", null, null).body())
+        .contains("<link rel=\"icon\" href=\"/favicon.svg\"");
+  }
+
   private static void signInWith(org.openqa.selenium.WebDriver driver, String id, String secret) {
     org.openqa.selenium.WebElement keyId = driver.findElement(org.openqa.selenium.By.id("key-id"));
     keyId.clear();
