@@ -32,6 +32,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamConstraintsException;
 
 /**
@@ -67,7 +68,7 @@ class ApiExceptionHandler {
             .body(new ErrorResponse(40801, timeout.getMessage()));
       }
       if (cause instanceof StreamConstraintsException constraintBroken) {
-        RestException e = JsonLimits.constraintBroken(constraintBroken);
+        RestException e = JsonBodyErrors.constraintBroken(constraintBroken);
         return respond(e.status, e.errorCode, e.getMessage());
       }
     }
@@ -138,7 +139,12 @@ class ApiExceptionHandler {
           HttpStatus.BAD_REQUEST,
           40003,
           "Invalid value '" + e.getValue() + "' for '" + e.getName() + "'");
-    } else if (error instanceof HttpMessageNotReadableException) {
+    } else if (error instanceof HttpMessageNotReadableException e) {
+      if (e.getCause() instanceof JacksonException unreadable) {
+        // A body Spring's converter read: answered as the bodies the controllers read themselves.
+        RestException answer = JsonBodyErrors.of(unreadable);
+        return respond(answer.status, answer.errorCode, answer.getMessage());
+      }
       return respond(HttpStatus.BAD_REQUEST, 40001, "The request body could not be read");
     } else if (error instanceof NoResourceFoundException e) {
       return respond(HttpStatus.NOT_FOUND, 40400, "No such endpoint: /" + e.getResourcePath());
