@@ -108,6 +108,26 @@ class JsonBodyErrorsApiTest extends ApiTestSupport {
     }
   }
 
+  @Test
+  void theConsumerApiRefusesAnotherContentTypeNamingTheOnesItTakes() {
+    String group = "/consumers/g-" + newTopicName();
+
+    assertError(
+        post(group, "text/plain", "{}"),
+        415,
+        41501,
+        "Unsupported Content-Type 'text/plain'; use application/vnd.kafka.v2+json or"
+            + " application/json");
+    assertError(
+        post(group, null, "{}"),
+        415,
+        41501,
+        "The body has no Content-Type; use application/vnd.kafka.v2+json or application/json");
+    // Any JSON type is still read, and no body at all needs no type.
+    assertThat(post(group, EMBEDDED_JSON, "{\"name\":\"c1\"}").status()).isEqualTo(200);
+    assertThat(post(group, null, "").status()).isEqualTo(200);
+  }
+
   private String newConsumer(String group) {
     Response created = post("/consumers/" + group, V2_JSON, "{\"name\":\"c1\"}");
     assertThat(created.status()).as(created.body()).isEqualTo(200);
