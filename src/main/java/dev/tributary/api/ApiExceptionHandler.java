@@ -14,6 +14,7 @@ import dev.tributary.log.LogStorageException;
 import dev.tributary.metadata.StaleMetadataException;
 import dev.tributary.metadata.ratis.MetadataQuorumTimeoutException;
 import dev.tributary.server.ControllerUnreachableException;
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -32,6 +33,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamConstraintsException;
 
 /**
@@ -67,7 +69,7 @@ class ApiExceptionHandler {
             .body(new ErrorResponse(40801, timeout.getMessage()));
       }
       if (cause instanceof StreamConstraintsException constraintBroken) {
-        RestException e = JsonLimits.constraintBroken(constraintBroken);
+        RestException e = JsonBodyErrors.constraintBroken(constraintBroken);
         return respond(e.status, e.errorCode, e.getMessage());
       }
     }
@@ -117,10 +119,7 @@ class ApiExceptionHandler {
     } else if (error instanceof TimeoutException) {
       return respond(HttpStatus.GATEWAY_TIMEOUT, 50401, message);
     } else if (error instanceof HttpMediaTypeNotSupportedException e) {
-      return respond(
-          HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-          41501,
-          "Unsupported Content-Type: " + e.getContentType());
+      return respond(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 41501, unsupportedContentType(e));
     } else if (error instanceof HttpMediaTypeNotAcceptableException e) {
       return respond(
           HttpStatus.NOT_ACCEPTABLE,
@@ -138,7 +137,12 @@ class ApiExceptionHandler {
           HttpStatus.BAD_REQUEST,
           40003,
           "Invalid value '" + e.getValue() + "' for '" + e.getName() + "'");
-    } else if (error instanceof HttpMessageNotReadableException) {
+    } else if (error instanceof HttpMessageNotReadableException e) {
+      if (e.getCause() instanceof JacksonException unreadable) {
+        // A body Spring's converter read: answered as the bodies the controllers read themselves.
+        RestException answer = JsonBodyErrors.of(unreadable);
+        return respond(answer.status, answer.errorCode, answer.getMessage());
+      }
       return respond(HttpStatus.BAD_REQUEST, 40001, "The request body could not be read");
     } else if (error instanceof NoResourceFoundException e) {
       return respond(HttpStatus.NOT_FOUND, 40400, "No such endpoint: /" + e.getResourcePath());
@@ -148,6 +152,33 @@ class ApiExceptionHandler {
         HttpStatus.INTERNAL_SERVER_ERROR,
         50001,
         "Internal error: " + error.getClass().getSimpleName());
+  }
+
+  /**
+   * "Unsupported Content-Type 'text/plain'; use ...", naming the concrete types the endpoint takes
+   * (a pattern such as {@code application/*+json} is accepted, but is not a type a client sends).
+   */
+  private static String unsupportedContentType(HttpMediaTypeNotSupportedException e) {
+    MediaType sent = e.getContentType(); // null when the request has none
+    String message =
+        sent == null
+            ? "The body has no Content-Type"
+            : "Unsupported Content-Type '" + sent.getType() + "/" + sent.getSubtype() + "'";
+    List<String> supported =
+        e.getSupportedMediaTypes().stream()
+            .filter(type -> !type.isWildcardType() && !type.isWildcardSubtype())
+            .map(type -> type.getType() + "/" + type.getSubtype())
+            .distinct()
+            .toList();
+    if (supported.isEmpty()) {
+      return message;
+    }
+    String last = supported.get(supported.size() - 1);
+    return message
+        + "; use "
+        + (supported.size() == 1
+            ? last
+            : String.join(", ", supported.subList(0, supported.size() - 1)) + " or " + last);
   }
 
   static ResponseEntity<ErrorResponse> respond(HttpStatus status, int errorCode, String message) {

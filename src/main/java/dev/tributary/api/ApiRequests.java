@@ -1,9 +1,7 @@
 package dev.tributary.api;
 
 import dev.tributary.server.MetadataCache;
-import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,11 +31,8 @@ final class ApiRequests {
     JsonNode node;
     try {
       node = json.readTree(body);
-    } catch (StreamConstraintsException e) {
-      throw JsonLimits.constraintBroken(e);
     } catch (JacksonException e) {
-      throw new RestException(
-          HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
+      throw JsonBodyErrors.of(e);
     }
     if (node == null || !node.isObject()) {
       throw RestException.badRequest("The body must be a JSON object");

@@ -97,7 +97,13 @@ class ConsumersV2Controller {
   // ---------------------------------------------------------------------------------------------
   // instances
 
-  @PostMapping("/consumers/{group}")
+  /**
+   * Any JSON type is read ({@code application/*+json} as Spring's converter takes it); another is
+   * refused 415 41501 naming the two concrete ones.
+   */
+  @PostMapping(
+      path = "/consumers/{group}",
+      consumes = {"application/vnd.kafka.v2+json", "application/json", "application/*+json"})
   ResponseEntity<CreatedInstance> create(
       @PathVariable String group,
       @RequestBody(required = false) JsonNode body,

@@ -211,7 +211,7 @@ class InternalControllerEndpoints {
       }
       return node;
     } catch (JacksonException e) {
-      throw RestException.badRequest("malformed internal request: " + e.getOriginalMessage());
+      throw RestException.badRequest("malformed internal request: " + JsonBodyErrors.describe(e));
     }
   }
 

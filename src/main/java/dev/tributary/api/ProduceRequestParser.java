@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -43,11 +42,8 @@ final class ProduceRequestParser {
     JsonNode root;
     try {
       root = json.readTree(body);
-    } catch (StreamConstraintsException e) {
-      throw JsonLimits.constraintBroken(e);
     } catch (JacksonException e) {
-      throw new RestException(
-          HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
+      throw JsonBodyErrors.of(e);
     }
     if (root == null || !root.isObject() || !root.path("records").isArray()) {
       throw RestException.badRequest("The body must be a JSON object with a \"records\" array");

@@ -76,11 +76,10 @@ final class V3ProduceRecords {
         }
       }
     } catch (StreamConstraintsException e) {
-      throw JsonLimits.constraintBroken(e);
+      throw JsonBodyErrors.constraintBroken(e);
     } catch (JacksonException e) {
       if (records.isEmpty()) {
-        throw new RestException(
-            HttpStatus.BAD_REQUEST, 40001, "Malformed JSON body: " + e.getOriginalMessage());
+        throw JsonBodyErrors.of(e);
       }
       records.add(
           new Parsed(
@@ -93,7 +92,7 @@ final class V3ProduceRecords {
                   "Record "
                       + records.size()
                       + " is not JSON, and nothing after it can be read: "
-                      + e.getOriginalMessage())));
+                      + JsonBodyErrors.describe(e))));
     }
     if (records.isEmpty()) {
       throw RestException.badRequest("The body holds no record");

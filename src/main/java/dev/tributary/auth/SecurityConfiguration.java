@@ -176,7 +176,8 @@ class SecurityConfiguration {
                     "/logout",
                     "/dashboard.css",
                     "/js/**",
-                    "/favicon.ico")
+                    "/favicon.ico",
+                    "/favicon.svg")
                 .permitAll()
                 // Produce and read, by topic.
                 .requestMatchers(

@@ -91,6 +91,19 @@ class OperationsApiTest extends ApiTestSupport {
     assertThat(r.status()).as("status; body: %s", r.body()).isEqualTo(200);
     assertThat(r.contentType()).startsWith("text/html");
     assertThat(r.body()).contains("<h1>Tributary</h1>").contains("Tributary · broker 1");
+    // Authentication is off here: nobody is signed in, so there is nothing to sign out of.
+    assertThat(r.body()).doesNotContain("sign-out").doesNotContain("/logout");
+    assertThat(r.body()).contains("<link rel=\"icon\" href=\"/favicon.svg\"");
+  }
+
+  @Test
+  void theFaviconIsServedAsAnImage() {
+    Response ico = get("/favicon.ico");
+    assertThat(ico.status()).isEqualTo(200);
+    assertThat(ico.contentType()).startsWith("image/");
+    Response svg = get("/favicon.svg");
+    assertThat(svg.status()).isEqualTo(200);
+    assertThat(svg.contentType()).startsWith("image/svg+xml");
   }
 
   @Test

@@ -121,13 +121,13 @@ class RequestLimitsApiTest extends ApiTestSupport {
         post("/consumers/g-" + topic, V2_JSON, "{\"format\":" + deep + "}"),
         400,
         40004,
-        "nesting depth");
+        "nests deeper than 64 levels");
     // v3 admin body
     assertError(
         post(v3("/topics"), JSON, "{\"topic_name\":\"x\",\"configs\":" + deep + "}"),
         400,
         40004,
-        "nesting depth");
+        "nests deeper than 64 levels");
 
     // 50 levels of value inside the 3 of the envelope are fine
     assertThat(

@@ -37,6 +37,7 @@ class DashboardSecurityApiTest extends SecuredBrokerTestSupport {
     Response dashboard = send("GET", "/", null, null, "Cookie", session, "Accept", "text/html");
     assertThat(dashboard.status()).isEqualTo(200);
     assertThat(dashboard.body()).contains("data-can-act=\"false\"").contains(reader.principal());
+    assertThat(dashboard.body()).contains("id=\"sign-out\"");
     assertError(
         send(
             "POST",
@@ -98,6 +99,12 @@ class DashboardSecurityApiTest extends SecuredBrokerTestSupport {
           .atMost(Duration.ofSeconds(20))
           .until(() -> "live".equals(browser.attribute("#connection", "data-state")));
       assertThat(browser.text("#principal")).isEqualTo(reader.principal());
+      // Signing out sits beside the principal it signs out.
+      assertThat(
+              driver
+                  .findElement(org.openqa.selenium.By.cssSelector(".whoami #sign-out"))
+                  .isDisplayed())
+          .isTrue();
       assertThat(driver.findElement(org.openqa.selenium.By.id("actions")).isDisplayed()).isFalse();
       await()
           .atMost(Duration.ofSeconds(20))
@@ -115,6 +122,20 @@ class DashboardSecurityApiTest extends SecuredBrokerTestSupport {
     } finally {
       browser.close();
     }
+  }
+
+  /** The page's icon is served to anyone, like its stylesheet: the sign-in page shows it too. */
+  @Test
+  void theFaviconIsServedWithoutSigningIn() {
+    for (String path : new String[] {"/favicon.ico", "/favicon.svg"}) {
+      Response icon = send("GET", path, null, null);
+      assertThat(icon.status()).as(path).isEqualTo(200);
+      assertThat(icon.headers().firstValue("Content-Type").orElseThrow())
+          .as(path)
+          .startsWith("image/");
+    }
+    assertThat(send("GET", "/login", null, null).body())
+        .contains("<link rel=\"icon\" href=\"/favicon.svg\"");
   }
 
   private static void signInWith(org.openqa.selenium.WebDriver driver, String id, String secret) {

@@ -20,6 +20,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -94,6 +95,8 @@ class DashboardBrowserTest {
     assertThat(browser.attribute(row + " [data-replica='1']", "data-leo")).isEqualTo("3");
     assertThat(browser.attribute("#connection", "data-state")).isEqualTo("live");
     assertThat(browser.text("#connection")).isEqualTo("live · broker 1");
+    // Authentication is off: no one is signed in, so the page offers no sign-out.
+    assertThat(browser.driver().findElements(By.id("sign-out"))).isEmpty();
     assertThat(browser.attribute("#brokers [data-broker='1']", "data-controller"))
         .isEqualTo("true");
     assertThat(browser.texts("#events li"))
