@@ -34,6 +34,9 @@ export const GLOSSARY = {
     + 'min.insync.replicas 2 keeps accepting writes with one broker down.'],
   leader_epoch: ['leader epoch', 'A counter that grows each time a partition gets a new leader. Followers use it to '
     + 'find and cut off records an old leader wrote but never committed.'],
+  truncation: ['truncation', 'A follower cutting the end of its log that its new leader never had, so that both '
+    + 'logs agree. Those records were above the HW, never committed: no acks=all producer was told they were '
+    + 'written, but an acks=1 or acks=0 producer may have been, and for it they are lost.'],
   fenced: ['fenced', 'A broker whose heartbeats stopped for longer than its session timeout. The controller moves '
     + 'its leaderships away and it leads nothing until it registers again.'],
   broker_epoch: ['broker epoch', 'A number the controller hands a broker each time it registers, so requests from '

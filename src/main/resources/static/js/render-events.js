@@ -24,6 +24,7 @@ const TYPES = {
   leader_changed: ['★', 'leader changed', 'controller'],
   isr_shrink: ['▼', 'ISR shrink', 'warn'],
   isr_expand: ['▲', 'ISR expand', 'ok'],
+  replica_truncated: ['✂', 'replica truncated', 'bad'],
 };
 
 /** The group coordinators' event types. */
@@ -40,6 +41,7 @@ const TYPE_HOVER = {
   isr_shrink: definition('osr'),
   isr_expand: definition('isr'),
   leader_changed: definition('leader_epoch'),
+  replica_truncated: definition('truncation'),
   controller_elected: definition('controller'),
   rebalance_started: definition('rebalance'),
   rebalance_completed: definition('generation'),

@@ -1,9 +1,11 @@
 package dev.tributary.api;
 
+import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.ApiException;
 import dev.tributary.common.errors.RemoteApiException;
 import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.ProducerIdsBlock;
+import dev.tributary.replication.Truncation;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.transport.http.AdminWire;
@@ -170,6 +172,28 @@ class InternalControllerEndpoints {
                 null, request.path("broker_id").asInt(), request.path("broker_epoch").asLong());
     return ok(
         Map.of("producer_id_start", block.firstProducerId(), "producer_id_len", block.size()));
+  }
+
+  @PostMapping(InternalApi.REPLICA_TRUNCATED)
+  ResponseEntity<Map<String, Object>> replicaTruncated(@RequestBody byte[] body) {
+    JsonNode request = read(body);
+    Truncation truncation;
+    try {
+      truncation =
+          new Truncation(
+              new TopicPartition(
+                  request.path("topic").asString(), request.path("partition").asInt(-1)),
+              request.path("replica_id").asInt(-1),
+              request.path("leader_id").asInt(-1),
+              request.path("leader_epoch").asInt(-1),
+              request.path("truncated_to").asLong(-1),
+              request.path("previous_log_end_offset").asLong(-1),
+              request.path("high_watermark").asLong(-1));
+    } catch (IllegalArgumentException e) {
+      throw RestException.badRequest("invalid truncation report: " + e.getMessage());
+    }
+    broker.activeController().reportTruncation(null, truncation);
+    return ok(Map.of());
   }
 
   @PostMapping(InternalApi.BROKER_UNREACHABLE)

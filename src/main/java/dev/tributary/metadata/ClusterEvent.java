@@ -60,7 +60,12 @@ public record ClusterEvent(
     /** Replicas left a partition's ISR. */
     ISR_SHRINK,
     /** Replicas joined a partition's ISR. */
-    ISR_EXPAND;
+    ISR_EXPAND,
+    /**
+     * A replica dropped the tail of its log that its new leader never had (reported by its broker;
+     * the only event that is not a metadata change).
+     */
+    REPLICA_TRUNCATED;
 
     public String jsonName() {
       return name().toLowerCase(Locale.ROOT);

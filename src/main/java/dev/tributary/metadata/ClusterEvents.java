@@ -277,6 +277,51 @@ public final class ClusterEvents {
   }
 
   /**
+   * Broker {@code replicaId} cut offsets {@code [from, to)} of a partition from its log to follow
+   * {@code leaderId}. Above the high watermark the records were never committed: no {@code
+   * acks=all} producer was told they were written, an {@code acks=1} or {@code acks=0} one may have
+   * been, and for it they are lost.
+   */
+  public static ClusterEvent replicaTruncated(
+      String topic,
+      int partition,
+      int replicaId,
+      int leaderId,
+      int leaderEpoch,
+      long from,
+      long to,
+      long highWatermark,
+      long nowMs) {
+    long count = to - from;
+    String offsets = count == 1 ? "offset " + from : "offsets " + from + "–" + (to - 1);
+    String reason =
+        from >= highWatermark
+            ? "above the high watermark ("
+                + highWatermark
+                + "): never committed, so no acks=all producer was told "
+                + (count == 1 ? "it was" : "they were")
+                + " written; acks=1 or acks=0 producers may have been, and lost "
+                + (count == 1 ? "it" : "them")
+            : "the replica's high watermark was " + highWatermark;
+    return event(
+        nowMs,
+        ClusterEvent.Type.REPLICA_TRUNCATED,
+        topic,
+        partition,
+        replicaId,
+        "replica "
+            + replicaId
+            + " dropped "
+            + offsets
+            + " that leader "
+            + leaderId
+            + " never had (leader epoch "
+            + leaderEpoch
+            + ")",
+        reason);
+  }
+
+  /**
    * {@code history} followed by {@code added}, stamped with {@code offset} where unstamped, and
    * bounded.
    */

@@ -350,6 +350,14 @@ public final class Controller {
   }
 
   /**
+   * Puts {@code event} on the cluster's timeline, alone in its batch: something a broker saw that
+   * changes no metadata (a replica's truncation).
+   */
+  public void recordEvent(ClusterEvent event) {
+    submit(image -> List.of(new MetadataRecord.EventsRecorded(List.of(event))));
+  }
+
+  /**
    * Computes records from the current image and commits them, recomputing if another batch got in
    * first (possible only around a change of controller, since this method is the only writer here).
    */

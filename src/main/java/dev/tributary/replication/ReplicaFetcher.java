@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +40,7 @@ public final class ReplicaFetcher {
   private final LeaderEndpoint endpoint;
   private final ReplicationConfig config;
   private final Time time;
-  private final IntConsumer onLeaderUnreachable;
+  private final FollowerEvents events;
   private final Map<TopicPartition, FetchState> states = new HashMap<>();
 
   /**
@@ -64,8 +63,7 @@ public final class ReplicaFetcher {
   }
 
   /**
-   * @param onLeaderUnreachable told the leader's id when a connection to it fails (the broker may
-   *     report it to the controller, to notice a dead broker before its session expires)
+   * @param events told when a connection to the leader fails and when this replica truncates
    */
   public ReplicaFetcher(
       int localBrokerId,
@@ -74,14 +72,14 @@ public final class ReplicaFetcher {
       LeaderEndpoint endpoint,
       ReplicationConfig config,
       Time time,
-      IntConsumer onLeaderUnreachable) {
+      FollowerEvents events) {
     this.localBrokerId = localBrokerId;
     this.leaderId = leaderId;
     this.brokerEpoch = brokerEpoch;
     this.endpoint = endpoint;
     this.config = config;
     this.time = time;
-    this.onLeaderUnreachable = onLeaderUnreachable;
+    this.events = events;
   }
 
   public int leaderId() {
@@ -150,7 +148,7 @@ public final class ReplicaFetcher {
     } catch (IOException e) {
       logger.debug(
           "Broker {} could not reach leader {}: {}", localBrokerId, leaderId, e.toString());
-      onLeaderUnreachable.accept(leaderId);
+      events.leaderUnreachable(leaderId);
       return config.replicaFetchBackoffMs();
     } catch (KafkaStorageException e) {
       // This broker's log directory is offline (docs/adr/0015): no append or truncation can
@@ -234,10 +232,20 @@ public final class ReplicaFetcher {
         truncateTo = Math.min(Math.min(leader.endOffset(), own.endOffset()), logEndOffset);
       }
     }
+    long highWatermark = partition.highWatermark();
     if (!partition.truncateAsFollower(state.leaderEpoch, truncateTo, false)) {
       return; // the epoch moved on; the metadata update re-added the partition
     }
-    if (truncateTo < logEndOffset) {
+    if (partition.logEndOffset() < logEndOffset) {
+      events.truncated(
+          new Truncation(
+              partition.topicPartition(),
+              localBrokerId,
+              leaderId,
+              state.leaderEpoch,
+              partition.logEndOffset(),
+              logEndOffset,
+              highWatermark));
       logger.info(
           "Truncated {} from {} to {} to match leader {} in epoch {} (leader's epoch {} ends at {})",
           partition.topicPartition(),

@@ -4,7 +4,6 @@ import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +25,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
   private final LeaderEndpoint endpoint;
   private final ReplicationConfig config;
   private final Time time;
-  private final IntConsumer onLeaderUnreachable;
+  private final FollowerEvents events;
   private final Map<Integer, Runner> runners = new HashMap<>();
   private final Map<TopicPartition, Integer> leaderOf = new HashMap<>();
   private boolean closed;
@@ -46,8 +45,8 @@ public final class ReplicaFetcherManager implements AutoCloseable {
       LeaderEndpoint endpoint,
       ReplicationConfig config,
       Time time,
-      IntConsumer onLeaderUnreachable) {
-    this(localBrokerId, brokerEpoch, endpoint, config, time, onLeaderUnreachable, true);
+      FollowerEvents events) {
+    this(localBrokerId, brokerEpoch, endpoint, config, time, events, true);
   }
 
   private ReplicaFetcherManager(
@@ -56,7 +55,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
       LeaderEndpoint endpoint,
       ReplicationConfig config,
       Time time,
-      IntConsumer onLeaderUnreachable,
+      FollowerEvents events,
       boolean startThreads) {
     this.startThreads = startThreads;
     this.localBrokerId = localBrokerId;
@@ -64,7 +63,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     this.endpoint = endpoint;
     this.config = config;
     this.time = time;
-    this.onLeaderUnreachable = onLeaderUnreachable;
+    this.events = events;
   }
 
   /**
@@ -78,7 +77,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
       ReplicationConfig config,
       Time time) {
     return new ReplicaFetcherManager(
-        localBrokerId, brokerEpoch, endpoint, config, time, id -> {}, false);
+        localBrokerId, brokerEpoch, endpoint, config, time, FollowerEvents.NONE, false);
   }
 
   /** The fetcher for {@code leaderId}, if this broker follows anything there. */
@@ -144,7 +143,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     Runner runner =
         new Runner(
             new ReplicaFetcher(
-                localBrokerId, leaderId, brokerEpoch, endpoint, config, time, onLeaderUnreachable));
+                localBrokerId, leaderId, brokerEpoch, endpoint, config, time, events));
     if (startThreads) {
       runner.thread.start();
     }

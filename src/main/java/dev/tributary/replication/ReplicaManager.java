@@ -118,7 +118,7 @@ public final class ReplicaManager {
             LeaderEndpoint.NONE,
             ReplicationConfig.DEFAULTS,
             Time.SYSTEM,
-            id -> {}));
+            FollowerEvents.NONE));
   }
 
   /**

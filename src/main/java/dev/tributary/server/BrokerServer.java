@@ -204,7 +204,7 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
             leaderEndpoint,
             config.replication(),
             time,
-            controllerRequests::reportUnreachable);
+            controllerRequests.followerEvents());
     replicaManager =
         new ReplicaManager(
             config.brokerId(),

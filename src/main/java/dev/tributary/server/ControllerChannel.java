@@ -7,6 +7,7 @@ import dev.tributary.metadata.ElectionOutcome;
 import dev.tributary.metadata.NewPartitions;
 import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.ProducerIdsBlock;
+import dev.tributary.replication.Truncation;
 import java.util.List;
 import java.util.Map;
 
@@ -66,6 +67,12 @@ public interface ControllerChannel {
    * docs/adr/0010-failure-detection.md).
    */
   void reportUnreachable(Endpoint controller, int reporterId, int brokerId);
+
+  /**
+   * A replica dropped records its leader never had: the controller records it on the cluster's
+   * timeline (nothing else changes).
+   */
+  void reportTruncation(Endpoint controller, Truncation truncation);
 
   /** An ISR change for one partition; see {@link dev.tributary.metadata.IsrControl}. */
   record AlterPartition(

@@ -7,6 +7,7 @@ import dev.tributary.metadata.MetadataQuorum;
 import dev.tributary.metadata.NewPartitions;
 import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.ProducerIdsBlock;
+import dev.tributary.replication.Truncation;
 import dev.tributary.security.SecurityChange;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -108,6 +109,15 @@ public final class ControllerClient {
   /** Fences this broker's registration after moving its leaderships away. Blocking. */
   public ControllerChannel.AdminResult fenceBroker(int brokerId, long brokerEpoch) {
     return call(t -> t.channel().fenceBroker(t.endpoint(), brokerId, brokerEpoch));
+  }
+
+  /** A replica dropped records its leader never had, for the timeline. Blocking. */
+  public void reportTruncation(Truncation truncation) {
+    call(
+        t -> {
+          t.channel().reportTruncation(t.endpoint(), truncation);
+          return null;
+        });
   }
 
   /** {@code reporterId} could not connect to {@code brokerId}. Blocking. */

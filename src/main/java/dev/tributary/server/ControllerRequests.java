@@ -2,6 +2,8 @@ package dev.tributary.server;
 
 import dev.tributary.common.Time;
 import dev.tributary.replication.AlterPartitionRequest;
+import dev.tributary.replication.FollowerEvents;
+import dev.tributary.replication.Truncation;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -88,6 +90,49 @@ final class ControllerRequests implements AutoCloseable {
             } catch (RuntimeException e) {
               logger.debug(
                   "Could not report broker {} unreachable: {}", unreachableId, e.toString());
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      // shutting down
+    }
+  }
+
+  /**
+   * What the replica fetchers report: an unreachable leader (rate-limited) and truncations, each
+   * sent to the controller off the fetcher's thread.
+   */
+  FollowerEvents followerEvents() {
+    return new FollowerEvents() {
+      @Override
+      public void leaderUnreachable(int leaderId) {
+        reportUnreachable(leaderId);
+      }
+
+      @Override
+      public void truncated(Truncation truncation) {
+        reportTruncation(truncation);
+      }
+    };
+  }
+
+  /**
+   * A replica here dropped records its leader never had: tell the controller, which puts it on the
+   * cluster's timeline. Only the timeline misses it if the controller cannot be reached.
+   */
+  void reportTruncation(Truncation truncation) {
+    if (closed) {
+      return;
+    }
+    try {
+      executor.execute(
+          () -> {
+            try {
+              controller.get().reportTruncation(truncation);
+            } catch (RuntimeException e) {
+              logger.debug(
+                  "Could not report the truncation of {}: {}",
+                  truncation.topicPartition(),
+                  e.toString());
             }
           });
     } catch (RejectedExecutionException e) {

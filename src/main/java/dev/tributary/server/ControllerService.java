@@ -3,6 +3,7 @@ package dev.tributary.server;
 import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.Uuid;
+import dev.tributary.metadata.ClusterEvents;
 import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.Controller;
 import dev.tributary.metadata.ElectionOutcome;
@@ -10,6 +11,7 @@ import dev.tributary.metadata.MetadataQuorum;
 import dev.tributary.metadata.NewPartitions;
 import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.ProducerIdsBlock;
+import dev.tributary.replication.Truncation;
 import java.util.List;
 import java.util.Map;
 
@@ -100,6 +102,32 @@ public final class ControllerService implements ControllerChannel {
    * probe that times out proves nothing (a slow or partitioned broker), so the session timeout
    * still decides then.
    */
+  /**
+   * Records a replica's truncation on the timeline, if its broker is registered and the partition
+   * exists (a report from a stale incarnation of a deleted topic changes nothing).
+   */
+  @Override
+  public void reportTruncation(Endpoint target, Truncation t) {
+    var image = quorum.image();
+    var topic = image.topic(t.topicPartition().topic());
+    if (image.broker(t.replicaId()).isEmpty()
+        || topic.isEmpty()
+        || !topic.get().partitions().containsKey(t.topicPartition().partition())) {
+      return;
+    }
+    controller.recordEvent(
+        ClusterEvents.replicaTruncated(
+            t.topicPartition().topic(),
+            t.topicPartition().partition(),
+            t.replicaId(),
+            t.leaderId(),
+            t.leaderEpoch(),
+            t.truncatedTo(),
+            t.previousLogEndOffset(),
+            t.highWatermark(),
+            time.milliseconds()));
+  }
+
   @Override
   public void reportUnreachable(Endpoint target, int reporterId, int brokerId) {
     var broker = quorum.image().broker(brokerId);

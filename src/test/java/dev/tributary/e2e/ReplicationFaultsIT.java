@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Partition replication under faults, end to end: three broker processes, topics with replication
@@ -373,6 +374,31 @@ class ReplicationFaultsIT {
                         + " logged: "
                         + line.replaceFirst("^.*? : ", "")));
     result.assertNoViolations();
+    // Whatever it truncated is on the cluster's timeline, as its broker reported it (the report
+    // goes to the controller after the cut, so wait for it).
+    long truncations =
+        logSinceResume.lines().filter(line -> line.contains("Truncated " + tp + " from")).count();
+    if (truncations > 0) {
+      await("the timeline shows broker " + leader + "'s truncation of " + tp)
+          .atMost(FAILOVER)
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> truncationEvents(leader, run.topic, partition) >= truncations);
+    }
+    System.out.printf("pause-leader: %d truncation(s) of %s, on the timeline%n", truncations, tp);
+  }
+
+  /** The timeline's replica_truncated events for one replica, as broker 1's state shows them. */
+  private static long truncationEvents(int replica, String topic, int partition) throws Exception {
+    long found = 0;
+    for (JsonNode e : client.getJson(cluster.get(1), "/dashboard/state").path("events")) {
+      if (e.path("type").asString().equals("replica_truncated")
+          && e.path("broker_id").asInt() == replica
+          && e.path("topic").asString().equals(topic)
+          && e.path("partition").asInt() == partition) {
+        found++;
+      }
+    }
+    return found;
   }
 
   /**

@@ -223,4 +223,40 @@ class ControllerTest {
       assertThat(controller.electPreferredLeaders(null)).as("nothing left to elect").isEmpty();
     }
   }
+
+  /**
+   * A truncation changes no metadata; the controller records it alone on the timeline, saying which
+   * offsets went and, above the high watermark, that only acks=1 or acks=0 producers can have lost
+   * them.
+   */
+  @Test
+  void aReplicasTruncationLandsOnTheTimelineAloneWithWhatItMeansForProducers() {
+    try (LocalMetadataLog log = LocalMetadataLog.open(dir, 1)) {
+      Controller controller = controller(log);
+      long before = log.image().lastOffset();
+      controller.recordEvent(
+          ClusterEvents.replicaTruncated("ledger", 2, 1, 3, 5, 440, 445, 440, 7_000));
+      controller.recordEvent(
+          ClusterEvents.replicaTruncated("ledger", 2, 2, 3, 5, 100, 101, 120, 8_000));
+
+      assertThat(log.image().lastOffset()).isEqualTo(before + 2);
+      List<ClusterEvent> events = log.image().events();
+      assertThat(events)
+          .extracting(ClusterEvent::type)
+          .containsExactly(
+              ClusterEvent.Type.REPLICA_TRUNCATED, ClusterEvent.Type.REPLICA_TRUNCATED);
+      ClusterEvent lost = events.get(0);
+      assertThat(lost.topic()).isEqualTo("ledger");
+      assertThat(lost.partition()).isEqualTo(2);
+      assertThat(lost.brokerId()).isEqualTo(1);
+      assertThat(lost.timestampMs()).isEqualTo(7_000);
+      assertThat(lost.text())
+          .isEqualTo("replica 1 dropped offsets 440–444 that leader 3 never had (leader epoch 5)");
+      assertThat(lost.reason())
+          .startsWith("above the high watermark (440)")
+          .contains("no acks=all producer", "acks=1");
+      assertThat(events.get(1).text()).contains("dropped offset 100 that leader 3");
+      assertThat(events.get(1).reason()).isEqualTo("the replica's high watermark was 120");
+    }
+  }
 }

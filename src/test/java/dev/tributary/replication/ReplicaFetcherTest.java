@@ -40,6 +40,7 @@ class ReplicaFetcherTest {
   private final ManualClock clock = new ManualClock();
   private final List<PartitionLog> logs = new ArrayList<>();
   private final AtomicInteger unreachable = new AtomicInteger();
+  private final List<Truncation> truncations = new java.util.concurrent.CopyOnWriteArrayList<>();
   private int nextValue;
 
   @AfterEach
@@ -111,7 +112,17 @@ class ReplicaFetcherTest {
         endpoint,
         new ReplicationConfig(10_000, 0, 1 << 20, 1 << 20, 100),
         clock,
-        id -> unreachable.incrementAndGet());
+        new FollowerEvents() {
+          @Override
+          public void leaderUnreachable(int leaderId) {
+            unreachable.incrementAndGet();
+          }
+
+          @Override
+          public void truncated(Truncation truncation) {
+            truncations.add(truncation);
+          }
+        });
   }
 
   /**
@@ -245,6 +256,9 @@ class ReplicaFetcherTest {
     assertThat(followerLog.logEndOffset()).isEqualTo(10);
     assertThat(fetcher.isTruncating(TP)).isFalse();
     assertThat(batchBytes(followerLog)).isEqualTo(agreedPrefix);
+    assertThat(truncations)
+        .as("reported for the timeline: 10..14 dropped to follow leader 1 in epoch 2")
+        .containsExactly(new Truncation(TP, FOLLOWER, LEADER, 2, 10, 15, 0));
 
     assertThat(catchUp(fetcher, follower, leader, 10)).isPositive();
     assertThat(batchBytes(followerLog)).isEqualTo(batchBytes(leaderLog));
@@ -284,6 +298,11 @@ class ReplicaFetcherTest {
     assertThat(endpoint.askedEpochs).containsExactly(3, 1);
     assertThat(followerLog.logEndOffset()).isEqualTo(40);
     assertThat(fetcher.isTruncating(TP)).isFalse();
+    assertThat(truncations)
+        .as("each round's cut is reported")
+        .containsExactly(
+            new Truncation(TP, FOLLOWER, LEADER, 4, 50, 80, 0),
+            new Truncation(TP, FOLLOWER, LEADER, 4, 40, 50, 0));
 
     assertThat(catchUp(fetcher, follower, leader, 10)).isPositive();
     assertThat(batchBytes(followerLog)).isEqualTo(batchBytes(leaderLog));

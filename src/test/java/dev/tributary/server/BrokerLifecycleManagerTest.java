@@ -245,6 +245,11 @@ class BrokerLifecycleManagerTest {
     }
 
     @Override
+    public void reportTruncation(Endpoint c, dev.tributary.replication.Truncation truncation) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public dev.tributary.metadata.ProducerIdsBlock allocateProducerIds(
         Endpoint c, int brokerId, long brokerEpoch) {
       throw new UnsupportedOperationException();

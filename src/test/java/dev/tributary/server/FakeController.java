@@ -191,4 +191,10 @@ final class FakeController implements ControllerChannel {
   public void reportUnreachable(Endpoint controller, int reporterId, int brokerId) {
     throw new UnsupportedOperationException("reports are not a service's call");
   }
+
+  @Override
+  public void reportTruncation(
+      Endpoint controller, dev.tributary.replication.Truncation truncation) {
+    throw new UnsupportedOperationException("reports are not a service's call");
+  }
 }

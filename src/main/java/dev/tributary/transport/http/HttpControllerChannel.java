@@ -17,6 +17,7 @@ import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.NewPartitions;
 import dev.tributary.metadata.NewTopic;
 import dev.tributary.metadata.ProducerIdsBlock;
+import dev.tributary.replication.Truncation;
 import dev.tributary.server.ControllerChannel;
 import dev.tributary.server.ControllerUnreachableException;
 import java.io.IOException;
@@ -196,6 +197,20 @@ public final class HttpControllerChannel implements ControllerChannel {
     body.put("reporter_id", reporterId);
     body.put("broker_id", brokerId);
     call(controller, "POST", InternalApi.BROKER_UNREACHABLE, body, heartbeatTimeout);
+  }
+
+  @Override
+  public void reportTruncation(Endpoint controller, Truncation truncation) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("topic", truncation.topicPartition().topic());
+    body.put("partition", truncation.topicPartition().partition());
+    body.put("replica_id", truncation.replicaId());
+    body.put("leader_id", truncation.leaderId());
+    body.put("leader_epoch", truncation.leaderEpoch());
+    body.put("truncated_to", truncation.truncatedTo());
+    body.put("previous_log_end_offset", truncation.previousLogEndOffset());
+    body.put("high_watermark", truncation.highWatermark());
+    call(controller, "POST", InternalApi.REPLICA_TRUNCATED, body);
   }
 
   private static AdminResult admin(JsonNode answer) {
