@@ -22,6 +22,15 @@ export function formatFetchAge(ms) {
   return `fetched ${Math.floor(ms / 1000)} s ago`;
 }
 
+/** A duration, short, rounded down: "12 s", "4 min", "2 h 3 min". */
+export function formatDuration(ms) {
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${s / 60 | 0} min`;
+  const min = (s / 60 | 0) % 60;
+  return min === 0 ? `${s / 3600 | 0} h` : `${s / 3600 | 0} h ${min} min`;
+}
+
 /** Records per second, short: "0", "3.5", "120". */
 export function formatRate(perSec) {
   const n = Number(perSec) || 0;

@@ -26,8 +26,9 @@ export const GLOSSARY = {
     + 'record. A follower\'s LEO below the leader\'s means it lags.'],
   hw: ['HW (high watermark)', 'The offset below which every in-sync replica has the records. Records below the HW '
     + 'are committed: consumers may read them and they survive the loss of the leader.'],
-  lag_time: ['replica.lag.time.max.ms', 'How long a follower may go without catching up to the leader\'s LEO '
-    + 'before the leader removes it from the ISR.'],
+  lag_time: ['replica.lag.time.max.ms', 'A follower that has not caught up to the leader\'s log end offset for '
+    + 'this long leaves the ISR: the leader removes it (and takes it back once it has caught up). Beside each follower '
+    + 'that is behind, the page counts the time against this limit, e.g. "3.2 s of 5 s".'],
   acks: ['acks (0 / 1 / all)', 'What a producer waits for. 0: nothing. 1: the leader wrote the record. all: every '
     + 'in-sync replica has it (the HW passed it); refused while the ISR is smaller than min.insync.replicas.'],
   min_isr: ['min.insync.replicas', 'The fewest in-sync replicas an acks=all write needs. Replication factor 3 with '

@@ -8,7 +8,8 @@
 // are re-listed only when its visible set changes (paging, filter, partitions added or removed).
 import { el, setText, setData, setAttr, setClass, setHidden, setClassName, badge } from './dom.js';
 import { term, definition } from './glossary.js';
-import { partitionsByTopic, topicSummary, partitionHealth, isProblem, isBelowMinIsr, isInternalTopic } from './state.js';
+import { partitionsByTopic, topicSummary, partitionHealth, isProblem, isBelowMinIsr, isInternalTopic, lagTimeMaxMsOf }
+  from './state.js';
 import { formatBytes, idList } from './format.js';
 import { createReplicas, updateReplicas } from './render-replicas.js';
 
@@ -139,7 +140,8 @@ export function createPartitionsView(dom) {
     const everyRow = changes.full || changes.topics;
     if (keys !== group.keys) relist(group, visible, topic, keys);
     for (const p of visible) {
-      if (everyRow || changes.partitions.has(p.key)) updateRow(group.rows.get(p.key), p, topic);
+      if (!everyRow && !changes.partitions.has(p.key)) continue;
+      updateRow(group.rows.get(p.key), p, topic, lagTimeMaxMsOf(lastState, p.leader));
     }
     return shown;
   }
@@ -156,7 +158,7 @@ export function createPartitionsView(dom) {
     const rows = new Map();
     for (const p of visible) {
       let row = group.rows.get(p.key);
-      if (!row) { row = buildRow(); updateRow(row, p, topic); }
+      if (!row) { row = buildRow(); updateRow(row, p, topic, lagTimeMaxMsOf(lastState, p.leader)); }
       rows.set(p.key, row);
     }
     group.rows = rows;
@@ -214,7 +216,8 @@ function tableHead() {
     th(term('isr', 'ISR')),
     th(term('osr', 'OSR')),
     th(el('abbr', { title: definition('ar') + ' Each bar: that replica\'s ' + definition('leo') + ' The line: '
-      + definition('hw') }, 'replicas (AR) · LEO · lag · last fetch')),
+      + definition('hw') + ' The timer beside a follower that is behind: ' + definition('lag_time') },
+    'replicas (AR) · LEO · lag · last fetch')),
     th(term('hw', 'HW')),
     th(term('leo', 'LEO')),
     el('th', { class: 'col-size', attrs: { scope: 'col' } }, 'size')));
@@ -229,7 +232,8 @@ function buildRow() {
   return row;
 }
 
-function updateRow(row, p, topic) {
+/** @param lagTimeMaxMs the leader's replica.lag.time.max.ms (null when unknown), for the followers' lag timers */
+function updateRow(row, p, topic, lagTimeMaxMs) {
   const o = p.state === 'online' ? p.offsets : null;
   const health = partitionHealth(p);
   setData(row, 'partition', p.key);
@@ -259,7 +263,7 @@ function updateRow(row, p, topic) {
   setText(isr, idList(p.isr));
   setText(osr, idList(p.osr));
   setClass(osr, 'warn-text', p.osr.length > 0);
-  updateReplicas(bars.firstChild, p);
+  updateReplicas(bars.firstChild, p, lagTimeMaxMs);
   setText(hw, o ? o.high_watermark : '—');
   setText(leo, o ? o.log_end_offset : '—');
   setText(size, o ? formatBytes(o.size_bytes) : '—');

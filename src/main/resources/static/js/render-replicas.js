@@ -2,39 +2,60 @@
 //
 //   ★ 1  [██████████████████|  ]  120 · leader
 //     2  [██████████████████|  ]  120 · lag 0 · <1 s
-//     3  [▨▨▨▨▨▨▨▨▨▨▨        |  ]   88 · lag 32 · 14 s        (out of sync: hatched, dashed outline)
+//     3  [███████████        |  ]   88 · lag 32 · 3 s   [███▒] 3.2 s of 5 s     (behind: the lag timer)
+//     4  [▨▨▨▨▨▨             |  ]   50 · lag 70 · 14 s  out of ISR · 14 s      (out of sync: hatched, dashed)
 //
 // The bar spans the partition's log_start_offset .. the largest LEO; its fill ends at that replica's LEO and the
 // vertical line is the high watermark, at the same place on every bar of the row. See replicaBars() in state.js.
+// The lag timer (lag-time.js) shows how long a follower has not been caught up against its leader's
+// replica.lag.time.max.ms; while it counts, a 100 ms ticker here redraws it between server updates.
 import { el, setText, setData, setAttr, setClass, setHidden } from './dom.js';
 import { replicaBars } from './state.js';
-import { formatFetchAge } from './format.js';
+import { formatFetchAge, formatDuration } from './format.js';
+import { definition } from './glossary.js';
+import { lagStanding, lagClock, shownLagMs, against, formatLagTime, formatLimit } from './lag-time.js';
+
+/** How often a counting timer is redrawn: tenths of a second step smoothly, and only counting lines are touched. */
+const TICK_MS = 100;
+
+/** Lines whose timer counts, each with its clock (lag-time.js lagClock) and its leader's limit. */
+const counting = new Map();
+let ticker = null;
 
 /** Builds the container; updateReplicas fills it. */
 export function createReplicas() {
   return el('div', { class: 'replicas', attrs: { role: 'list' } });
 }
 
-export function updateReplicas(container, p) {
+/** @param lagTimeMaxMs the leader's replica.lag.time.max.ms, null when unknown */
+export function updateReplicas(container, p, lagTimeMaxMs) {
   const bars = replicaBars(p);
   const ids = bars.replicas.map(r => r.brokerId).join(',');
   if (container.dataset.ids !== ids) { // the assignment changed (rare): rebuild the lines
     container.dataset.ids = ids;
+    for (const line of container.children) counting.delete(line);
     container.replaceChildren(...bars.replicas.map(r => buildLine(r.brokerId)));
   }
-  bars.replicas.forEach((r, i) => updateLine(container.children[i], r, bars));
+  bars.replicas.forEach((r, i) => updateLine(container.children[i], r, bars, lagTimeMaxMs));
+  // While a timer shows, every line of the row reserves its column, so the bars keep one width and the HW line
+  // stays at the same place on each.
+  setClass(container, 'has-lag', [...container.children].some(line => !line.lastChild.hidden));
 }
 
 function buildLine(brokerId) {
   const fill = el('span', { class: 'fill' });
   const hw = el('span', { class: 'hw-mark', attrs: { 'aria-hidden': 'true' } });
+  const lag = el('span', { class: 'lag', hidden: true },
+    el('span', { class: 'lag-bar', attrs: { 'aria-hidden': 'true' } }, el('span', { class: 'lag-fill' })),
+    el('span', { class: 'lag-text' }));
   return el('div', { class: 'replica', data: { replica: brokerId }, attrs: { role: 'listitem' } },
     el('span', { class: 'rid' }),
     el('span', { class: 'track', attrs: { role: 'img' } }, fill, hw),
-    el('span', { class: 'nums' }));
+    el('span', { class: 'nums' }),
+    lag);
 }
 
-function updateLine(line, r, bars) {
+function updateLine(line, r, bars, lagTimeMaxMs) {
   const [rid, track, nums] = line.children;
   const [fill, hw] = track.children;
   setData(line, 'inSync', r.inSync);
@@ -52,6 +73,7 @@ function updateLine(line, r, bars) {
   setText(nums, numbers(r));
   setAttr(track, 'aria-label', describe(r));
   setAttr(line, 'title', describe(r));
+  updateLag(line, r, lagTimeMaxMs);
 }
 
 /** The short text beside the bar. */
@@ -71,4 +93,81 @@ function describe(r) {
   const age = formatFetchAge(r.lastFetchAgeMs);
   return `broker ${r.brokerId}, follower, ${sync}, log end offset ${r.leo}, ${r.lag ?? 'unknown'} records behind `
     + `the leader, ${age}`;
+}
+
+// ------------------------------------------------------------------------------------------------ the lag timer
+// data-lag-state on the line: '' (nothing to show), caught-up, counting or out; data-out-of-sync-ms: the time shown
+// (ms, counted on between updates while counting), '' when none.
+
+function updateLag(line, r, limitMs) {
+  const lag = line.lastChild;
+  const standing = lagStanding(r, limitMs);
+  setData(line, 'lagState', standing.state === 'none' ? '' : standing.state.replace('_', '-'));
+  const limit = limitMs ? formatLimit(limitMs) : 'unknown';
+  if (standing.state === 'counting' && standing.ms !== null) {
+    const previous = counting.get(line);
+    const clock = lagClock(previous && previous.clock, standing.ms, Date.now());
+    counting.set(line, { clock, limitMs });
+    setAttr(lag, 'title', `${definition('lag_time')} Broker ${r.brokerId} has not caught up for the time shown; `
+      + `past ${limit} (its leader's setting) the leader drops it from the ISR.`);
+    drawCount(line, clock, limitMs);
+    startTicking();
+    return;
+  }
+  counting.delete(line);
+  setHidden(lag, standing.state === 'none' || standing.state === 'caught_up');
+  setData(line, 'outOfSyncMs', standing.ms ?? '');
+  setData(line, 'lagLevel', standing.level ?? '');
+  const [bar, text] = lag.children;
+  if (standing.state === 'counting') { // in the ISR but never caught up since this leader took over (rare)
+    setHidden(bar, true);
+    setText(text, 'not caught up');
+    setAttr(lag, 'title', `${definition('lag_time')} Broker ${r.brokerId} has not caught up since its leader took `
+      + `over; past ${limit} the leader drops it from the ISR.`);
+  } else if (standing.state === 'out') {
+    setHidden(bar, true);
+    setText(text, standing.ms === null ? 'out of ISR' : `out of ISR · ${formatDuration(standing.ms)}`);
+    setAttr(lag, 'title', `${definition('lag_time')} Broker ${r.brokerId} left the ISR: `
+      + (standing.ms === null ? 'its leader has not seen it caught up since it took over.'
+        : `it has not been caught up for ${formatDuration(standing.ms)} (limit ${limit}).`)
+      + ' It rejoins once it has caught up again.');
+  }
+  setLagClass(lag, standing.level);
+}
+
+/** Draws a counting timer as its clock shows it now. */
+function drawCount(line, clock, limitMs) {
+  const lag = line.lastChild;
+  const [bar, text] = lag.children;
+  const ms = shownLagMs(clock, Date.now());
+  const { fraction, level } = against(ms, limitMs);
+  setHidden(lag, false);
+  setHidden(bar, fraction === null);
+  if (fraction !== null) setAttr(bar.firstChild, 'style', `width:${(100 * fraction).toFixed(1)}%`);
+  setText(text, formatLagTime(ms, limitMs));
+  setData(line, 'outOfSyncMs', Math.round(ms));
+  setData(line, 'lagLevel', level);
+  setLagClass(lag, level);
+}
+
+function setLagClass(lag, level) {
+  const name = level ? `lag ${level}` : 'lag';
+  if (lag.className !== name) lag.className = name;
+}
+
+/**
+ * Redraws every counting timer each TICK_MS from its clock: the server sends a lagging follower's time a few times
+ * a second at most, and late; counting on locally between its values keeps the timer moving smoothly at no cost to
+ * the server. Lines that left the DOM (paging, filtering, a removed topic) are forgotten; the ticker stops when
+ * nothing counts.
+ */
+function startTicking() {
+  if (ticker !== null) return;
+  ticker = setInterval(() => {
+    for (const [line, { clock, limitMs }] of counting) {
+      if (line.isConnected) drawCount(line, clock, limitMs);
+      else counting.delete(line);
+    }
+    if (counting.size === 0) { clearInterval(ticker); ticker = null; }
+  }, TICK_MS);
 }

@@ -325,6 +325,13 @@ export function servingBroker(state) {
   return state.header ? state.brokers.get(state.header.broker_id) : undefined;
 }
 
+/** A broker's replica.lag.time.max.ms as it reported it (it applies to the partitions it leads), or null. */
+export function lagTimeMaxMsOf(state, brokerId) {
+  const broker = state.brokers.get(brokerId);
+  const ms = broker ? broker.replica_lag_time_max_ms : null;
+  return typeof ms === 'number' && ms > 0 ? ms : null;
+}
+
 /** How long a broker's replica fetching stays paused, in ms at the server's clock (0: not paused). */
 export function fetchPausedRemainingMs(broker, serverTimeMs) {
   const until = broker.fetch_paused_until_ms || 0;
@@ -355,6 +362,8 @@ export function replicaBars(p) {
       leo: known ? r.log_end_offset : null,
       lag: known && r.lag >= 0 ? r.lag : null,
       lastFetchAgeMs: r && r.last_fetch_age_ms >= 0 ? r.last_fetch_age_ms : null,
+      // How long not caught up, by the leader's clock (lag-time.js); null when the leader did not say.
+      outOfSyncMs: o && r && typeof r.out_of_sync_ms === 'number' ? r.out_of_sync_ms : null,
       widthPct: known ? pct(r.log_end_offset) : 0,
     };
   });

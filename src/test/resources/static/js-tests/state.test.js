@@ -1,8 +1,9 @@
-// Unit tests of the dashboard's pure modules (state.js, format.js, clients.js). The page writes one line per test into
+// Unit tests of the dashboard's pure modules (state.js, format.js, clients.js, lag-time.js). The page writes one line per test into
 // <pre id="results" data-passed="N" data-failed="M">; runTests() returns the same lines so node can run it too.
 import * as S from '/js/state.js';
 import * as F from '/js/format.js';
 import * as C from '/js/clients.js';
+import * as L from '/js/lag-time.js';
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
@@ -290,6 +291,68 @@ test('replicaBars: an empty log draws empty bars, a LEO of -1 is unknown', () =>
     segments: 1, status_line: '', replicas: [replica(1, 0), replica(2, -1, { lag: -1, last_fetch_age_ms: -1 })] } });
   const bars = S.replicaBars(p);
   eq(bars.replicas.map(r => [r.known, r.widthPct]), [[true, 0], [false, 0], [false, 0]], 'bars');
+});
+
+test('replicaBars: each replica\'s time not caught up as the leader reported it, null when it did not say', () => {
+  const p = partition('t', 0, { isr: [1, 2], osr: [3], offsets: { log_start_offset: 0, high_watermark: 10,
+    log_end_offset: 12, size_bytes: 1, segments: 1, status_line: '', replicas: [replica(1, 12, { out_of_sync_ms: 0 }),
+    replica(2, 10, { lag: 2, out_of_sync_ms: 3200 }), replica(3, 5, { in_sync: false, lag: 7 })] } });
+  eq(S.replicaBars(p).replicas.map(r => r.outOfSyncMs), [0, 3200, null], 'out_of_sync_ms');
+  const unreachable = partition('t', 0, { state: 'unreachable', offsets: null });
+  eq(S.replicaBars(unreachable).replicas.map(r => r.outOfSyncMs), [null, null, null], 'leader not answering');
+});
+
+test('a partition\'s limit is its leader\'s replica.lag.time.max.ms, null when that broker did not say', () => {
+  const state = start({ brokers: [broker(1, { replica_lag_time_max_ms: 5000 }), broker(2), broker(3, {
+    replica_lag_time_max_ms: null })] });
+  eq([1, 2, 3, 4].map(id => S.lagTimeMaxMsOf(state, id)), [5000, null, null, null], 'limits');
+});
+
+// ----- the lag timer -----
+const follower = (outOfSyncMs, over = {}) => ({ brokerId: 2, isLeader: false, inSync: true, outOfSyncMs, ...over });
+
+test('lag timer: counting in the ISR, warning from 80 % of the limit, over only past it (Kafka\'s rule)', () => {
+  eq(L.lagStanding(follower(3200), 5000), { state: 'counting', ms: 3200, fraction: 0.64, level: 'ok' }, '3.2 of 5');
+  eq(L.lagStanding(follower(4000), 5000).level, 'warn', '80 %');
+  eq(L.lagStanding(follower(5000), 5000), { state: 'counting', ms: 5000, fraction: 1, level: 'warn' }, 'the limit');
+  eq(L.lagStanding(follower(7000), 5000), { state: 'counting', ms: 7000, fraction: 1, level: 'over' }, 'past it');
+  eq(L.lagStanding(follower(3200), null), { state: 'counting', ms: 3200, fraction: null, level: 'ok' }, 'no limit');
+});
+
+test('lag timer: nothing for the leader or an unknown time, caught up at 0, out of the ISR in whole seconds', () => {
+  eq(L.lagStanding(follower(0, { isLeader: true }), 5000).state, 'none', 'leader');
+  eq(L.lagStanding(follower(null), 5000).state, 'none', 'the leader did not say');
+  eq(L.lagStanding(follower(0), 5000), { state: 'caught_up', ms: 0 }, 'caught up');
+  eq(L.lagStanding(follower(12000, { inSync: false }), 5000), { state: 'out', ms: 12000, level: 'out' }, 'out');
+  eq(L.lagStanding(follower(-1, { inSync: false }), 5000), { state: 'out', ms: null, level: 'out' }, 'out, unknown');
+});
+
+test('lag clock: counts on from the last value, a repeated value keeps it, and it stops counting on after a while', () => {
+  const clock = L.lagClock(null, 3200, 10_000);
+  eq(L.shownLagMs(clock, 10_000), 3200, 'at once');
+  eq(L.shownLagMs(clock, 10_450), 3650, 'counted on');
+  eq(L.lagClock(clock, 3200, 10_300), clock, 'the same value again: the same clock');
+  eq(L.shownLagMs(clock, 10_000 + L.MAX_COUNT_ON_MS + 5000), 3200 + L.MAX_COUNT_ON_MS, 'capped');
+  eq(L.lagClock(clock, 0, 10_500), null, 'caught up: no clock');
+});
+
+test('lag clock: a value that arrives late does not step back; one that went down or jumped ahead restarts it', () => {
+  const clock = L.lagClock(null, 3200, 10_000);
+  const late = L.lagClock(clock, 3400, 10_300); // the page shows 3500 by now
+  eq(L.shownLagMs(late, 10_300), 3500, 'no step back');
+  eq(L.shownLagMs(late, 10_400), 3600, 'and on from there');
+  eq(L.shownLagMs(L.lagClock(clock, 4000, 10_300), 10_300), 4000, 'ahead: jumps forward');
+  eq(L.shownLagMs(L.lagClock(clock, 300, 10_300), 10_300), 300, 'caught up and fell behind again in between');
+});
+
+test('lag timer texts', () => {
+  eq(L.formatLagTime(3249, 5000), '3.2 s of 5 s', 'tenths, rounded down');
+  eq(L.formatLagTime(100, 30000), '0.1 s of 30 s', 'Kafka\'s default');
+  eq(L.formatLagTime(1999, 2500), '1.9 s of 2.5 s', 'a limit in tenths');
+  eq(L.formatLagTime(3200, null), '3.2 s', 'no limit');
+  eq([60000, 90000, 30000].map(L.formatLimit), ['1 min', '90 s', '30 s'], 'limits');
+  eq([12_999, 245_000, 7_380_000, 7_200_000].map(F.formatDuration), ['12 s', '4 min', '2 h 3 min', '2 h'],
+    'durations');
 });
 
 // ----- failover -----

@@ -236,8 +236,7 @@ final class IsrState {
     for (int member : isr) {
       ReplicaState follower = followers.get(member);
       if (follower != null
-          && follower.logEndOffset < leaderLogEndOffset
-          && nowMs - follower.lastCaughtUpTimeMs > replicaLagTimeMaxMs) {
+          && follower.notCaughtUpForMs(nowMs, leaderLogEndOffset) > replicaLagTimeMaxMs) {
         laggards.add(member);
       }
     }
@@ -250,7 +249,7 @@ final class IsrState {
       why.append("replica ")
           .append(id)
           .append(" not caught up for ")
-          .append(nowMs - f.lastCaughtUpTimeMs)
+          .append(f.notCaughtUpForMs(nowMs, leaderLogEndOffset))
           .append(" ms (log end offset ")
           .append(f.logEndOffset)
           .append(", leader's ")
@@ -339,7 +338,7 @@ final class IsrState {
     for (int replica : replicas) {
       if (replica == localBrokerId) {
         // a leader fetches from nobody: it is caught up with itself now
-        statuses.add(new ReplicaStatus(replica, true, true, leaderLogEndOffset, 0, -1, nowMs));
+        statuses.add(new ReplicaStatus(replica, true, true, leaderLogEndOffset, 0, -1, nowMs, 0));
       } else {
         ReplicaState f = followers.get(replica);
         long fleo = f == null ? -1 : f.logEndOffset;
@@ -351,10 +350,27 @@ final class IsrState {
                 fleo,
                 fleo < 0 ? -1 : leaderLogEndOffset - fleo,
                 f == null ? -1 : f.lastFetchTimeMs,
-                f == null ? -1 : f.lastCaughtUpTimeMs));
+                f == null ? -1 : f.lastCaughtUpTimeMs,
+                outOfSyncMs(f, nowMs, leaderLogEndOffset)));
       }
     }
     return statuses;
+  }
+
+  /**
+   * {@link ReplicaStatus#outOfSyncMs}: how long the follower has not been caught up, -1 when the
+   * leader has not seen it caught up in this leader epoch (nor holds a time for it: a replica that
+   * was out of the ISR when this epoch began), rather than the time since 1970.
+   */
+  private static long outOfSyncMs(ReplicaState f, long nowMs, long leaderLogEndOffset) {
+    if (f == null) {
+      return -1;
+    }
+    long ms = f.notCaughtUpForMs(nowMs, leaderLogEndOffset);
+    if (ms > 0 && f.lastCaughtUpTimeMs <= 0) {
+      return -1;
+    }
+    return Math.max(0, ms); // a fetch after the caller read its clock: caught up since then
   }
 
   /** The leader's part of the status line: {@code lag{2:0,3:41} pending-isr=[1,2]}. */

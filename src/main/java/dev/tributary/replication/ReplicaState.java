@@ -21,7 +21,10 @@ final class ReplicaState {
   /** The broker epoch (registration) the follower's last fetch carried. */
   long brokerEpoch = -1;
 
-  /** The last time the follower had everything the leader had (Kafka's lastCaughtUpTimeMs). */
+  /**
+   * The last time the follower had everything the leader had (Kafka's lastCaughtUpTimeMs); 0 if it
+   * has not had it in this leader epoch (Kafka's "never").
+   */
   long lastCaughtUpTimeMs;
 
   /** The leader's log end offset at the follower's previous fetch. */
@@ -48,5 +51,14 @@ final class ReplicaState {
     logEndOffset = fetchOffset;
     lastFetchLeaderLogEndOffset = leaderLogEndOffset;
     lastFetchTimeMs = nowMs;
+  }
+
+  /**
+   * How long, at {@code nowMs}, the follower has not been caught up: 0 while it has everything the
+   * leader has (Kafka's rule: such a follower stays in the ISR however long ago it fetched), else
+   * the time since it last was. The ISR shrink compares this with {@code replica.lag.time.max.ms}.
+   */
+  long notCaughtUpForMs(long nowMs, long leaderLogEndOffset) {
+    return logEndOffset >= leaderLogEndOffset ? 0 : nowMs - lastCaughtUpTimeMs;
   }
 }

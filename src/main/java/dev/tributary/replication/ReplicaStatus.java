@@ -8,7 +8,11 @@ package dev.tributary.replication;
  * @param lag records behind the leader's log end offset (-1 when unknown)
  * @param lastFetchMs when it last fetched (-1 never in this epoch); the leader's own entry is its
  *     clock now
- * @param lastCaughtUpMs when it last had everything the leader had
+ * @param lastCaughtUpMs when it last had everything the leader had (0 not in this epoch)
+ * @param outOfSyncMs how long it had not been caught up at the status's time, by the leader's
+ *     clock: 0 while it has everything the leader has (so it stays in the ISR), else the time since
+ *     {@code lastCaughtUpMs}, which {@code replica.lag.time.max.ms} bounds for an ISR member; -1
+ *     when the leader has not seen it caught up in this leader epoch
  */
 public record ReplicaStatus(
     int brokerId,
@@ -17,4 +21,5 @@ public record ReplicaStatus(
     long logEndOffset,
     long lag,
     long lastFetchMs,
-    long lastCaughtUpMs) {}
+    long lastCaughtUpMs,
+    long outOfSyncMs) {}

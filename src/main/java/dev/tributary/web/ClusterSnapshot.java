@@ -90,6 +90,9 @@ record ClusterSnapshot(
    *     (it did not answer, or was not asked)
    * @param clientConnections the oldest of them ({@link LocalClients#MAX_CONNECTIONS} at most),
    *     oldest first; null when unknown
+   * @param replicaLagTimeMaxMs its {@code replica.lag.time.max.ms}: as a partition's leader it
+   *     drops a follower from the ISR once the follower's {@link ReplicaRow#outOfSyncMs} passes
+   *     this; null when unknown (it did not answer, was not asked, or predates the field)
    */
   record BrokerRow(
       @JsonProperty("broker_id") int brokerId,
@@ -103,7 +106,8 @@ record ClusterSnapshot(
       @JsonProperty("fetch_paused_until_ms") long fetchPausedUntilMs,
       @JsonProperty("listeners") List<ListenerRow> listeners,
       @JsonProperty("client_connection_count") Integer clientConnectionCount,
-      @JsonProperty("client_connections") List<ClientConnectionRow> clientConnections) {}
+      @JsonProperty("client_connections") List<ClientConnectionRow> clientConnections,
+      @JsonProperty("replica_lag_time_max_ms") Long replicaLagTimeMaxMs) {}
 
   /** One listener a broker advertises: where clients reach it for one protocol. */
   record ListenerRow(
@@ -170,13 +174,20 @@ record ClusterSnapshot(
   /**
    * One replica's progress: log end offset and lag (-1: the leader has not heard from it in this
    * epoch), and time since its last fetch in whole seconds ({@link LocalSnapshot#fetchAgeMs}).
+   *
+   * @param outOfSyncMs how long it has not been caught up to the leader's log end offset, by the
+   *     leader's clock when the leader answered ({@link LocalSnapshot#outOfSyncMs}: in steps of 100
+   *     ms in the ISR, whole seconds out of it): 0 while caught up; -1 when the leader has not seen
+   *     it caught up in this leader epoch; null when the leader did not say (it predates the
+   *     field). Compared with the leader's {@link BrokerRow#replicaLagTimeMaxMs}.
    */
   record ReplicaRow(
       @JsonProperty("broker_id") int brokerId,
       @JsonProperty("in_sync") boolean inSync,
       @JsonProperty("log_end_offset") long logEndOffset,
       @JsonProperty("lag") long lag,
-      @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs) {}
+      @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs,
+      @JsonProperty("out_of_sync_ms") Long outOfSyncMs) {}
 
   /**
    * One topic with its records-per-second in (appended by its leaders) and out (served to

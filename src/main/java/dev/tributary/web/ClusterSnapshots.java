@@ -87,7 +87,8 @@ final class ClusterSnapshots {
                   ? null
                   : answer.clientConnections().stream()
                       .map(ClusterSnapshots::clientConnectionRow)
-                      .toList()));
+                      .toList(),
+              answer == null ? null : answer.replicaLagTimeMaxMs()));
     }
     Map<Integer, Map<TopicPartition, LocalSnapshot.LocalPartition>> ledByBroker = new HashMap<>();
     answers.forEach((brokerId, answer) -> ledByBroker.put(brokerId, ledPartitions(answer)));
@@ -215,7 +216,12 @@ final class ClusterSnapshots {
             .map(
                 r ->
                     new ClusterSnapshot.ReplicaRow(
-                        r.brokerId(), r.inSync(), r.logEndOffset(), r.lag(), r.lastFetchAgeMs()))
+                        r.brokerId(),
+                        r.inSync(),
+                        r.logEndOffset(),
+                        r.lag(),
+                        r.lastFetchAgeMs(),
+                        r.outOfSyncMs()))
             .toList());
   }
 

@@ -28,6 +28,9 @@ import java.util.TreeMap;
  *     broker that predates the field
  * @param clientConnections the oldest {@link LocalClients#MAX_CONNECTIONS} of them, oldest first;
  *     see {@link LocalClients}
+ * @param replicaLagTimeMaxMs this broker's {@code replica.lag.time.max.ms}: as leader, it drops a
+ *     follower from the ISR once its {@link ReplicaProgress#outOfSyncMs} passes this; null from a
+ *     broker that predates the field
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 record LocalSnapshot(
@@ -39,9 +42,23 @@ record LocalSnapshot(
     @JsonProperty("groups") List<LocalGroup> groups,
     @JsonProperty("group_events") List<LocalGroupEvent> groupEvents,
     @JsonProperty("client_connection_count") Integer clientConnectionCount,
-    @JsonProperty("client_connections") List<LocalConnection> clientConnections) {
+    @JsonProperty("client_connections") List<LocalConnection> clientConnections,
+    @JsonProperty("replica_lag_time_max_ms") Long replicaLagTimeMaxMs) {
 
   static final String SCOPE = "local";
+
+  /**
+   * The steps in which {@link ReplicaProgress#outOfSyncMs} moves while the follower is in the ISR:
+   * the page shows tenths of a second (and counts on between answers by itself), so finer steps
+   * would only make more answers differ.
+   */
+  static final long IN_SYNC_STEP_MS = 100;
+
+  /**
+   * The steps out of the ISR: whole seconds, as {@link #fetchAgeMs}, so a replica that has been out
+   * for hours (its broker is down) changes its leader's answer once a second, not on every poll.
+   */
+  static final long OUT_OF_SYNC_STEP_MS = 1_000;
 
   LocalSnapshot {
     partitions = partitions == null ? List.of() : List.copyOf(partitions);
@@ -75,7 +92,8 @@ record LocalSnapshot(
         List.of(),
         List.of(),
         null,
-        List.of());
+        List.of(),
+        null);
   }
 
   /** The same answer with these groups and group events (tests, and {@link LocalSnapshots}). */
@@ -89,7 +107,8 @@ record LocalSnapshot(
         newGroups,
         newGroupEvents,
         clientConnectionCount,
-        clientConnections);
+        clientConnections,
+        replicaLagTimeMaxMs);
   }
 
   /** The same answer with these client connections (tests, and {@link LocalSnapshots}). */
@@ -103,7 +122,25 @@ record LocalSnapshot(
         groups,
         groupEvents,
         count,
-        connections);
+        connections,
+        replicaLagTimeMaxMs);
+  }
+
+  /**
+   * The same answer with this {@code replica.lag.time.max.ms} (tests, and {@link LocalSnapshots}).
+   */
+  LocalSnapshot withReplicaLagTimeMaxMs(long lagTimeMaxMs) {
+    return new LocalSnapshot(
+        scope,
+        brokerId,
+        partitions,
+        fetchPausedUntilMs,
+        fetchedRecords,
+        groups,
+        groupEvents,
+        clientConnectionCount,
+        clientConnections,
+        lagTimeMaxMs);
   }
 
   /**
@@ -157,7 +194,8 @@ record LocalSnapshot(
         r.logEndOffset(),
         r.lag(),
         withFetchClock ? r.lastFetchMs() : null,
-        fetchAgeMs(r, nowMs));
+        fetchAgeMs(r, nowMs),
+        outOfSyncMs(r));
   }
 
   /**
@@ -174,6 +212,22 @@ record LocalSnapshot(
       return -1;
     }
     return Math.max(0, nowMs - r.lastFetchMs()) / 1000 * 1000;
+  }
+
+  /**
+   * How long the replica has not been caught up ({@link ReplicaStatus#outOfSyncMs}, by the leader's
+   * clock when it built the status), rounded down to {@link #IN_SYNC_STEP_MS} while it is in the
+   * ISR and to {@link #OUT_OF_SYNC_STEP_MS} once out: 0 while it is caught up (an idle healthy
+   * cluster gives the same value every time), -1 when the leader has not seen it caught up in this
+   * leader epoch.
+   */
+  static long outOfSyncMs(ReplicaStatus r) {
+    long ms = r.outOfSyncMs();
+    if (ms <= 0) {
+      return ms;
+    }
+    long step = r.isInSync() ? IN_SYNC_STEP_MS : OUT_OF_SYNC_STEP_MS;
+    return ms / step * step;
   }
 
   /**
@@ -219,6 +273,7 @@ record LocalSnapshot(
    *     leading_only} answers, which serve the live view: it moves on every fetch and would make
    *     every answer new
    * @param lastFetchAgeMs see {@link #fetchAgeMs}; what the live view shows and compares
+   * @param outOfSyncMs see {@link #outOfSyncMs}; null from a broker that predates the field
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   record ReplicaProgress(
@@ -227,7 +282,8 @@ record LocalSnapshot(
       @JsonProperty("log_end_offset") long logEndOffset,
       @JsonProperty("lag") long lag,
       @JsonProperty("last_fetch_ms") Long lastFetchMs,
-      @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs) {}
+      @JsonProperty("last_fetch_age_ms") long lastFetchAgeMs,
+      @JsonProperty("out_of_sync_ms") Long outOfSyncMs) {}
 
   /**
    * One consumer group as its coordinator holds it. Only what changes with the group's state: no

@@ -66,7 +66,10 @@ class LocalSnapshots {
             fetched,
             leadersOnly);
     List<ClientConnections.ClientConnection> open = clientConnections.connections();
-    snapshot = snapshot.withClientConnections(open.size(), LocalClients.connections(open));
+    snapshot =
+        snapshot
+            .withClientConnections(open.size(), LocalClients.connections(open))
+            .withReplicaLagTimeMaxMs(config.replication().replicaLagTimeMaxMs());
     GroupCoordinator coordinator = groupServices.localCoordinator(); // null before startup
     if (coordinator == null) {
       return snapshot;

@@ -32,11 +32,13 @@ import org.openqa.selenium.By;
  * The live dashboard in headless Chromium against three real broker processes: the page shows each
  * partition's leader, ISR and high watermark as the API does; a SIGSTOPped follower leaves the ISR
  * on screen and comes back; the page's forms create a topic, produce to it, run a steady load,
- * browse it and delete it; its fault buttons pause and crash brokers; when the broker that served
- * the page freezes (SIGSTOP) or dies (SIGKILL) the page moves to another broker and shows the new
- * leaders. It also measures how long a produce takes to reach the screen and how long the page
- * takes to notice its broker died (printed, and written to {@code target/dashboard-latency.txt};
- * docs/benchmarks.md has the figures). Screenshots go to {@code target/screenshots/}.
+ * browse it and delete it; its fault buttons pause and crash brokers (a follower whose fetching is
+ * paused shows its time not caught up counting up against replica.lag.time.max.ms, then out of the
+ * ISR); when the broker that served the page freezes (SIGSTOP) or dies (SIGKILL) the page moves to
+ * another broker and shows the new leaders. It also measures how long a produce takes to reach the
+ * screen and how long the page takes to notice its broker died (printed, and written to {@code
+ * target/dashboard-latency.txt}; docs/benchmarks.md has the figures). Screenshots go to {@code
+ * target/screenshots/}.
  */
 @TestMethodOrder(
     MethodOrderer.OrderAnnotation
@@ -341,6 +343,11 @@ class DashboardLiveIT {
     assertThat(client.getJson(client.anyLive(), "/topics").toString()).doesNotContain(topic);
   }
 
+  /**
+   * Also the lag timer: while the paused follower is still in the ISR its time not caught up counts
+   * up on screen against replica.lag.time.max.ms, and once past it the follower shows out of the
+   * ISR.
+   */
   @Test
   @Order(4)
   void theFaultButtonsPauseFetchingAndCrashABroker() throws Exception {
@@ -350,10 +357,18 @@ class DashboardLiveIT {
             .filter(p -> p.leader() != victim)
             .findFirst()
             .orElseThrow();
+    String victimLine = row(followed.partition()) + " [data-replica='" + victim + "']";
+    watchTheLagTimer(victimLine);
     browser.script(
         "document.querySelector(arguments[0]).value = '6';",
         "#brokers [data-broker='" + victim + "'] input[name='seconds']");
     click("pause-fetching", victim);
+    // Produce as soon as the broker has paused (its answer), so that most of the lag time is left
+    // to watch: the timer counts from the follower's last fetch, which was just before the pause.
+    await("broker " + victim + " paused")
+        .atMost(ON_SCREEN)
+        .until(() -> browser.text("#action-status").contains("pauses replica fetching"));
+    produce(followed.partition(), 5); // acks=all: answered once the follower has left the ISR
     await("the page says fetching is paused")
         .atMost(ON_SCREEN)
         .until(
@@ -362,14 +377,28 @@ class DashboardLiveIT {
                     .equals(
                         browser.attribute(
                             "#brokers [data-broker='" + victim + "']", "data-fetch-paused")));
-    produce(followed.partition(), 5);
     await("broker " + victim + " out of the ISR on screen")
         .atMost(ON_SCREEN)
         .until(
             () ->
                 browser
-                    .attribute(row(followed.partition()), "data-osr")
-                    .equals(String.valueOf(victim)));
+                        .attribute(row(followed.partition()), "data-osr")
+                        .equals(String.valueOf(victim))
+                    && "out".equals(browser.attribute(victimLine, "data-lag-state")));
+    assertThat(browser.text(victimLine + " .lag-text")).startsWith("out of ISR");
+    List<LagReading> counted = lagTimerReadings();
+    assertThat(counted)
+        .as("broker " + victim + "'s timer while it was still in the ISR")
+        .hasSizeGreaterThanOrEqualTo(2);
+    assertThat(counted.get(counted.size() - 1).ms())
+        .as("it counted up: " + counted)
+        .isGreaterThan(counted.get(0).ms());
+    assertThat(counted)
+        .allSatisfy(
+            r ->
+                assertThat(r.text())
+                    .as("against the leader's replica.lag.time.max.ms")
+                    .matches("\\d+\\.\\d s of " + REPLICA_LAG_TIME_MAX_MS / 1000 + " s"));
     await("broker " + victim + " back after the pause")
         .atMost(ON_SCREEN)
         .until(() -> "".equals(browser.attribute(row(followed.partition()), "data-osr")));
@@ -391,6 +420,36 @@ class DashboardLiveIT {
   }
 
   // ------------------------------------------------------------------------------------------------ helpers
+
+  /** One reading of a follower's lag timer while it counted: the time shown and its text. */
+  private record LagReading(long ms, String text) {}
+
+  /**
+   * Notes every redraw of the lag timer of the replica line {@code selector} while it counts (in
+   * the ISR, not caught up), for {@link #lagTimerReadings}: the page redraws it every 100 ms.
+   */
+  private static void watchTheLagTimer(String selector) {
+    browser.script(
+        """
+        window.__lagTimer = [];
+        const note = () => {
+          const line = document.querySelector(arguments[0]);
+          if (line && line.dataset.lagState === 'counting') {
+            window.__lagTimer.push([Number(line.dataset.outOfSyncMs), line.querySelector('.lag-text').textContent]);
+          }
+        };
+        new MutationObserver(note).observe(document.getElementById('partitions'), { subtree: true,
+            childList: true, attributes: true, attributeFilter: ['data-out-of-sync-ms', 'data-lag-state'] });""",
+        selector);
+  }
+
+  private static List<LagReading> lagTimerReadings() {
+    List<?> readings = (List<?>) browser.script("return window.__lagTimer;");
+    return readings.stream()
+        .map(r -> (List<?>) r)
+        .map(r -> new LagReading(((Number) r.get(0)).longValue(), String.valueOf(r.get(1))))
+        .toList();
+  }
 
   private static String row(int partition) {
     return "#partitions tr[data-partition='" + TOPIC + "-" + partition + "']";

@@ -196,7 +196,8 @@ class ClusterSnapshotsTest {
             "fetch_paused_until_ms",
             "listeners",
             "client_connection_count",
-            "client_connections");
+            "client_connections",
+            "replica_lag_time_max_ms");
     assertThat(broker2.get("reachable").asBoolean()).isFalse();
     assertThat(broker2.get("client_connections").isNull())
         .as("unknown: it did not answer")

@@ -21,7 +21,8 @@ final class DashboardFixtures {
             new ClusterSnapshot.ListenerRow("HTTP", "127.0.0.1", 8080 + id, "PLAINTEXT"),
             new ClusterSnapshot.ListenerRow("KAFKA", "127.0.0.1", 9091 + id, "PLAINTEXT")),
         0,
-        List.of());
+        List.of(),
+        30_000L);
   }
 
   static ClusterSnapshot.PartitionRow partition(

@@ -63,6 +63,12 @@ class DashboardStateEndpointTest {
     assertThat(partition.get("state").asString()).isEqualTo("online");
     assertThat(partition.get("offsets").get("high_watermark").asLong()).isEqualTo(2);
     assertThat(partition.get("osr")).isEmpty();
+    assertThat(self.get("replica_lag_time_max_ms").asLong())
+        .as("the broker's replica.lag.time.max.ms (Kafka's default)")
+        .isEqualTo(30_000);
+    assertThat(partition.get("offsets").get("replicas").get(0).get("out_of_sync_ms").asLong())
+        .as("the leader is caught up with itself")
+        .isZero();
 
     JsonNode local = json.readTree(get("/dashboard/state?scope=local").body());
     assertThat(local.get("scope").asString()).isEqualTo("local");
@@ -75,6 +81,7 @@ class DashboardStateEndpointTest {
     // The cluster view leaves out the leader's raw fetch clock (it changes on every fetch); the
     // local one has it.
     assertThat(localOffsets.get("replicas").get(0).has("last_fetch_ms")).isTrue();
+    assertThat(local.get("replica_lag_time_max_ms").asLong()).isEqualTo(30_000);
     assertThat(partition.get("offsets").get("replicas").get(0).has("last_fetch_ms")).isFalse();
 
     HttpResponse<String> bad = get("/dashboard/state?scope=everything");
