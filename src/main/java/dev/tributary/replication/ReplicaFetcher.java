@@ -41,6 +41,11 @@ public final class ReplicaFetcher {
   private final ReplicationConfig config;
   private final Time time;
   private final FollowerEvents events;
+
+  /** Bumped by {@link #abandonInFlight}: a fetch sent before the bump drops its answer. */
+  private final java.util.concurrent.atomic.AtomicLong abandoned =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private final Map<TopicPartition, FetchState> states = new HashMap<>();
 
   /**
@@ -264,7 +269,18 @@ public final class ReplicaFetcher {
   // -------------------------------------------------------------------------------------------
   // fetch
 
+  /**
+   * Answers to fetches sent before now are dropped when they arrive, so a broker whose fetching was
+   * just paused (the dashboard's fault action) appends nothing afterwards, not even what was
+   * already on its way. The leader counts a follower's progress by its next fetch offset, so a
+   * dropped answer moves nothing there.
+   */
+  public void abandonInFlight() {
+    abandoned.incrementAndGet();
+  }
+
   private long fetch(List<FetchState> fetching) throws IOException {
+    long sentAfter = abandoned.get();
     List<ReplicaFetch.PartitionRequest> asks = new ArrayList<>(fetching.size());
     Map<TopicPartition, FetchState> asked = new HashMap<>();
     for (FetchState state : fetching) {
@@ -286,6 +302,9 @@ public final class ReplicaFetcher {
                 config.replicaFetchWaitMaxMs(),
                 config.replicaFetchMaxBytes(),
                 asks));
+    if (abandoned.get() != sentAfter) {
+      return 0; // paused meanwhile: the manager's loop waits out the pause
+    }
     if (response.error() != Errors.NONE) {
       logger.info(
           "Leader {} refused fetches from broker {}: {}",

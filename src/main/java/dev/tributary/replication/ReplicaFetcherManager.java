@@ -132,6 +132,9 @@ public final class ReplicaFetcherManager implements AutoCloseable {
    */
   public void pauseFor(long durationMs) {
     pausedUntilMs = time.milliseconds() + durationMs;
+    synchronized (this) {
+      runners.values().forEach(runner -> runner.fetcher.abandonInFlight());
+    }
     logger.info("Broker {} pauses replica fetching for {} ms", localBrokerId, durationMs);
   }
 

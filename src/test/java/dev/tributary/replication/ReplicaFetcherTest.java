@@ -445,6 +445,34 @@ class ReplicaFetcherTest {
         .isTrue();
   }
 
+  /**
+   * The dashboard's pause of a broker's fetching: an answer already on its way when the pause began
+   * is dropped, so the paused follower appends nothing (its records would otherwise arrive after
+   * the pause and make an acks=1 demonstration keep what it means to lose); the next fetch gets
+   * them.
+   */
+  @Test
+  void anAnswerThatArrivesAfterAPauseBeganIsDropped() {
+    PartitionLog leaderLog = openLog("leader");
+    Partition leader = partition(leaderLog, LEADER);
+    leader.becomeLeader(2, 0, List.of(1, 2), List.of(1, 2), clock.milliseconds());
+    leader.appendRecordsAsLeader(batch(5), Acks.LEADER);
+    Partition follower = partition(openLog("follower"), FOLLOWER);
+    follower.becomeFollower(LEADER, 2, 0, List.of(1, 2), List.of(1, 2));
+    InMemoryLeader endpoint = new InMemoryLeader(leader, clock);
+    ReplicaFetcher fetcher = fetcher(endpoint);
+    fetcher.addPartition(follower, 2);
+    fetcher.doWork(); // empty log: nothing to reconcile
+
+    endpoint.beforeReply = fetcher::abandonInFlight;
+    fetcher.doWork();
+    assertThat(follower.logEndOffset()).as("nothing appended from the abandoned answer").isZero();
+
+    endpoint.beforeReply = () -> {};
+    fetcher.doWork();
+    assertThat(follower.logEndOffset()).as("fetched again afterwards").isEqualTo(5);
+  }
+
   @Test
   void anEpochAnswerForAnOldEpochIsIgnoredAndChangesNothing() {
     PartitionLog followerLog = openLog("follower");
