@@ -41,8 +41,12 @@ export function createApi(baseUrl, clusterId) {
         configs: [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }] },
     }),
     deleteTopic: name => request('DELETE', topicPath(name)),
-    /** records: [{key?, value}] → {offsets: [{partition, offset, error_code, error}]} */
-    produce: (topic, records) => request('POST', `/topics/${encodeURIComponent(topic)}`, {
+    /**
+     * records: [{key?, value}] → {offsets: [{partition, offset, error_code, error}]}; acks '0', '1' or 'all' (the
+     * API's default): what the answer waits for (with acks=0 it comes at once and the offsets are -1).
+     */
+    produce: (topic, records, acks = 'all') => request('POST',
+      `/topics/${encodeURIComponent(topic)}?acks=${encodeURIComponent(acks)}`, {
       body: { records }, contentType: 'application/vnd.kafka.json.v2+json',
     }),
     browse: (topic, partition, offset) => request('GET',

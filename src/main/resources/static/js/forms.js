@@ -117,13 +117,14 @@ function wireProduce(form, api, status) {
     const count = Math.max(1, Number(f.count.value) || 1);
     const key = f.key.value;
     const text = f.value.value;
+    const acks = f.acks.value;
     const records = Array.from({ length: count }, (_, i) => (key ? { key, value: { n: i, text } } : { value: { n: i, text } }));
-    run(status, `producing ${count} records to ${topic}…`, () => api.produce(topic, records), result => {
+    run(status, `producing ${count} records to ${topic} with acks=${acks}…`, () => api.produce(topic, records, acks), result => {
       const offsets = (result && result.offsets) || [];
       const failed = offsets.filter(o => o.error_code || o.error);
       const partitions = [...new Set(offsets.filter(o => !o.error_code && !o.error).map(o => o.partition))].sort((a, b) => a - b);
       if (failed.length) return `${failed.length} of ${count} records failed: ${failed[0].error || failed[0].error_code}`;
-      return `produced ${count} records to ${topic} (partitions ${partitions.join(', ')})`;
+      return `produced ${count} records to ${topic} with acks=${acks} (partitions ${partitions.join(', ')})`;
     });
   });
 }
@@ -145,8 +146,9 @@ function wireLoad(form, api, status) {
     const topic = fields(form).topic.value;
     const rate = Math.max(1, Number(fields(form).rate.value) || 20);
     if (!topic) { status.show('create a topic first', 'error'); return; }
-    load.start(topic, rate);
-    status.show(`steady load: ${rate} records/s to ${topic}`, 'ok');
+    const acks = fields(form).acks.value;
+    load.start(topic, rate, acks);
+    status.show(`steady load: ${rate} records/s to ${topic}, acks=${acks}`, 'ok');
   });
 }
 

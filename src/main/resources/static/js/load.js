@@ -12,7 +12,7 @@ export function createLoad(api, onUpdate) {
   let n = 0;
   const counts = { sent: 0, acked: 0, errors: 0, lastError: '' };
 
-  function tick(topic, rate) {
+  function tick(topic, rate, acks) {
     owed = Math.min(owed + (rate * TICK_MS) / 1000, rate); // at most one second of backlog
     const size = Math.floor(owed);
     if (size === 0 || inFlight >= MAX_IN_FLIGHT) return;
@@ -20,7 +20,7 @@ export function createLoad(api, onUpdate) {
     const records = Array.from({ length: size }, () => ({ value: { n: n++, text: 'steady load' } }));
     counts.sent += size;
     inFlight++;
-    api.produce(topic, records)
+    api.produce(topic, records, acks)
       .then(result => {
         const offsets = (result && result.offsets) || [];
         const failed = offsets.filter(o => o.error_code || o.error);
@@ -36,11 +36,11 @@ export function createLoad(api, onUpdate) {
   const running = () => timer !== null;
 
   return {
-    start(topic, rate) {
+    start(topic, rate, acks = 'all') {
       this.stop();
       Object.assign(counts, { sent: 0, acked: 0, errors: 0, lastError: '' });
       owed = 0;
-      timer = setInterval(() => tick(topic, rate), TICK_MS);
+      timer = setInterval(() => tick(topic, rate, acks), TICK_MS);
       onUpdate(counts, true);
     },
     stop() {

@@ -4,6 +4,7 @@ import * as S from '/js/state.js';
 import * as F from '/js/format.js';
 import * as C from '/js/clients.js';
 import * as L from '/js/lag-time.js';
+import { createApi } from '/js/actions.js';
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
@@ -559,6 +560,24 @@ test('format helpers', () => {
   eq(F.formatFetchAge(3000), 'fetched 3 s ago', 'age 3 s');
   eq(F.shortId('0123456789abcdef'), '01234567', 'short id');
   eq(F.idList([1, 2]), '[1,2]', 'id list');
+});
+
+// ----- actions -----
+test('produce sends the chosen acks as the API\'s acks parameter, all by default', () => {
+  const realFetch = globalThis.fetch;
+  const calls = [];
+  globalThis.fetch = (url, options) => { calls.push({ url, method: options.method }); return new Promise(() => {}); };
+  try {
+    const api = createApi(() => 'http://b1', () => 'c1');
+    api.produce('orders', [{ value: 1 }], '1');
+    api.produce('a b', [{ value: 1 }]);
+    api.produce('orders', [{ value: 1 }], '0');
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  eq(calls.map(c => c.url), ['http://b1/topics/orders?acks=1', 'http://b1/topics/a%20b?acks=all',
+    'http://b1/topics/orders?acks=0'], 'urls');
+  eq(calls.map(c => c.method), ['POST', 'POST', 'POST'], 'methods');
 });
 
 // ----- runner -----

@@ -299,9 +299,22 @@ class DashboardLiveIT {
         .until(() -> optionPresent("#produce", topic));
     fill(
         "#produce",
-        Map.of("topic", topic, "count", "6", "key", "same-key", "value", "hello from the page"));
+        Map.of(
+            "topic",
+            topic,
+            "count",
+            "6",
+            "key",
+            "same-key",
+            "value",
+            "hello from the page",
+            "acks",
+            "1"));
     submit("#produce");
     await("6 records on screen").atMost(ON_SCREEN).until(() -> totalHighWatermark(topic) == 6);
+    await("the form says it produced with acks=1")
+        .atMost(ON_SCREEN)
+        .until(() -> browser.text("#action-status").contains("with acks=1"));
     int partition =
         client.partitions(topic).stream()
             .filter(p -> highWatermarkOf(topic, p.partition()) == 6)
