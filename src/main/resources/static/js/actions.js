@@ -36,6 +36,10 @@ export function createApi(baseUrl, clusterId) {
     + (name === undefined ? '' : '/' + encodeURIComponent(name));
 
   return {
+    /** What history the broker keeps: GET /dashboard/history. */
+    history: () => request('GET', '/dashboard/history'),
+    /** The cluster as it was at `ms` (epoch milliseconds, the broker's clock). */
+    stateAt: ms => request('GET', `/dashboard/state?at=${encodeURIComponent(ms)}`),
     createTopic: ({ name, partitions, replicationFactor, minInsyncReplicas }) => request('POST', topicPath(), {
       body: { topic_name: name, partitions_count: partitions, replication_factor: replicationFactor,
         configs: [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }] },

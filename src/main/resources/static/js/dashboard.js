@@ -11,6 +11,7 @@ import { createEventsView } from './render-events.js';
 import { createGroupsView } from './render-groups.js';
 import { createClientsView } from './render-clients.js';
 import { createThroughputView } from './render-throughput.js';
+import { createRewind } from './rewind.js';
 import { applyTerms, renderGlossary } from './glossary.js';
 import { setText, setData } from './dom.js';
 import { formatTime } from './format.js';
@@ -18,6 +19,7 @@ import { formatTime } from './format.js';
 const $ = id => document.getElementById(id);
 
 let state = emptyState();
+let past = null;             // while rewound: the state drawn instead of the live one (which keeps updating)
 let pending = null;          // changes not drawn yet (several messages may arrive within one frame)
 let lastUpdateMs = null;     // when the state last changed, for the stale banner
 
@@ -44,8 +46,11 @@ const views = [
   createEventsView($('events'), $('events-empty')),
   createThroughputView($('throughput'), $('throughput-empty')),
   { render: renderHeader },
-  { render: s => forms.update(s) },
 ];
+const rewind = createRewind({
+  bar: $('rewind'), slider: $('rewind-slider'), play: $('rewind-play'), speed: $('rewind-speed'),
+  failover: $('rewind-failover'), live: $('rewind-live'), label: $('rewind-label'), marks: $('rewind-marks'),
+}, api, { liveState: () => state, show: showPast });
 
 /** Returns false when the message shows a gap: the connection then fetches a fresh snapshot elsewhere. */
 function onMessage(message) {
@@ -72,8 +77,30 @@ function scheduleDraw() {
 
 function draw() {
   const changes = pending ?? noChanges();
+  forms.update(state); // the forms act on the cluster as it is, also while the page shows its past
+  if (past) return;    // the live changes wait: going live again redraws everything
   pending = null;
   for (const view of views) view.render(state, changes);
+}
+
+/**
+ * Draws the cluster as it was (`json`: a /dashboard/state?at= answer), or the live state again (null). Each past
+ * state is applied as a snapshot on top of the previous one, so the sparklines build up while a replay plays.
+ */
+function showPast(json) {
+  const rewound = json !== null;
+  setData($('dashboard'), 'rewound', rewound);
+  if (!rewound) {
+    past = null;
+    pending = { ...noChanges(), full: true, header: true, topics: true, events: state.events,
+      groupEvents: state.groupEvents, throughput: true };
+    draw();
+    return;
+  }
+  const before = past && past.header && past.header.server_time_ms <= json.server_time_ms ? past : emptyState();
+  const result = applyMessage(before, { type: 'snapshot', seq: 0, state: json });
+  past = result.state;
+  for (const view of views) view.render(past, result.changes);
 }
 
 function renderHeader(s) {
@@ -125,4 +152,4 @@ applyTerms(document);
 connection.start();
 
 // For tests and the curious: the current state, read-only by convention.
-window.tributaryDashboard = { state: () => state, connection };
+window.tributaryDashboard = { state: () => state, shown: () => past ?? state, connection, rewind };

@@ -6,16 +6,12 @@ import * as C from '/js/clients.js';
 import * as L from '/js/lag-time.js';
 import { createApi } from '/js/actions.js';
 
-const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
+import { createSuite, eq } from '/js-tests/harness.js';
+
+const { test, run } = createSuite();
 
 function assert(condition, why) {
   if (!condition) throw new Error(why);
-}
-function eq(actual, expected, what = 'value') {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
-  if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
 }
 
 // ----- fixtures -----
@@ -581,27 +577,7 @@ test('produce sends the chosen acks as the API\'s acks parameter, all by default
 });
 
 // ----- runner -----
-export function runTests() {
-  const lines = [];
-  let passed = 0;
-  let failed = 0;
-  for (const { name, fn } of tests) {
-    try {
-      fn();
-      passed++;
-      lines.push(`ok ${name}`);
-    } catch (e) {
-      failed++;
-      lines.push(`FAIL ${name}: ${e && e.message}`);
-    }
-  }
-  return { passed, failed, lines };
-}
+/** Runs every test; in the browser also writes the results into #results (the harness does). */
+export const runTests = run;
 
-if (typeof document !== 'undefined') {
-  const { passed, failed, lines } = runTests();
-  const pre = document.getElementById('results');
-  pre.textContent = lines.join('\n') + `\n\n${passed} passed, ${failed} failed`;
-  pre.dataset.passed = String(passed);
-  pre.dataset.failed = String(failed);
-}
+if (typeof document !== 'undefined') runTests();

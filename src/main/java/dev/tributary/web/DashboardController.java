@@ -44,6 +44,7 @@ class DashboardController {
   private final AccessGuard access;
 
   private final PeerUrls urls;
+  private final RewindEndpoint rewind;
 
   DashboardController(
       MetadataCache broker,
@@ -54,6 +55,7 @@ class DashboardController {
       JsonMapper json,
       AccessGuard access,
       PeerUrls urls) {
+    this.rewind = new RewindEndpoint(liveView::history, config.brokerId(), json);
     this.json = json;
     this.access = access;
     this.urls = urls;
@@ -85,14 +87,19 @@ class DashboardController {
    * {@code scope=cluster} (default): every broker and every partition, see {@link ClusterSnapshot}.
    * {@code scope=local}: only the partitions this broker hosts, see {@link LocalSnapshot}. While
    * the broker is starting both answer 503 (through the API error handler), which the page shows as
-   * "broker unreachable".
+   * "broker unreachable". With {@code at} (epoch milliseconds, scope {@code cluster} only): the
+   * cluster as this broker recorded it at that moment ({@link RewindEndpoint}).
    */
   @GetMapping("/dashboard/state")
   @ResponseBody
   ResponseEntity<?> state(
       @RequestParam(defaultValue = ClusterSnapshot.SCOPE) String scope,
       @RequestParam(name = "leading_only", defaultValue = "false") boolean leadingOnly,
+      @RequestParam(name = "at", required = false) String at,
       @RequestHeader(name = "If-None-Match", required = false) String ifNoneMatch) {
+    if (at != null) {
+      return rewind.stateAt(scope, at);
+    }
     return switch (scope) {
       case ClusterSnapshot.SCOPE -> ResponseEntity.ok(clusterSnapshot());
       case LocalSnapshot.SCOPE -> local(leadingOnly, ifNoneMatch);
@@ -105,6 +112,13 @@ class DashboardController {
                       "message",
                       "scope must be 'cluster' or 'local', not '" + scope + "'"));
     };
+  }
+
+  /** What history this broker keeps: the span the page's rewind scrubber can reach. */
+  @GetMapping("/dashboard/history")
+  @ResponseBody
+  ResponseEntity<?> history() {
+    return rewind.extent();
   }
 
   /**

@@ -148,7 +148,7 @@ final class DashboardMessages {
    * The events of {@code after} that {@code before} lacks. Both are windows of one ordered history,
    * so these are the ones past {@code before}'s last entry (all of them if they no longer overlap).
    */
-  private static List<ClusterSnapshot.EventRow> newEvents(
+  static List<ClusterSnapshot.EventRow> newEvents(
       List<ClusterSnapshot.EventRow> before, List<ClusterSnapshot.EventRow> after) {
     if (before.isEmpty()) {
       return after;

@@ -12,9 +12,28 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param launcher the launcher script that started this cluster ({@code ./tributary}); with {@code
  *     launcherDataDir}, lets a live broker restart a stopped one ({@code tributary --data DIR start
  *     ID}). Empty: the page cannot restart brokers.
+ * @param historyMaxBytes the most memory the rewind history's frames may take, deflated ({@link
+ *     ClusterHistory}); 0 turns recording off (the page then cannot rewind, and the broker polls
+ *     its peers only while a page is open)
+ * @param historyMaxAgeMs how far back the rewind history reaches
  */
 @ConfigurationProperties("tributary.dashboard")
 public record DashboardProperties(
     @DefaultValue("false") boolean faultActions,
     @DefaultValue("") String launcher,
-    @DefaultValue("") String launcherDataDir) {}
+    @DefaultValue("") String launcherDataDir,
+    @DefaultValue("67108864") long historyMaxBytes,
+    @DefaultValue("3600000") long historyMaxAgeMs) {
+
+  public DashboardProperties {
+    if (historyMaxBytes < 0 || historyMaxAgeMs <= 0) {
+      throw new IllegalArgumentException(
+          "tributary.dashboard.history-max-bytes must be at least 0 and"
+              + " tributary.dashboard.history-max-age-ms positive");
+    }
+  }
+
+  boolean recordsHistory() {
+    return historyMaxBytes > 0;
+  }
+}

@@ -88,12 +88,20 @@ final class DashboardPublisher {
 
   /** Builds the view (if anyone listens) and starts each idle subscriber's next send. */
   void tick() {
+    tick(source);
+  }
+
+  /**
+   * As {@link #tick()}, with the view from {@code view} (a caller that builds it anyway for
+   * something else hands it over, so it is built once).
+   */
+  void tick(Supplier<Optional<ClusterSnapshot>> view) {
     if (slots.isEmpty()) {
       return;
     }
     Optional<ClusterSnapshot> built;
     try {
-      built = source.get();
+      built = view.get();
     } catch (RuntimeException e) {
       logger.debug("Dashboard view not available", e);
       return;

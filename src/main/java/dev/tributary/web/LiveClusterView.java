@@ -33,9 +33,17 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Timing (docs/adr/0011-live-dashboard.md): a change reaches the page after at most one peer
  * poll, one tick and the coalescing interval ({@value #MIN_INTERVAL_MS} ms) — well under a second.
+ *
+ * <p>History (docs/adr/0020-dashboard-history.md): unless {@code
+ * tributary.dashboard.history-max-bytes} is 0, the view is also built every {@value #RECORD_MS} ms
+ * whether or not a page is open and recorded in a {@link ClusterHistory}, so every broker can show
+ * the cluster as it was.
  */
 @Component
 class LiveClusterView {
+  private static final org.slf4j.Logger logger =
+      org.slf4j.LoggerFactory.getLogger(LiveClusterView.class);
+
   static final long TICK_MS = 100;
   static final long MIN_INTERVAL_MS = 250;
   static final long HEARTBEAT_MS = 1_000;
@@ -46,6 +54,9 @@ class LiveClusterView {
 
   static final long SEND_TIMEOUT_MS = 5_000;
 
+  /** How often the history records the view: the live page's coalescing interval. */
+  static final long RECORD_MS = MIN_INTERVAL_MS;
+
   private final MetadataCache broker;
   private final BrokerConfig config;
   private final LocalSnapshots localSnapshots;
@@ -55,6 +66,8 @@ class LiveClusterView {
   private final ExecutorService sends;
   private final PeerSnapshots peers;
   private final DashboardPublisher publisher;
+  private final Optional<ClusterHistory> history;
+  private long lastRecordedMs;
 
   LiveClusterView(
       MetadataCache broker,
@@ -91,7 +104,58 @@ class LiveClusterView {
             MIN_INTERVAL_MS,
             HEARTBEAT_MS,
             SEND_TIMEOUT_MS);
-    scheduler.scheduleWithFixedDelay(publisher::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+    this.history =
+        properties.recordsHistory()
+            ? Optional.of(
+                new ClusterHistory(
+                    json::writeValueAsBytes,
+                    properties.historyMaxBytes(),
+                    properties.historyMaxAgeMs()))
+            : Optional.empty();
+    scheduler.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The view's heartbeat, on the view's thread: builds the view at most once, for the history when
+   * a recording is due and for the pages when any is open.
+   */
+  private void tick() {
+    java.util.function.Supplier<Optional<ClusterSnapshot>> once = memoized(this::snapshot);
+    long nowMs = System.currentTimeMillis();
+    if (history.isPresent() && nowMs - lastRecordedMs >= RECORD_MS) {
+      try {
+        Optional<ClusterSnapshot> view = once.get();
+        if (view.isPresent()) {
+          history.get().record(view.get().header().serverTimeMs(), view.get());
+          lastRecordedMs = nowMs;
+        }
+      } catch (RuntimeException e) {
+        logger.debug("Could not record the cluster view", e);
+      }
+    }
+    publisher.tick(once);
+  }
+
+  /** The history this broker records; empty when recording is off. */
+  Optional<ClusterHistory> history() {
+    return history;
+  }
+
+  private static <T> java.util.function.Supplier<T> memoized(
+      java.util.function.Supplier<T> supplier) {
+    return new java.util.function.Supplier<>() {
+      private T value;
+      private boolean done;
+
+      @Override
+      public T get() {
+        if (!done) {
+          value = supplier.get();
+          done = true;
+        }
+        return value;
+      }
+    };
   }
 
   DashboardPublisher publisher() {

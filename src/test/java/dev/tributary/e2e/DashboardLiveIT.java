@@ -250,6 +250,7 @@ class DashboardLiveIT {
                 "fenced".equals(browser.attribute("#brokers [data-broker='1']", "data-state"))
                     && String.valueOf(newLeader)
                         .equals(browser.attribute(row(led), "data-leader")));
+    long newLeaderOnScreenMs = System.currentTimeMillis();
     assertThat(browser.texts("#events li[data-type='leader_changed']"))
         .anySatisfy(e -> assertThat(e).contains(TOPIC + "-" + led, "leader 1 → " + newLeader));
     report("SIGKILL of the serving broker -> page says it lost it", List.of(noticedMs - killedMs));
@@ -263,6 +264,16 @@ class DashboardLiveIT {
     await("HW after failover on screen")
         .atMost(ON_SCREEN)
         .until(() -> String.valueOf(hw).equals(browser.attribute(row(led), "data-hw")));
+
+    // The brokers still running kept the history: the page rewinds to before the kill and replays
+    // it.
+    RewindChecks rewind = new RewindChecks(browser, ON_SCREEN);
+    double[] scrubMs =
+        rewind.oldAndNewLeaderOnRewind(row(led), 1, newLeader, killedMs, newLeaderOnScreenMs);
+    report(
+        "rewind: drag the scrubber -> past state drawn",
+        List.of(Math.round(scrubMs[0]), Math.round(scrubMs[1])));
+    rewind.replayShowsTheOldLeaderThenReturnsLive(row(led), 1, newLeader);
   }
 
   @Test

@@ -68,16 +68,23 @@ class DashboardBrowserTest {
 
   @Test
   void theJavaScriptUnitTestsPassInTheBrowser() {
-    browser.driver().get("http://127.0.0.1:" + port + "/js-tests/state.test.html");
+    assertThat(passedOnPage("state.test.html")).isGreaterThan(20);
+  }
+
+  @Test
+  void theRewindScrubbersUnitTestsPassInTheBrowser() {
+    assertThat(passedOnPage("rewind.test.html")).isEqualTo(6);
+  }
+
+  /** Opens a JavaScript unit-test page, asserts none failed, and returns how many passed. */
+  private int passedOnPage(String page) {
+    browser.driver().get("http://127.0.0.1:" + port + "/js-tests/" + page);
     await()
         .atMost(Duration.ofSeconds(20))
         .until(() -> browser.attribute("#results", "data-failed") != null);
-
     String results = browser.text("#results");
     assertThat(browser.attribute("#results", "data-failed")).as(results).isEqualTo("0");
-    assertThat(Integer.parseInt(browser.attribute("#results", "data-passed")))
-        .as(results)
-        .isGreaterThan(20);
+    return Integer.parseInt(browser.attribute("#results", "data-passed"));
   }
 
   @Test
