@@ -4,6 +4,7 @@ import dev.tributary.auth.RequestContexts;
 import dev.tributary.replication.ReplicaFetch;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.FetchService;
+import dev.tributary.server.RequestContext;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.transport.http.ReplicaFetchCodec;
 import jakarta.servlet.AsyncContext;
@@ -58,19 +59,16 @@ class InternalReplicaFilter implements Filter {
   private static final long ASYNC_GRACE_MS = 30_000;
 
   private final FetchService fetch;
-  private final RequestContexts contexts;
   private final BrokerConfig config;
   private final JsonMapper json;
   private final long maxRequestBytes;
 
   InternalReplicaFilter(
       FetchService fetch,
-      RequestContexts contexts,
       BrokerConfig config,
       JsonMapper json,
       @Value("${tributary.max-request-bytes:33554432}") long maxRequestBytes) {
     this.fetch = fetch;
-    this.contexts = contexts;
     this.config = config;
     this.json = json;
     this.maxRequestBytes = maxRequestBytes;
@@ -117,22 +115,21 @@ class InternalReplicaFilter implements Filter {
           "The request body is larger than tributary.max-request-bytes=" + maxRequestBytes);
       return;
     }
+    RequestContext broker = RequestContexts.ofProvenBroker(request); // the secret matched above
     try {
       if (isFetch) {
         ReplicaFetch.Request fetchRequest = ReplicaFetchCodec.decodeRequest(ByteBuffer.wrap(body));
         answer(
             request,
             response,
-            fetch.replicaFetch(contexts.of(request), fetchRequest),
+            fetch.replicaFetch(broker, fetchRequest),
             ReplicaFetchCodec::encode,
             fetchRequest.maxWaitMs() + ASYNC_GRACE_MS);
       } else {
         ReplicaFetch.EpochRequest epochRequest =
             ReplicaFetchCodec.decodeEpochRequest(ByteBuffer.wrap(body));
         binary(
-            response,
-            ReplicaFetchCodec.encode(
-                fetch.replicaEpochEndOffsets(contexts.of(request), epochRequest)));
+            response, ReplicaFetchCodec.encode(fetch.replicaEpochEndOffsets(broker, epochRequest)));
       }
     } catch (IllegalArgumentException e) {
       error(
