@@ -106,13 +106,7 @@ class InternalReplicaFilter implements Filter {
         request
             .getInputStream()
             .readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxRequestBytes + 1));
-    if (declared > maxRequestBytes || body.length > maxRequestBytes) {
-      response.setHeader("Connection", "close"); // do not read on through a body we refused
-      error(
-          response,
-          HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
-          41302,
-          "The request body is larger than tributary.max-request-bytes=" + maxRequestBytes);
+    if (RequestSizeFilter.maybeRefuse(response, declared, body.length, maxRequestBytes)) {
       return;
     }
     RequestContext broker = RequestContexts.ofProvenBroker(request); // the secret matched above
