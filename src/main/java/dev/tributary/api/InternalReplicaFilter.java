@@ -20,9 +20,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -117,7 +117,6 @@ class InternalReplicaFilter implements Filter {
             request,
             response,
             fetch.replicaFetch(broker, fetchRequest),
-            ReplicaFetchCodec::encode,
             fetchRequest.maxWaitMs() + ASYNC_GRACE_MS);
       } else {
         ReplicaFetch.EpochRequest epochRequest =
@@ -139,15 +138,14 @@ class InternalReplicaFilter implements Filter {
   /**
    * Writes the answer now when it is ready, else when it completes, holding no thread meanwhile.
    */
-  private <T> void answer(
+  private void answer(
       HttpServletRequest request,
       HttpServletResponse response,
-      CompletableFuture<T> answer,
-      Function<T, byte[]> encode,
+      CompletableFuture<ReplicaFetch.Response> answer,
       long timeoutMs)
       throws IOException {
     if (answer.isDone()) {
-      write(response, answer, encode);
+      write(response, answer);
       return;
     }
     AsyncContext async = request.startAsync(request, response);
@@ -160,7 +158,7 @@ class InternalReplicaFilter implements Filter {
             return;
           }
           try {
-            write(response, answer, encode);
+            write(response, answer);
           } catch (IOException | RuntimeException e) {
             logger.debug("Could not send a replica fetch answer: {}", e.toString());
           } finally {
@@ -169,24 +167,33 @@ class InternalReplicaFilter implements Filter {
         });
   }
 
-  private <T> void write(
-      HttpServletResponse response, CompletableFuture<T> answer, Function<T, byte[]> encode)
+  /**
+   * The fetch's answer, its batches written straight from the buffers the leader read them into (no
+   * copy of the whole body), under a Content-Length computed first.
+   */
+  private void write(HttpServletResponse response, CompletableFuture<ReplicaFetch.Response> answer)
       throws IOException {
-    T value;
+    ReplicaFetch.Response value;
     try {
       value = answer.join();
     } catch (RuntimeException e) {
       failure(response, e);
       return;
     }
-    binary(response, encode.apply(value));
+    ReplicaFetchCodec.EncodedFetchResponse body = ReplicaFetchCodec.encode(value);
+    ok(response, body.sizeInBytes());
+    body.writeTo(Channels.newChannel(response.getOutputStream()));
   }
 
   private static void binary(HttpServletResponse response, byte[] bytes) throws IOException {
+    ok(response, bytes.length);
+    response.getOutputStream().write(bytes);
+  }
+
+  private static void ok(HttpServletResponse response, long contentLength) {
     response.setStatus(HttpServletResponse.SC_OK);
     response.setContentType(InternalApi.REPLICA_MEDIA_TYPE);
-    response.setContentLength(bytes.length);
-    response.getOutputStream().write(bytes);
+    response.setContentLengthLong(contentLength);
   }
 
   /** A failed fetch as every endpoint answers one ({@link ApiExceptionHandler}'s table). */
