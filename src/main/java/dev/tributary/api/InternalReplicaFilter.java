@@ -4,6 +4,7 @@ import dev.tributary.auth.RequestContexts;
 import dev.tributary.replication.ReplicaFetch;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.FetchService;
+import dev.tributary.server.RequestContext;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.transport.http.ReplicaFetchCodec;
 import jakarta.servlet.AsyncContext;
@@ -19,9 +20,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -58,19 +59,16 @@ class InternalReplicaFilter implements Filter {
   private static final long ASYNC_GRACE_MS = 30_000;
 
   private final FetchService fetch;
-  private final RequestContexts contexts;
   private final BrokerConfig config;
   private final JsonMapper json;
   private final long maxRequestBytes;
 
   InternalReplicaFilter(
       FetchService fetch,
-      RequestContexts contexts,
       BrokerConfig config,
       JsonMapper json,
       @Value("${tributary.max-request-bytes:33554432}") long maxRequestBytes) {
     this.fetch = fetch;
-    this.contexts = contexts;
     this.config = config;
     this.json = json;
     this.maxRequestBytes = maxRequestBytes;
@@ -108,31 +106,23 @@ class InternalReplicaFilter implements Filter {
         request
             .getInputStream()
             .readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxRequestBytes + 1));
-    if (declared > maxRequestBytes || body.length > maxRequestBytes) {
-      response.setHeader("Connection", "close"); // do not read on through a body we refused
-      error(
-          response,
-          HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
-          41302,
-          "The request body is larger than tributary.max-request-bytes=" + maxRequestBytes);
+    if (RequestSizeFilter.maybeRefuse(response, declared, body.length, maxRequestBytes)) {
       return;
     }
+    RequestContext broker = RequestContexts.ofProvenBroker(request); // the secret matched above
     try {
       if (isFetch) {
         ReplicaFetch.Request fetchRequest = ReplicaFetchCodec.decodeRequest(ByteBuffer.wrap(body));
         answer(
             request,
             response,
-            fetch.replicaFetch(contexts.of(request), fetchRequest),
-            ReplicaFetchCodec::encode,
+            fetch.replicaFetch(broker, fetchRequest),
             fetchRequest.maxWaitMs() + ASYNC_GRACE_MS);
       } else {
         ReplicaFetch.EpochRequest epochRequest =
             ReplicaFetchCodec.decodeEpochRequest(ByteBuffer.wrap(body));
         binary(
-            response,
-            ReplicaFetchCodec.encode(
-                fetch.replicaEpochEndOffsets(contexts.of(request), epochRequest)));
+            response, ReplicaFetchCodec.encode(fetch.replicaEpochEndOffsets(broker, epochRequest)));
       }
     } catch (IllegalArgumentException e) {
       error(
@@ -148,15 +138,14 @@ class InternalReplicaFilter implements Filter {
   /**
    * Writes the answer now when it is ready, else when it completes, holding no thread meanwhile.
    */
-  private <T> void answer(
+  private void answer(
       HttpServletRequest request,
       HttpServletResponse response,
-      CompletableFuture<T> answer,
-      Function<T, byte[]> encode,
+      CompletableFuture<ReplicaFetch.Response> answer,
       long timeoutMs)
       throws IOException {
     if (answer.isDone()) {
-      write(response, answer, encode);
+      write(response, answer);
       return;
     }
     AsyncContext async = request.startAsync(request, response);
@@ -169,7 +158,7 @@ class InternalReplicaFilter implements Filter {
             return;
           }
           try {
-            write(response, answer, encode);
+            write(response, answer);
           } catch (IOException | RuntimeException e) {
             logger.debug("Could not send a replica fetch answer: {}", e.toString());
           } finally {
@@ -178,24 +167,33 @@ class InternalReplicaFilter implements Filter {
         });
   }
 
-  private <T> void write(
-      HttpServletResponse response, CompletableFuture<T> answer, Function<T, byte[]> encode)
+  /**
+   * The fetch's answer, its batches written straight from the buffers the leader read them into (no
+   * copy of the whole body), under a Content-Length computed first.
+   */
+  private void write(HttpServletResponse response, CompletableFuture<ReplicaFetch.Response> answer)
       throws IOException {
-    T value;
+    ReplicaFetch.Response value;
     try {
       value = answer.join();
     } catch (RuntimeException e) {
       failure(response, e);
       return;
     }
-    binary(response, encode.apply(value));
+    ReplicaFetchCodec.EncodedFetchResponse body = ReplicaFetchCodec.encode(value);
+    ok(response, body.sizeInBytes());
+    body.writeTo(Channels.newChannel(response.getOutputStream()));
   }
 
   private static void binary(HttpServletResponse response, byte[] bytes) throws IOException {
+    ok(response, bytes.length);
+    response.getOutputStream().write(bytes);
+  }
+
+  private static void ok(HttpServletResponse response, long contentLength) {
     response.setStatus(HttpServletResponse.SC_OK);
     response.setContentType(InternalApi.REPLICA_MEDIA_TYPE);
-    response.setContentLength(bytes.length);
-    response.getOutputStream().write(bytes);
+    response.setContentLengthLong(contentLength);
   }
 
   /** A failed fetch as every endpoint answers one ({@link ApiExceptionHandler}'s table). */

@@ -35,34 +35,53 @@ class RequestSizeFilter extends OncePerRequestFilter {
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     long declared = request.getContentLengthLong();
-    if (declared > maxRequestBytes) {
-      refuse(response, declared);
+    if (maybeRefuse(response, declared, 0, maxRequestBytes)) {
       return;
     }
     chain.doFilter(declared >= 0 ? request : new Capped(request, maxRequestBytes), response);
   }
 
-  private void refuse(HttpServletResponse response, long declared) throws IOException {
+  /**
+   * Refuses a body over the cap with 413 41302 and says whether it did; a body within the cap gets
+   * no answer here. The one place that decides "too large" and words the answer, for this filter
+   * and for {@link InternalReplicaFilter}, which runs ahead of it and reads its bodies whole.
+   *
+   * @param declaredBytes the body's declared {@code Content-Length}; -1 when it declared none
+   * @param readBytes how much of the body the caller has read (0 before reading)
+   */
+  static boolean maybeRefuse(
+      HttpServletResponse response, long declaredBytes, long readBytes, long maxRequestBytes)
+      throws IOException {
+    if (declaredBytes <= maxRequestBytes && readBytes <= maxRequestBytes) {
+      return false;
+    }
     response.setStatus(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
     response.setContentType(MediaType.APPLICATION_JSON_VALUE);
     response.setHeader("Connection", "close"); // do not read the rest of a body we refused
     response
         .getWriter()
         .write(
-            "{\"error_code\":41302,\"message\":\"The request body has "
-                + declared
-                + " bytes, more than tributary.max-request-bytes="
-                + maxRequestBytes
-                + "; send fewer records per request\"}");
+            "{\"error_code\":41302,\"message\":\""
+                + tooLargeMessage(declaredBytes, maxRequestBytes)
+                + "\"}");
+    return true;
+  }
+
+  /** 41302's message: with the body's size when it declared one over the cap. */
+  private static String tooLargeMessage(long declaredBytes, long maxRequestBytes) {
+    return "The request body "
+        + (declaredBytes > maxRequestBytes
+            ? "has " + declaredBytes + " bytes, more than"
+            : "is larger than")
+        + " tributary.max-request-bytes="
+        + maxRequestBytes
+        + "; send fewer records per request";
   }
 
   /** Thrown when a body without a declared length runs past the cap. */
   static final class RequestTooLargeException extends IOException {
     RequestTooLargeException(long maxRequestBytes) {
-      super(
-          "The request body is larger than tributary.max-request-bytes="
-              + maxRequestBytes
-              + "; send fewer records per request");
+      super(tooLargeMessage(-1, maxRequestBytes));
     }
   }
 

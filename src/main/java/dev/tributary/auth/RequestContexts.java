@@ -19,10 +19,22 @@ public final class RequestContexts {
   }
 
   public RequestContext of(HttpServletRequest request) {
-    return new RequestContext(
-        RequestPrincipal.of(request),
-        request.getRemoteAddr(),
+    return context(
+        request,
         InternalApi.secretMatches(
             clusterSecret.get(), request.getHeader(InternalApi.SECRET_HEADER)));
+  }
+
+  /**
+   * The context of a request whose cluster secret the caller has already compared and found right
+   * (the replica fetch filter, which refuses any other): from a broker, without comparing the
+   * secret a second time.
+   */
+  public static RequestContext ofProvenBroker(HttpServletRequest request) {
+    return context(request, true);
+  }
+
+  private static RequestContext context(HttpServletRequest request, boolean fromBroker) {
+    return new RequestContext(RequestPrincipal.of(request), request.getRemoteAddr(), fromBroker);
   }
 }

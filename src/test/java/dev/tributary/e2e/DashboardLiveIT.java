@@ -39,6 +39,13 @@ import org.openqa.selenium.By;
  * screen and how long the page takes to notice its broker died (printed, and written to {@code
  * target/dashboard-latency.txt}; docs/benchmarks.md has the figures). Screenshots go to {@code
  * target/screenshots/}.
+ *
+ * <p>Near the 700-line limit for tests: the next scenario goes into a new class. Nothing shares a
+ * running cluster between IT classes (E2eFixture gives each class its own, started in
+ * {@code @BeforeAll} as {@link #start} does, logged under {@code e2e-logs/<Class>/} and killed
+ * after the class), so the new class starts one with these settings and its own browser; the page
+ * helpers both need (signIn, row, pill, fill, submit, clickOn) move into a package-private helper
+ * class, as {@link ReplicationChecks} serves the replication ITs, not a copy.
  */
 @TestMethodOrder(
     MethodOrderer.OrderAnnotation

@@ -417,10 +417,16 @@ class ReplicaFetcherTest {
   // -------------------------------------------------------------------------------------------
   // stale answers
 
-  @Test
-  void aFetchResponseForAnOldEpochIsIgnoredAndChangesNothing() {
-    PartitionLog leaderLog = openLog("leader");
-    Partition leader = partition(leaderLog, LEADER);
+  /** A follower, the leader endpoint it fetches from, and its fetcher. */
+  private record FetchingFollower(
+      Partition follower, InMemoryLeader endpoint, ReplicaFetcher fetcher) {}
+
+  /**
+   * A leader in epoch 2 with 5 records and an empty follower in the same epoch, whose fetcher has
+   * made its first round (an empty log: nothing to reconcile), so that its next round fetches them.
+   */
+  private FetchingFollower anEmptyFollowerOfALeaderWithFiveRecords() {
+    Partition leader = partition(openLog("leader"), LEADER);
     leader.becomeLeader(2, 0, List.of(1, 2), List.of(1, 2), clock.milliseconds());
     leader.appendRecordsAsLeader(batch(5), Acks.LEADER);
     Partition follower = partition(openLog("follower"), FOLLOWER);
@@ -428,10 +434,18 @@ class ReplicaFetcherTest {
     InMemoryLeader endpoint = new InMemoryLeader(leader, clock);
     ReplicaFetcher fetcher = fetcher(endpoint);
     fetcher.addPartition(follower, 2);
-    fetcher.doWork(); // empty log: nothing to reconcile
+    fetcher.doWork();
+    return new FetchingFollower(follower, endpoint, fetcher);
+  }
+
+  @Test
+  void aFetchResponseForAnOldEpochIsIgnoredAndChangesNothing() {
+    FetchingFollower f = anEmptyFollowerOfALeaderWithFiveRecords();
+    Partition follower = f.follower();
+    ReplicaFetcher fetcher = f.fetcher();
     assertThat(fetcher.isTruncating(TP)).isFalse();
 
-    endpoint.beforeReply =
+    f.endpoint().beforeReply =
         () -> { // new metadata arrives while the response is on its way
           follower.becomeFollower(LEADER, 3, 1, List.of(1, 2), List.of(1, 2));
           fetcher.addPartition(follower, 3);
@@ -453,24 +467,17 @@ class ReplicaFetcherTest {
    */
   @Test
   void anAnswerThatArrivesAfterAPauseBeganIsDropped() {
-    PartitionLog leaderLog = openLog("leader");
-    Partition leader = partition(leaderLog, LEADER);
-    leader.becomeLeader(2, 0, List.of(1, 2), List.of(1, 2), clock.milliseconds());
-    leader.appendRecordsAsLeader(batch(5), Acks.LEADER);
-    Partition follower = partition(openLog("follower"), FOLLOWER);
-    follower.becomeFollower(LEADER, 2, 0, List.of(1, 2), List.of(1, 2));
-    InMemoryLeader endpoint = new InMemoryLeader(leader, clock);
-    ReplicaFetcher fetcher = fetcher(endpoint);
-    fetcher.addPartition(follower, 2);
-    fetcher.doWork(); // empty log: nothing to reconcile
+    FetchingFollower f = anEmptyFollowerOfALeaderWithFiveRecords();
 
-    endpoint.beforeReply = fetcher::abandonInFlight;
-    fetcher.doWork();
-    assertThat(follower.logEndOffset()).as("nothing appended from the abandoned answer").isZero();
+    f.endpoint().beforeReply = f.fetcher()::abandonInFlight;
+    f.fetcher().doWork();
+    assertThat(f.follower().logEndOffset())
+        .as("nothing appended from the abandoned answer")
+        .isZero();
 
-    endpoint.beforeReply = () -> {};
-    fetcher.doWork();
-    assertThat(follower.logEndOffset()).as("fetched again afterwards").isEqualTo(5);
+    f.endpoint().beforeReply = () -> {};
+    f.fetcher().doWork();
+    assertThat(f.follower().logEndOffset()).as("fetched again afterwards").isEqualTo(5);
   }
 
   @Test

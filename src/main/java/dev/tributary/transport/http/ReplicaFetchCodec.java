@@ -4,7 +4,9 @@ import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.Errors;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.replication.ReplicaFetch;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -70,31 +72,84 @@ public final class ReplicaFetchCodec {
         });
   }
 
-  /** The response in one array: the header fields and every partition's batches, copied once. */
-  public static byte[] encode(ReplicaFetch.Response response) {
-    int size = 8;
-    for (ReplicaFetch.PartitionResponse p : response.partitions()) {
-      size += 2 + utf8Length(p.topicPartition().topic()) + 42 + p.records().remaining();
-    }
-    BinaryWire.Writer out = new BinaryWire.Writer(size);
-    out.buffer
-        .putShort(VERSION)
-        .putShort(response.error().code())
-        .putInt(response.partitions().size());
-    for (ReplicaFetch.PartitionResponse p : response.partitions()) {
+  /**
+   * Encodes a response for sending: the header and every partition's fields into one small buffer;
+   * each partition's batches stay where they are, to be written from there by {@link
+   * EncodedFetchResponse#writeTo}, never gathered into one array with the rest.
+   */
+  public static EncodedFetchResponse encode(ReplicaFetch.Response response) {
+    List<ReplicaFetch.PartitionResponse> partitions = response.partitions();
+    BinaryWire.Writer out = new BinaryWire.Writer(8 + partitions.size() * 64);
+    out.buffer.putShort(VERSION).putShort(response.error().code()).putInt(partitions.size());
+    int[] fieldsEnd = new int[partitions.size()];
+    List<ByteBuffer> records = new ArrayList<>(partitions.size());
+    for (int i = 0; i < partitions.size(); i++) {
+      ReplicaFetch.PartitionResponse p = partitions.get(i);
+      ByteBuffer batches = p.records().duplicate();
       out.topicPartition(p.topicPartition());
-      ByteBuffer records = p.records().duplicate();
-      out.ensure(38 + records.remaining());
+      out.ensure(38);
       out.buffer
           .putShort(p.error().code())
           .putLong(p.highWatermark())
           .putLong(p.logStartOffset())
           .putLong(p.logEndOffset())
           .putInt(p.leaderEpoch())
-          .putInt(records.remaining())
-          .put(records);
+          .putInt(batches.remaining());
+      fieldsEnd[i] = out.buffer.position();
+      records.add(batches);
     }
-    return out.toArray();
+    return new EncodedFetchResponse(out.buffer.flip(), fieldsEnd, records);
+  }
+
+  /**
+   * A fetch response ready to send, its size known before a byte is written (the HTTP answer
+   * declares it rather than going chunked). The bytes are those of the FetchResponse above.
+   */
+  public static final class EncodedFetchResponse {
+    /** The header and each partition's fields, partition i's ending at {@code fieldsEnd[i]}. */
+    private final ByteBuffer fields;
+
+    private final int[] fieldsEnd;
+
+    /** Partition i's batches, written after its fields: views of the leader's reads. */
+    private final List<ByteBuffer> records;
+
+    private final long sizeInBytes;
+
+    private EncodedFetchResponse(ByteBuffer fields, int[] fieldsEnd, List<ByteBuffer> records) {
+      this.fields = fields;
+      this.fieldsEnd = fieldsEnd;
+      this.records = records;
+      long size = fields.remaining();
+      for (ByteBuffer batches : records) {
+        size += batches.remaining();
+      }
+      this.sizeInBytes = size;
+    }
+
+    public long sizeInBytes() {
+      return sizeInBytes;
+    }
+
+    /**
+     * Writes the whole body to {@code out}: fields, then each partition's batches straight from
+     * their buffers. Writes duplicates, so no buffer's position moves (they may be shared, and this
+     * may be called again).
+     */
+    public void writeTo(WritableByteChannel out) throws IOException {
+      ByteBuffer pending = fields.duplicate();
+      for (int i = 0; i < fieldsEnd.length; i++) {
+        writeFully(pending.limit(fieldsEnd[i]), out);
+        writeFully(records.get(i).duplicate(), out);
+      }
+      writeFully(pending.limit(fields.limit()), out); // the header alone, when no partitions
+    }
+
+    private static void writeFully(ByteBuffer buffer, WritableByteChannel out) throws IOException {
+      while (buffer.hasRemaining()) {
+        out.write(buffer);
+      }
+    }
   }
 
   /** Parses a response; each partition's records are a view of {@code body} (no copy). */
@@ -219,9 +274,5 @@ public final class ReplicaFetchCodec {
 
   private static TopicPartition topicPartition(ByteBuffer in) {
     return BinaryWire.topicPartition(in);
-  }
-
-  private static int utf8Length(String s) {
-    return BinaryWire.utf8Length(s);
   }
 }

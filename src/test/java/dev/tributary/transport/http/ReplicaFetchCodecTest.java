@@ -7,7 +7,14 @@ import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.Errors;
 import dev.tributary.log.EpochEndOffset;
 import dev.tributary.replication.ReplicaFetch;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,8 +23,9 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * The binary bodies of replica fetch and OffsetsForLeaderEpoch: exact round trips, and refusal of
- * bad input.
+ * The binary bodies of replica fetch and OffsetsForLeaderEpoch: exact round trips, the fetch
+ * response written to a channel byte for byte as the format says (its batches straight from their
+ * buffers), and refusal of bad input.
  */
 class ReplicaFetchCodecTest {
   private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
@@ -80,6 +88,61 @@ class ReplicaFetchCodecTest {
     return ByteBuffer.wrap(body);
   }
 
+  private static byte[] content(ByteBuffer buffer) {
+    ByteBuffer view = buffer.duplicate();
+    byte[] content = new byte[view.remaining()];
+    view.get(content);
+    return content;
+  }
+
+  /**
+   * The fetch response's body as the leader writes it (through a channel around a stream, as the
+   * servlet's), checked against the size it declares beforehand.
+   */
+  private static byte[] written(ReplicaFetch.Response response) {
+    ReplicaFetchCodec.EncodedFetchResponse encoded = ReplicaFetchCodec.encode(response);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      encoded.writeTo(Channels.newChannel(out));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat((long) out.size())
+        .as("the size declared beforehand")
+        .isEqualTo(encoded.sizeInBytes());
+    return out.toByteArray();
+  }
+
+  /**
+   * FetchResponse's bytes as the codec's class doc lays them out, written here without the codec
+   * (DataOutputStream is big-endian), for comparing what it writes against the format.
+   */
+  private static byte[] byTheFormat(ReplicaFetch.Response response) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeShort(0);
+      out.writeShort(response.error().code());
+      out.writeInt(response.partitions().size());
+      for (ReplicaFetch.PartitionResponse p : response.partitions()) {
+        byte[] topic = p.topicPartition().topic().getBytes(StandardCharsets.UTF_8);
+        out.writeShort(topic.length);
+        out.write(topic);
+        out.writeInt(p.topicPartition().partition());
+        out.writeShort(p.error().code());
+        out.writeLong(p.highWatermark());
+        out.writeLong(p.logStartOffset());
+        out.writeLong(p.logEndOffset());
+        out.writeInt(p.leaderEpoch());
+        byte[] records = content(p.records());
+        out.writeInt(records.length);
+        out.write(records);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
   /**
    * The response with each partition's records as a byte array, so that records compare by content.
    */
@@ -87,9 +150,7 @@ class ReplicaFetchCodecTest {
     List<String> parts = new ArrayList<>();
     parts.add(response.error().name());
     for (ReplicaFetch.PartitionResponse p : response.partitions()) {
-      ByteBuffer records = p.records().duplicate();
-      byte[] content = new byte[records.remaining()];
-      records.get(content);
+      byte[] content = content(p.records());
       parts.add(
           p.topicPartition()
               + " "
@@ -119,15 +180,66 @@ class ReplicaFetchCodecTest {
 
   @Test
   void aFetchResponseRoundTripsWithTheRecordsByteForByte() {
-    byte[] body = ReplicaFetchCodec.encode(fetchResponse());
+    byte[] body = written(fetchResponse());
     ReplicaFetch.Response decoded = ReplicaFetchCodec.decodeResponse(wrap(body));
     assertThat(describe(decoded)).isEqualTo(describe(fetchResponse()));
     assertThat(decoded.partitions().get(0).records().remaining()).isEqualTo(300);
   }
 
   @Test
+  void aFetchResponseIsWrittenByteForByteAsTheFormatSays() {
+    assertThat(written(fetchResponse())).isEqualTo(byTheFormat(fetchResponse()));
+    ReplicaFetch.Response stale = new ReplicaFetch.Response(Errors.STALE_BROKER_EPOCH, List.of());
+    assertThat(written(stale)).isEqualTo(byTheFormat(stale)).hasSize(8);
+  }
+
+  /**
+   * The log hands out read-only views of its reads, which other readers may share: the batches are
+   * written from their position, and neither position nor limit moves, however the channel takes
+   * them (here at most five bytes a call).
+   */
+  @Test
+  void writingLeavesTheBatchBuffersAsTheyWereAndSurvivesPartialWrites() throws IOException {
+    ByteBuffer read = bytes(100, 3).position(7).limit(90).asReadOnlyBuffer();
+    ReplicaFetch.Response response =
+        new ReplicaFetch.Response(
+            Errors.NONE,
+            List.of(
+                new ReplicaFetch.PartitionResponse(ORDERS_0, Errors.NONE, 9, 0, 12, 4, read),
+                new ReplicaFetch.PartitionResponse(UNICODE_7, Errors.NONE, 1, 0, 1, 4, read)));
+    ReplicaFetchCodec.EncodedFetchResponse encoded = ReplicaFetchCodec.encode(response);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    WritableByteChannel fiveAtATime =
+        new WritableByteChannel() {
+          @Override
+          public int write(ByteBuffer src) {
+            int n = Math.min(5, src.remaining());
+            for (int i = 0; i < n; i++) {
+              out.write(src.get());
+            }
+            return n;
+          }
+
+          @Override
+          public boolean isOpen() {
+            return true;
+          }
+
+          @Override
+          public void close() {}
+        };
+    encoded.writeTo(fiveAtATime);
+
+    assertThat(out.toByteArray()).isEqualTo(byTheFormat(response)).isEqualTo(written(response));
+    assertThat(read.position()).isEqualTo(7);
+    assertThat(read.limit()).isEqualTo(90);
+    assertThat(describe(ReplicaFetchCodec.decodeResponse(wrap(out.toByteArray()))))
+        .isEqualTo(describe(response));
+  }
+
+  @Test
   void aFetchResponsesRecordsAreViewsOfTheBody() {
-    byte[] body = ReplicaFetchCodec.encode(fetchResponse());
+    byte[] body = written(fetchResponse());
     ReplicaFetch.Response decoded = ReplicaFetchCodec.decodeResponse(wrap(body));
     ByteBuffer records = decoded.partitions().get(0).records();
     byte first = records.get(records.position());
@@ -162,8 +274,7 @@ class ReplicaFetchCodecTest {
   @Test
   void wholeRequestErrorsAndEmptyPartitionListsRoundTrip() {
     ReplicaFetch.Response stale = new ReplicaFetch.Response(Errors.STALE_BROKER_EPOCH, List.of());
-    assertThat(ReplicaFetchCodec.decodeResponse(wrap(ReplicaFetchCodec.encode(stale))))
-        .isEqualTo(stale);
+    assertThat(ReplicaFetchCodec.decodeResponse(wrap(written(stale)))).isEqualTo(stale);
     ReplicaFetch.EpochResponse staleEpochs =
         new ReplicaFetch.EpochResponse(Errors.STALE_BROKER_EPOCH, List.of());
     assertThat(ReplicaFetchCodec.decodeEpochResponse(wrap(ReplicaFetchCodec.encode(staleEpochs))))
@@ -175,7 +286,7 @@ class ReplicaFetchCodecTest {
 
   @Test
   void aBodyAtAnOffsetInsideALargerBufferDecodes() {
-    byte[] body = ReplicaFetchCodec.encode(fetchResponse());
+    byte[] body = written(fetchResponse());
     byte[] padded = new byte[body.length + 20];
     System.arraycopy(body, 0, padded, 10, body.length);
     ByteBuffer slice = ByteBuffer.wrap(padded, 10, body.length).slice();
@@ -231,10 +342,10 @@ class ReplicaFetchCodecTest {
       assertThat(ReplicaFetchCodec.decodeRequest(wrap(ReplicaFetchCodec.encode(request))))
           .as(why)
           .isEqualTo(request);
-      assertThat(
-              describe(ReplicaFetchCodec.decodeResponse(wrap(ReplicaFetchCodec.encode(response)))))
+      assertThat(describe(ReplicaFetchCodec.decodeResponse(wrap(written(response)))))
           .as(why)
           .isEqualTo(describe(response));
+      assertThat(written(response)).as(why).isEqualTo(byTheFormat(response));
       assertThat(ReplicaFetchCodec.decodeEpochRequest(wrap(ReplicaFetchCodec.encode(epochRequest))))
           .as(why)
           .isEqualTo(epochRequest);
@@ -256,10 +367,7 @@ class ReplicaFetchCodecTest {
             "fetch request",
             ReplicaFetchCodec.encode(fetchRequest()),
             ReplicaFetchCodec::decodeRequest),
-        new Codec(
-            "fetch response",
-            ReplicaFetchCodec.encode(fetchResponse()),
-            ReplicaFetchCodec::decodeResponse),
+        new Codec("fetch response", written(fetchResponse()), ReplicaFetchCodec::decodeResponse),
         new Codec(
             "epoch request",
             ReplicaFetchCodec.encode(epochRequest()),
@@ -354,7 +462,7 @@ class ReplicaFetchCodecTest {
 
   @Test
   void anErrorCodeNotKnownHereDecodesAsUnknownServerError() {
-    byte[] body = ReplicaFetchCodec.encode(new ReplicaFetch.Response(Errors.NONE, List.of()));
+    byte[] body = written(new ReplicaFetch.Response(Errors.NONE, List.of()));
     body[3] = 99; // no Kafka error has code 99
     assertThat(ReplicaFetchCodec.decodeResponse(ByteBuffer.wrap(body)).error())
         .isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
