@@ -40,6 +40,9 @@ export function createApi(baseUrl, clusterId) {
     history: () => request('GET', '/dashboard/history'),
     /** The cluster as it was at `ms` (epoch milliseconds, the broker's clock). */
     stateAt: ms => request('GET', `/dashboard/state?at=${encodeURIComponent(ms)}`),
+    /** Records/s by topic and lag by group over the history kept, from `fromMs` on (all when undefined). */
+    historySeries: fromMs => request('GET', '/dashboard/history/series'
+      + (fromMs === undefined ? '' : `?from=${encodeURIComponent(Math.round(fromMs))}`)),
     createTopic: ({ name, partitions, replicationFactor, minInsyncReplicas }) => request('POST', topicPath(), {
       body: { topic_name: name, partitions_count: partitions, replication_factor: replicationFactor,
         configs: [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }] },

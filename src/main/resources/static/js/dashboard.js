@@ -12,6 +12,7 @@ import { createGroupsView } from './render-groups.js';
 import { createClientsView } from './render-clients.js';
 import { createThroughputView } from './render-throughput.js';
 import { createRewind } from './rewind.js';
+import { createHistoryCharts } from './render-history-charts.js';
 import { applyTerms, renderGlossary } from './glossary.js';
 import { setText, setData } from './dom.js';
 import { formatTime } from './format.js';
@@ -51,6 +52,8 @@ const rewind = createRewind({
   bar: $('rewind'), slider: $('rewind-slider'), play: $('rewind-play'), speed: $('rewind-speed'),
   failover: $('rewind-failover'), live: $('rewind-live'), label: $('rewind-label'), marks: $('rewind-marks'),
 }, api, { liveState: () => state, show: showPast });
+createHistoryCharts({ container: $('history-charts'), empty: $('history-charts-empty'), range: $('chart-range') },
+  api, rewind, () => (state.header ? state.header.server_time_ms : Date.now()));
 
 /** Returns false when the message shows a gap: the connection then fetches a fresh snapshot elsewhere. */
 function onMessage(message) {

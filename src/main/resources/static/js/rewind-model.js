@@ -66,3 +66,29 @@ export function marks(events, earliestMs, nowMs) {
     .filter(e => wanted.has(e.type))
     .map(e => ({ t: e.timestamp_ms, type: e.type, pct: (100 * (e.timestamp_ms - earliestMs)) / span }));
 }
+
+/** A chart's top: the largest value, at least 1, rounded up to 1, 2 or 5 times a power of ten. */
+export function niceMax(values) {
+  const max = Math.max(1, ...values.filter(v => typeof v === 'number' && Number.isFinite(v)));
+  const power = 10 ** Math.floor(Math.log10(max));
+  return [1, 2, 5, 10].map(m => m * power).find(m => m >= max);
+}
+
+/**
+ * An SVG path through (times[i], values[i]) across [from, to] × [0, max] in a width × height box (pad at the
+ * bottom and top); a null value (the topic or group did not exist, or its lag was unknown) breaks the line.
+ */
+export function chartPath(times, values, from, to, max, width, height, pad) {
+  const span = to - from || 1;
+  let d = '';
+  let drawing = false;
+  for (let i = 0; i < times.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'number') { drawing = false; continue; }
+    const x = ((times[i] - from) / span) * width;
+    const y = height - pad - (v / max) * (height - 2 * pad);
+    d += `${drawing ? 'L' : 'M'}${x.toFixed(1)},${y.toFixed(1)} `;
+    drawing = true;
+  }
+  return d.trim();
+}

@@ -54,4 +54,18 @@ test('the scrubber marks fencings, unfencings, elections and truncations inside 
   eq(R.marks(events, 200, 200), [], 'an empty span has no marks');
 });
 
+test('a chart tops out at a round number above its largest value', () => {
+  eq(R.niceMax([0, 3, null]), 5);
+  eq(R.niceMax([]), 1);
+  eq(R.niceMax([12]), 20);
+  eq(R.niceMax([4_200]), 5_000);
+  eq(R.niceMax([100]), 100);
+});
+
+test('a chart line spans its time range and breaks where a value is missing', () => {
+  eq(R.chartPath([0, 50, 100], [0, 5, 10], 0, 100, 10, 200, 50, 5), 'M0.0,45.0 L100.0,25.0 L200.0,5.0');
+  eq(R.chartPath([0, 50, 100], [1, null, 1], 0, 100, 1, 100, 10, 0), 'M0.0,0.0 M100.0,0.0');
+  eq(R.chartPath([], [], 0, 0, 1, 100, 10, 0), '');
+});
+
 run();

@@ -38,6 +38,9 @@ final class ClusterHistory {
   /** Events kept beyond the ones the oldest frame needs: a cap when events come in a storm. */
   static final int MAX_EVENTS = 20_000;
 
+  /** How often the charted numbers are sampled ({@link HistorySeries}). */
+  static final long SERIES_SAMPLE_MS = 1_000;
+
   /**
    * One recorded view. Invariant: frames are in increasing {@code atMs}; {@code deflated} is the
    * view's JSON with empty event lists.
@@ -89,6 +92,7 @@ final class ClusterHistory {
   private final Deque<Seen<ClusterSnapshot.GroupEventRow>> groupEvents = new ArrayDeque<>();
   private final Set<ClusterSnapshot.GroupEventRow> groupEventsKept = new HashSet<>();
   private final Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+  private final HistorySeries series = new HistorySeries(SERIES_SAMPLE_MS);
 
   /** The last view recorded, without its events: what the next one is compared with. */
   private ClusterSnapshot last;
@@ -141,6 +145,7 @@ final class ClusterHistory {
       last = stripped;
     }
     lastSeenEvents = view.events();
+    series.record(nowMs, view);
     evict(nowMs);
   }
 
@@ -160,6 +165,11 @@ final class ClusterHistory {
             inflate(frame.deflated(), frame.jsonBytes()),
             seenBy(events, atMs),
             seenBy(groupEvents, atMs)));
+  }
+
+  /** The charted numbers from {@code fromMs} on. */
+  synchronized HistorySeries.Columns series(long fromMs) {
+    return series.since(fromMs);
   }
 
   synchronized Extent extent() {
@@ -219,6 +229,7 @@ final class ClusterHistory {
     }
     // Events seen before the oldest frame are kept only as far as that frame's view needs them.
     long oldestMs = frames.get(0).atMs();
+    series.evictBefore(Math.max(oldestMs, nowMs - maxAgeMs));
     trim(events, oldestMs, null);
     trim(groupEvents, oldestMs, groupEventsKept);
   }

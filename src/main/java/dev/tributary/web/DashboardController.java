@@ -121,6 +121,13 @@ class DashboardController {
     return rewind.extent();
   }
 
+  /** Records per second by topic and lag by group over the history kept, for the page's charts. */
+  @GetMapping("/dashboard/history/series")
+  @ResponseBody
+  ResponseEntity<?> historySeries(@RequestParam(name = "from", required = false) String from) {
+    return rewind.series(from);
+  }
+
   /**
    * The local snapshot with a strong ETag of its bytes; 304 when it matches {@code ifNoneMatch}.
    * The live views of other brokers poll this five times a second while a page is open, so an

@@ -72,6 +72,48 @@ final class RewindEndpoint {
             LiveClusterView.RECORD_MS));
   }
 
+  /**
+   * The charted numbers over the history kept, from {@code from} (epoch ms; all kept when null), by
+   * column: {@code times}, and per topic {@code in} / {@code out} records per second, per group
+   * {@code lag}, one value per time ({@code null}: the topic or group did not exist then, or the
+   * lag was unknown).
+   */
+  ResponseEntity<?> series(String from) {
+    long fromMs = 0;
+    if (from != null) {
+      try {
+        fromMs = Long.parseLong(from.strip());
+      } catch (NumberFormatException e) {
+        return error(
+            HttpStatus.BAD_REQUEST,
+            40003,
+            "from must be a moment in milliseconds since the epoch, not '" + from + "'");
+      }
+    }
+    Optional<ClusterHistory> kept = history.get();
+    if (kept.isEmpty()) {
+      return noHistory();
+    }
+    HistorySeries.Columns columns = kept.get().series(fromMs);
+    Map<String, Object> body = new java.util.LinkedHashMap<>();
+    body.put("broker_id", brokerId);
+    body.put("sample_ms", ClusterHistory.SERIES_SAMPLE_MS);
+    body.put("times", columns.times());
+    body.put("records_in_per_sec", columns.in());
+    body.put("records_out_per_sec", columns.out());
+    body.put("group_lag", columns.lag());
+    return ResponseEntity.ok(body);
+  }
+
+  private ResponseEntity<?> noHistory() {
+    return error(
+        HttpStatus.NOT_FOUND,
+        NO_HISTORY,
+        "Broker "
+            + brokerId
+            + " keeps no history: tributary.dashboard.history-max-bytes is 0 on it");
+  }
+
   ResponseEntity<?> stateAt(String scope, String at) {
     if (!ClusterSnapshot.SCOPE.equals(scope)) {
       return error(
@@ -97,12 +139,7 @@ final class RewindEndpoint {
     }
     Optional<ClusterHistory> kept = history.get();
     if (kept.isEmpty()) {
-      return error(
-          HttpStatus.NOT_FOUND,
-          NO_HISTORY,
-          "Broker "
-              + brokerId
-              + " keeps no history: tributary.dashboard.history-max-bytes is 0 on it");
+      return noHistory();
     }
     Optional<ClusterHistory.Past> past = kept.get().at(atMs);
     if (past.isEmpty()) {

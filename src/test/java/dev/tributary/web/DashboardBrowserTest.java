@@ -73,7 +73,7 @@ class DashboardBrowserTest {
 
   @Test
   void theRewindScrubbersUnitTestsPassInTheBrowser() {
-    assertThat(passedOnPage("rewind.test.html")).isEqualTo(6);
+    assertThat(passedOnPage("rewind.test.html")).isEqualTo(8);
   }
 
   /** Opens a JavaScript unit-test page, asserts none failed, and returns how many passed. */

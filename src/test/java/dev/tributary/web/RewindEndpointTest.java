@@ -88,4 +88,20 @@ class RewindEndpointTest {
     assertThat(extent.frames()).isEqualTo(2);
     assertThat(extent.intervalMs()).isEqualTo(LiveClusterView.RECORD_MS);
   }
+
+  @Test
+  void theSeriesAreColumnsOfTheSampledRatesAndABadFromIsRefused() {
+    history.record(1_000, healthy(1, 10, 1_000));
+    history.record(2_000, healthy(1, 11, 2_000));
+
+    Map<?, ?> body = (Map<?, ?>) endpoint.series(null).getBody();
+    assertThat((java.util.List<?>) body.get("times")).containsExactly(1_000L, 2_000L);
+    assertThat(((Map<?, ?>) body.get("records_in_per_sec")).keySet()).containsExactly("orders");
+    assertThat((java.util.List<?>) ((Map<?, ?>) endpoint.series("1500").getBody()).get("times"))
+        .containsExactly(2_000L);
+
+    ResponseEntity<?> bad = endpoint.series("soon");
+    assertThat(bad.getStatusCode().value()).isEqualTo(400);
+    assertThat(errorOf(bad).get("error_code")).isEqualTo(40003);
+  }
 }
