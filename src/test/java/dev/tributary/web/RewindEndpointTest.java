@@ -4,6 +4,7 @@ import static dev.tributary.web.DashboardFixtures.event;
 import static dev.tributary.web.DashboardFixtures.healthy;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -95,9 +96,12 @@ class RewindEndpointTest {
     history.record(2_000, healthy(1, 11, 2_000));
 
     Map<?, ?> body = (Map<?, ?>) endpoint.series(null).getBody();
-    assertThat((java.util.List<?>) body.get("times")).containsExactly(1_000L, 2_000L);
-    assertThat(((Map<?, ?>) body.get("records_in_per_sec")).keySet()).containsExactly("orders");
-    assertThat((java.util.List<?>) ((Map<?, ?>) endpoint.series("1500").getBody()).get("times"))
+    assertThat(List.<Object>copyOf((List<?>) body.get("times"))).containsExactly(1_000L, 2_000L);
+    assertThat(List.<Object>copyOf(((Map<?, ?>) body.get("records_in_per_sec")).keySet()))
+        .containsExactly("orders");
+    assertThat(
+            List.<Object>copyOf(
+                (List<?>) ((Map<?, ?>) endpoint.series("1500").getBody()).get("times")))
         .containsExactly(2_000L);
 
     ResponseEntity<?> bad = endpoint.series("soon");
