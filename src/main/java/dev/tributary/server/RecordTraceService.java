@@ -62,6 +62,11 @@ public final class RecordTraceService {
     this.produceTimeoutMs = produceTimeoutMs;
   }
 
+  /** How long a trace waits for the steps after the append. */
+  public long waitMs() {
+    return waitMs;
+  }
+
   /**
    * Traces one record to {@code topic}'s partition {@code partition} (null: partition 0).
    *
