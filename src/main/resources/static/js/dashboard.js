@@ -5,6 +5,7 @@ import { applyMessage, emptyState, mergeChanges, noChanges, pickTarget, servingB
 import { createConnection, httpUrl } from './connection.js';
 import { createApi } from './actions.js';
 import { createForms } from './forms.js';
+import { createTrace } from './trace.js';
 import { createBrokersView } from './render-brokers.js';
 import { createPartitionsView } from './render-partitions.js';
 import { createEventsView } from './render-events.js';
@@ -33,6 +34,7 @@ const forms = createForms(api, {
   status: $('action-status'), createTopic: $('create-topic'), produce: $('produce'), load: $('load'),
   browse: $('browse'), browseResults: $('browse-results'), brokers: $('brokers'),
 });
+const trace = createTrace(api, $('trace'), $('trace-result'), forms.status);
 const views = [
   createBrokersView($('brokers')),
   createPartitionsView({
@@ -45,6 +47,7 @@ const views = [
   createThroughputView($('throughput'), $('throughput-empty')),
   { render: renderHeader },
   { render: s => forms.update(s) },
+  { render: s => trace.update(s) },
 ];
 
 /** Returns false when the message shows a gap: the connection then fetches a fresh snapshot elsewhere. */
