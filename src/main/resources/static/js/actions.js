@@ -59,6 +59,9 @@ export function createApi(baseUrl, clusterId) {
     browse: (topic, partition, offset) => request('GET',
       `/topics/${encodeURIComponent(topic)}/partitions/${partition}/records?offset=${offset}&max_bytes=65536`,
       { accept: 'application/vnd.kafka.binary.v2+json' }),
+    /** One record's life as its leader measured it: acks '0' | '1' | 'all'; see docs/api.md. */
+    trace: (topic, acks, partition) => request('POST', `/dashboard/actions/topics/${encodeURIComponent(topic)}/trace`,
+      { body: { acks, partition } }),
     /** action: crash | shutdown | start | pause-fetching */
     brokerAction: (brokerId, action, body) => request('POST', `/dashboard/actions/brokers/${brokerId}/${action}`,
       { body: body ?? {} }),

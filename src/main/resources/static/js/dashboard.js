@@ -5,6 +5,7 @@ import { applyMessage, emptyState, mergeChanges, noChanges, pickTarget, servingB
 import { createConnection, httpUrl } from './connection.js';
 import { createApi } from './actions.js';
 import { createForms } from './forms.js';
+import { createTrace } from './trace.js';
 import { createBrokersView } from './render-brokers.js';
 import { createPartitionsView } from './render-partitions.js';
 import { createEventsView } from './render-events.js';
@@ -36,6 +37,7 @@ const forms = createForms(api, {
   status: $('action-status'), createTopic: $('create-topic'), produce: $('produce'), load: $('load'),
   browse: $('browse'), browseResults: $('browse-results'), brokers: $('brokers'),
 });
+const trace = createTrace(api, $('trace'), $('trace-result'), forms.status);
 const views = [
   createBrokersView($('brokers')),
   createPartitionsView({
@@ -81,6 +83,7 @@ function scheduleDraw() {
 function draw() {
   const changes = pending ?? noChanges();
   forms.update(state); // the forms act on the cluster as it is, also while the page shows its past
+  trace.update(state);
   if (past) return;    // the live changes wait: going live again redraws everything
   pending = null;
   for (const view of views) view.render(state, changes);

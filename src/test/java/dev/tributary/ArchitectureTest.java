@@ -22,7 +22,8 @@ class ArchitectureTest {
     "dev.tributary.consumer..",
     "dev.tributary.server..",
     "dev.tributary.security..",
-    "dev.tributary.quota.."
+    "dev.tributary.quota..",
+    "dev.tributary.trace.."
   };
   private static JavaClasses classes;
 
@@ -77,6 +78,7 @@ class ArchitectureTest {
             "dev.tributary.metadata..",
             "dev.tributary.server..",
             "dev.tributary.quota..",
+            "dev.tributary.trace..",
             "dev.tributary.group..")
         .check(classes);
   }

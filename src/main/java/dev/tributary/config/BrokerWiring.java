@@ -25,6 +25,7 @@ import dev.tributary.server.PartitionForwarder;
 import dev.tributary.server.ProduceService;
 import dev.tributary.server.ProducerIdService;
 import dev.tributary.server.RecordProducer;
+import dev.tributary.server.RecordTraceService;
 import dev.tributary.server.ReplicaStatusService;
 import dev.tributary.transport.http.HttpControllerChannel;
 import dev.tributary.transport.http.HttpGroupTransport;
@@ -223,6 +224,19 @@ class BrokerWiring {
       PartitionForwarder partitionForwarder,
       BrokerStats stats) {
     return new ProduceService(broker, access, quotas, partitionForwarder, stats);
+  }
+
+  /** A trace waits this long for its record's steps (the page's request waits a little longer). */
+  static final long TRACE_WAIT_MS = 3_000;
+
+  @Bean
+  RecordTraceService recordTraceService(
+      BrokerServer broker,
+      ProduceService produceService,
+      ExecutorScheduler scheduler,
+      BrokerConfig config) {
+    return new RecordTraceService(
+        broker, produceService, Time.SYSTEM, scheduler, TRACE_WAIT_MS, config.requestTimeoutMs());
   }
 
   @Bean

@@ -53,6 +53,9 @@ public final class Partition {
   /** Guarded by {@code lock}. */
   private final PartitionWaiters waiters = new PartitionWaiters();
 
+  /** Record traces armed here while leading; told of appends, follower fetches and HW moves. */
+  private final PartitionTraces traces = new PartitionTraces();
+
   /** Replicas, committed ISR, followers, pending change. Guarded by {@code lock}. */
   private final IsrState isrState;
 
@@ -217,6 +220,7 @@ public final class Partition {
                 .formatted(topicPartition, isr, minIsr));
       }
       info = log.appendAsLeader(batches, leaderEpoch);
+      traces.onAppend(info.lastOffset(), log.logEndOffset(), highWatermark);
       completions = maybeIncrementHighWatermark();
       followerFetches = waiters.onLogEndOffset(log.logEndOffset());
       replicated =
@@ -287,6 +291,7 @@ public final class Partition {
             topicPartition, highWatermark, log, diverging, localBrokerId, leaderEpoch);
       }
       follower.onFetch(fetchOffset, logEndOffset, params.replicaEpoch(), nowMs);
+      traces.onFollowerFetch(replicaId, fetchOffset);
       expansion =
           followerEligible
               ? isrState.maybeExpand(
@@ -395,6 +400,7 @@ public final class Partition {
       return List.of();
     }
     setHighWatermark(candidate);
+    traces.onHighWatermark(candidate);
     int minIsr = log.config().minInSyncReplicas();
     List<Integer> committedIsr = isr;
     return waiters.onHighWatermark(
@@ -417,24 +423,14 @@ public final class Partition {
   private void setHighWatermark(long newHighWatermark) {
     if (leader && newHighWatermark < highWatermark) {
       throw new IllegalStateException(
-          topicPartition
-              + ": high watermark would move back from "
-              + highWatermark
-              + " to "
-              + newHighWatermark
-              + " in leader epoch "
-              + leaderEpoch);
+          "%s: high watermark would move back from %d to %d in leader epoch %d"
+              .formatted(topicPartition, highWatermark, newHighWatermark, leaderEpoch));
     }
     if (newHighWatermark < log.logStartOffset() || newHighWatermark > log.logEndOffset()) {
       throw new IllegalStateException(
-          topicPartition
-              + ": high watermark "
-              + newHighWatermark
-              + " outside ["
-              + log.logStartOffset()
-              + ", "
-              + log.logEndOffset()
-              + "]");
+          "%s: high watermark %d outside [%d, %d]"
+              .formatted(
+                  topicPartition, newHighWatermark, log.logStartOffset(), log.logEndOffset()));
     }
     highWatermark = newHighWatermark;
     log.setRetentionBoundOffset(newHighWatermark);
@@ -494,12 +490,9 @@ public final class Partition {
 
   void requireLeader() {
     if (!leader) {
+      String elsewhere = leaderId >= 0 ? "; broker " + leaderId + " does" : "";
       throw new NotLeaderOrFollowerException(
-          "Broker "
-              + localBrokerId
-              + " does not lead "
-              + topicPartition
-              + (leaderId >= 0 ? "; broker " + leaderId + " does" : ""));
+          "Broker " + localBrokerId + " does not lead " + topicPartition + elsewhere);
     }
   }
 
@@ -520,6 +513,11 @@ public final class Partition {
 
   public PartitionLog log() {
     return log;
+  }
+
+  /** Where a record trace arms its listener (only events of this broker's leadership reach it). */
+  public PartitionTraces traces() {
+    return traces;
   }
 
   public long highWatermark() {
