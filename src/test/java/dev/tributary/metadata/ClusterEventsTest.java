@@ -121,7 +121,7 @@ class ClusterEventsTest {
   }
 
   @Test
-  void aNewTopicIsOneEventNotOnePerPartition() {
+  void aNewTopicIsOneCauseWithItsPartitionsAsItsConsequences() {
     Uuid clicks = new Uuid(9, 9);
     List<ClusterEvent> events =
         ClusterEvents.describe(
@@ -134,12 +134,18 @@ class ClusterEventsTest {
             1);
 
     assertThat(events)
-        .singleElement()
-        .satisfies(
-            e -> {
-              assertThat(e.type()).isEqualTo(ClusterEvent.Type.TOPIC_CREATED);
-              assertThat(e.text()).isEqualTo("topic clicks created");
-            });
+        .extracting(ClusterEvent::type, ClusterEvent::text, ClusterEvent::causeIndex)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                ClusterEvent.Type.TOPIC_CREATED, "topic clicks created", -1),
+            org.assertj.core.groups.Tuple.tuple(
+                ClusterEvent.Type.PARTITIONS_ADDED,
+                "partition clicks-0 on replicas [1], leader 1",
+                0),
+            org.assertj.core.groups.Tuple.tuple(
+                ClusterEvent.Type.PARTITIONS_ADDED,
+                "partition clicks-1 on replicas [2], leader 2",
+                0));
   }
 
   @Test
