@@ -81,6 +81,20 @@ class DashboardBrowserTest {
   }
 
   @Test
+  void theTimelineAndMemberUnitTestsPassInTheBrowser() {
+    browser.driver().get("http://127.0.0.1:" + port + "/js-tests/timeline.test.html");
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> browser.attribute("#results", "data-failed") != null);
+
+    String results = browser.text("#results");
+    assertThat(browser.attribute("#results", "data-failed")).as(results).isEqualTo("0");
+    assertThat(Integer.parseInt(browser.attribute("#results", "data-passed")))
+        .as(results)
+        .isGreaterThanOrEqualTo(10);
+  }
+
+  @Test
   void theLivePageShowsAPartitionAndFollowsItsHighWatermark() throws Exception {
     await().atMost(Duration.ofSeconds(60)).until(() -> status("/actuator/health/readiness") == 200);
     produce("{\"records\":[{\"value\":1},{\"value\":2},{\"value\":3}]}");
@@ -138,9 +152,18 @@ class DashboardBrowserTest {
     assertThat(browser.attribute(member, "data-host")).isEqualTo("broker-1");
     assertThat(browser.attribute(member, "data-via")).isEqualTo("rest");
     assertThat(browser.attribute(member, "data-partitions")).isEqualTo("grouped-0");
-    assertThat(browser.attribute(member, "data-member")).isNotBlank();
+    String memberId = browser.attribute(member, "data-member");
+    assertThat(memberId).startsWith("c1-");
+    // Shown by client id and the end of its id; the whole id is the tooltip.
+    String suffix = memberId.substring(memberId.length() - 4);
+    assertThat(browser.text(member + " td.member-id")).startsWith("c1 (…" + suffix + ")");
+    assertThat(browser.attribute(member + " td.member-id", "title")).contains(memberId);
+    assertThat(browser.text(partition + " td[title]")).isEqualTo("c1 (…" + suffix + ")");
     assertThat(browser.texts("#events li[data-kind='group']"))
-        .anySatisfy(e -> assertThat(e).contains("readers").contains("generation"));
+        .anySatisfy(e -> assertThat(e).contains("readers").contains("generation"))
+        .noneSatisfy(e -> assertThat(e).contains(memberId));
+    assertThat(browser.attribute("#events li[data-kind='group'] .member", "title"))
+        .isEqualTo(memberId);
     assertThat(
             browser.attribute(
                 "#partitions .topic[data-topic='__consumer_offsets']", "data-expanded"))
