@@ -128,7 +128,8 @@ function causeItem({ event: e, children, folded }, expanded) {
   const id = eventId(e);
   const details = el('details', { open: expanded.has(id) },
     el('summary', { title: 'What this caused, in the same controller decision' }, ...body.childNodes, count),
-    el('ol', { class: 'consequences' }, ...children.map(eventItem)));
+    // A consequence's reason is its cause's (one decision): said once, above.
+    el('ol', { class: 'consequences' }, ...children.map(c => eventItem(c.reason === e.reason ? { ...c, reason: null } : c))));
   details.addEventListener('toggle', () => (details.open ? expanded.add(id) : expanded.delete(id)));
   body.replaceChildren(details);
   return node;
@@ -136,7 +137,8 @@ function causeItem({ event: e, children, folded }, expanded) {
 
 function eventItem(e) {
   const [glyph, label, kind] = TYPES[e.type] || ['•', e.type.replaceAll('_', ' '), 'muted'];
-  return el('li', { data: { kind: 'cluster', type: e.type, offset: e.offset, index: e.index ?? '', ts: e.timestamp_ms } },
+  return el('li', { data: { kind: 'cluster', type: e.type, offset: e.offset, index: e.index ?? '', broker: e.broker_id,
+    ts: e.timestamp_ms } },
     time(e.timestamp_ms),
     el('div', { class: 'ebody' },
       typeLabel(glyph, label, kind, TYPE_HOVER[e.type]),

@@ -7,11 +7,17 @@
 // (or from a broker that predates the fields) stands alone. No grouping by time: only what the controller linked.
 //
 // Internal topics (names starting with "__", e.g. __consumer_offsets) are folded unless asked for: a cause's
-// children about them are counted (`folded`), not listed; an entry about them alone is counted in `hidden`.
+// children about them are counted (`folded`), not listed; an entry about them alone is counted in `hidden`, and so is
+// a group coordinator loading a partition of __consumer_offsets (`coordinator_loaded`).
 import { isInternalTopic } from './state.js';
 
 export function isInternalEvent(e) {
   return isInternalTopic(e.topic);
+}
+
+/** A coordinator's event about a partition of __consumer_offsets rather than about a group. */
+export function isInternalGroupEvent(e) {
+  return e.type === 'coordinator_loaded';
 }
 
 /** An event's name: its batch's offset and its index there; null for an event without an index. */
@@ -54,7 +60,10 @@ export function groupedTimeline(events, groupEvents, showInternal) {
     all.push({ kind: 'cluster', event, t: event.timestamp_ms, children: shown, folded: children.length - shown.length,
       i });
   });
-  groupEvents.forEach((event, i) => all.push({ kind: 'group', event, t: event.timestamp_ms, i: i + events.length }));
+  groupEvents.forEach((event, i) => {
+    if (!showInternal && isInternalGroupEvent(event)) hidden++;
+    else all.push({ kind: 'group', event, t: event.timestamp_ms, i: i + events.length });
+  });
   all.sort((a, b) => b.t - a.t || b.i - a.i);
   return { entries: all.map(({ i, ...entry }) => entry), hidden };
 }

@@ -72,6 +72,14 @@ test('group events interleave by time, newest first, above cluster events of the
   eq(entries.map(e => e.kind), ['group', 'group', 'cluster'], 'kinds');
 });
 
+test('a coordinator loading a partition of __consumer_offsets is an internal-topic row', () => {
+  const loaded = groupEvent(1_000_010, { type: 'coordinator_loaded', group_id: '', text: 'coordinator for __consumer_offsets-3 loaded' });
+  const folded = T.groupedTimeline([], [loaded, groupEvent(1_000_020)], false);
+  eq(folded.entries.map(e => e.event.type), ['rebalance_started'], 'entries');
+  eq(folded.hidden, 1, 'hidden');
+  eq(T.groupedTimeline([], [loaded], true).entries.length, 1, 'shown when asked for');
+});
+
 test('the summary of a cause names its changes and what it folded', () => {
   eq(T.consequencesSummary(2, 3), '2 changes · 3 internal-topic changes folded');
   eq(T.consequencesSummary(1, 0), '1 change');

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ClusterEventCausesTest {
   private static final long SESSION_TIMEOUT_MS = 9_000;
-  private static final Uuid ORDERS = new Uuid(7, 7);
+  private static final Uuid ORDERS = ClusterEventsTest.ORDERS;
   @TempDir Path dir;
 
   @Test
@@ -206,24 +206,8 @@ class ClusterEventCausesTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-  /**
-   * Brokers 1-3 registered and unfenced; orders-0 on [1,2,3] with {@code isr}, led by {@code
-   * leader}.
-   */
   private static MetadataImage cluster(List<Integer> isr, int leader) {
-    MetadataImage image = MetadataImage.EMPTY;
-    for (int id = 1; id <= 3; id++) {
-      image =
-          image.replay(
-              image.lastOffset() + 1,
-              new MetadataRecord.RegisterBroker(id, new Uuid(0, id), "127.0.0.1", 8080 + id));
-      long epoch = image.lastOffset();
-      image = image.replay(image.lastOffset() + 1, new MetadataRecord.BrokerUnfenced(id, epoch));
-    }
-    image = image.replay(image.lastOffset() + 1, new MetadataRecord.TopicCreated(ORDERS, "orders"));
-    return image.replay(
-        image.lastOffset() + 1,
-        new MetadataRecord.PartitionChange(ORDERS, 0, List.of(1, 2, 3), isr, leader, 0, 0));
+    return ClusterEventsTest.cluster(isr, leader);
   }
 
   private static long epochOf(MetadataImage image, int brokerId) {
