@@ -78,6 +78,9 @@ export const GLOSSARY = {
     + 'Without authentication every client is User:ANONYMOUS.'],
   below_min_isr: ['below min.insync.replicas', 'Fewer in-sync replicas than the topic\'s min.insync.replicas: '
     + 'acks=all writes are refused until a follower catches up.'],
+  member_id: ['member id', 'The id a group coordinator gives each member when it first joins: its client id, a '
+    + 'dash and a random UUID. This page shows a member as its client id and the last characters of that id, '
+    + 'like consumer-1 (…a3f2); hover for the whole id.'],
 };
 
 /** The hover text for a term: "ISR (in-sync replicas): The replicas …". */

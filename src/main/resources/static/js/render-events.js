@@ -1,15 +1,24 @@
 // The timeline, #events: the controller's cluster events and the group coordinators' events, interleaved by time,
-// newest first. li[data-kind="cluster"|"group"][data-type="..."]; group events are marked (a "group" tag and a
-// coloured edge). A snapshot redraws the list; a delta inserts only its new entries at their place by time (group
-// events come from several coordinators' answers, so one can be older than the newest shown) and trims the oldest,
-// so the list never costs more than its news.
-import { el } from './dom.js';
+// newest first (timeline.js gives the shape). li[data-kind="cluster"|"group"][data-type="..."]; group events are
+// marked (a "group" tag and a coloured edge). A cluster event that caused others (a broker fenced, registered or
+// unfenced, a topic created) is one entry, li[data-consequences=N][data-folded=M], whose <details> expands to them
+// (nested li of their own types); internal-topic rows are folded unless #show-internal-events is ticked (kept in
+// localStorage). Group events name members by client id (members.js), the full member id in the tooltip.
+//
+// The list is redrawn when events arrive or the box is ticked: events are rare next to the deltas (a few per
+// failover), and a redraw keeps the grouping exact when a cause and its consequences arrive apart. Expanded
+// entries stay expanded across redraws.
+import { el, setText, setHidden } from './dom.js';
 import { definition } from './glossary.js';
-import { MAX_EVENTS, timeline } from './state.js';
+import { MAX_EVENTS } from './state.js';
 import { formatTime } from './format.js';
+import { groupedTimeline, eventId, consequencesSummary } from './timeline.js';
+import { memberParts, clientIdsOfGroups } from './members.js';
 
 /** Both kinds of events are kept up to MAX_EVENTS each. */
 const MAX_ITEMS = 2 * MAX_EVENTS;
+
+const SHOW_INTERNAL_KEY = 'tributary.timeline.showInternal';
 
 /** Per type: a glyph, a short label and the kind that colours it (the label carries the meaning). */
 const TYPES = {
@@ -50,32 +59,86 @@ const TYPE_HOVER = {
 };
 
 export function createEventsView(list, emptyNote) {
-  function render(state, changes) {
-    if (changes.full) {
-      list.replaceChildren(...timeline(state.events, state.groupEvents).slice(0, MAX_ITEMS).map(item));
-    } else if (changes.events.length > 0 || changes.groupEvents.length > 0) {
-      for (const entry of timeline(changes.events, changes.groupEvents).reverse()) insert(item(entry), entry.t);
-      while (list.children.length > MAX_ITEMS) list.lastElementChild.remove();
-    }
-    emptyNote.hidden = list.children.length > 0;
+  const toggle = document.getElementById('show-internal-events');
+  const hiddenNote = document.getElementById('internal-events-hidden');
+  const expanded = new Set(); // eventId of the entries the user opened
+  let showInternal = loadShowInternal();
+  let lastState = null;
+  if (toggle) {
+    toggle.checked = showInternal;
+    toggle.addEventListener('change', () => {
+      showInternal = toggle.checked;
+      saveShowInternal(showInternal);
+      if (lastState) draw(lastState);
+    });
   }
 
-  /** Above the first entry that is not newer: usually the very top, so this costs one comparison. */
-  function insert(node, t) {
-    let before = list.firstElementChild;
-    while (before && Number(before.dataset.ts) > t) before = before.nextElementSibling;
-    list.insertBefore(node, before);
+  function render(state, changes) {
+    lastState = state;
+    if (changes.full || changes.events.length > 0 || changes.groupEvents.length > 0) draw(state);
+  }
+
+  function draw(state) {
+    const { entries, hidden } = groupedTimeline(state.events, state.groupEvents, showInternal);
+    const known = clientIdsOfGroups(state.groups.values());
+    list.replaceChildren(...entries.slice(0, MAX_ITEMS).map(entry => item(entry, known, expanded)));
+    emptyNote.hidden = list.children.length > 0;
+    if (hiddenNote) {
+      setText(hiddenNote, hidden > 0 ? `${hidden} internal-topic event${hidden === 1 ? '' : 's'} hidden` : '');
+      setHidden(hiddenNote, hidden === 0);
+    }
   }
   return { render };
 }
 
-function item({ kind, event }) {
-  return kind === 'group' ? groupEventItem(event) : eventItem(event);
+function loadShowInternal() {
+  try {
+    return localStorage.getItem(SHOW_INTERNAL_KEY) === 'true';
+  } catch (e) {
+    return false; // storage refused (a privacy mode): the default
+  }
+}
+
+function saveShowInternal(on) {
+  try {
+    localStorage.setItem(SHOW_INTERNAL_KEY, String(on));
+  } catch (e) {
+    // not remembered; the box still works for this page
+  }
+}
+
+function item(entry, known, expanded) {
+  return entry.kind === 'group' ? groupEventItem(entry.event, known) : causeItem(entry, expanded);
+}
+
+/** A cluster event, with the events it caused behind a disclosure when it caused any. */
+function causeItem({ event: e, children, folded }, expanded) {
+  const node = eventItem(e);
+  if (children.length === 0 && folded === 0) return node;
+  node.dataset.consequences = String(children.length);
+  node.dataset.folded = String(folded);
+  const count = el('span', { class: 'ecount', title: folded > 0
+    ? 'Changes to internal topics (like __consumer_offsets) are folded; tick "show internal topics" to list them'
+    : '' }, consequencesSummary(children.length, folded));
+  const body = node.querySelector('.ebody');
+  if (children.length === 0) {
+    body.append(count);
+    return node;
+  }
+  const id = eventId(e);
+  const details = el('details', { open: expanded.has(id) },
+    el('summary', { title: 'What this caused, in the same controller decision' }, ...body.childNodes, count),
+    // A consequence's reason is its cause's (one decision): said once, above.
+    el('ol', { class: 'consequences' }, ...children.map(c => eventItem(c.reason === e.reason ? { ...c, reason: null } : c))));
+  details.addEventListener('toggle', () => (details.open ? expanded.add(id) : expanded.delete(id)));
+  body.replaceChildren(details);
+  return node;
 }
 
 function eventItem(e) {
   const [glyph, label, kind] = TYPES[e.type] || ['•', e.type.replaceAll('_', ' '), 'muted'];
-  return el('li', { data: { kind: 'cluster', type: e.type, offset: e.offset, ts: e.timestamp_ms } },
+  return el('li', { data: { kind: 'cluster', type: e.type, offset: e.offset, index: e.index ?? '', broker: e.broker_id,
+    ts: e.timestamp_ms } },
     time(e.timestamp_ms),
     el('div', { class: 'ebody' },
       typeLabel(glyph, label, kind, TYPE_HOVER[e.type]),
@@ -84,7 +147,7 @@ function eventItem(e) {
       e.reason ? el('span', { class: 'ereason' }, e.reason) : null));
 }
 
-function groupEventItem(e) {
+function groupEventItem(e, known) {
   const [glyph, label, kind] = GROUP_TYPES[e.type] || ['•', e.type.replaceAll('_', ' '), 'muted'];
   return el('li', { class: 'group-event', data: { kind: 'group', type: e.type, group: e.group_id,
     ts: e.timestamp_ms }, title: `Recorded by the group coordinator on broker ${e.coordinator}` },
@@ -94,7 +157,10 @@ function groupEventItem(e) {
     ' ',
     typeLabel(glyph, label, kind, TYPE_HOVER[e.type]),
     ' ',
-    el('span', { class: 'etext' }, e.text), // the coordinator's text names the group
+    // The coordinator's text names the group, and members by id: shown by client id.
+    el('span', { class: 'etext' }, ...memberParts(e.text, { ...Object.fromEntries(known), ...(e.members || {}) })
+      .map(part => (typeof part === 'string' ? part
+        : el('span', { class: 'member', title: part.memberId, data: { member: part.memberId } }, part.label)))),
     el('span', { class: 'ereason' }, `coordinator: broker ${e.coordinator}`
       + (e.generation_id >= 0 ? ` · generation ${e.generation_id}` : ''))));
 }

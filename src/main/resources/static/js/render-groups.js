@@ -1,6 +1,8 @@
 // The consumer groups panel, #groups: one card per group (section.group[data-group="g"][data-state="Stable"]) with
 // its state, generation, assignor and coordinator; a members table (tr[data-member="id"][data-via="rest|kafka"]:
-// client id, host and how it connects, assigned partitions) and a partitions table (tr[data-group-partition="t-p"]: member, committed offset, HW, lag).
+// the member by client id, host and how it connects, assigned partitions) and a partitions table
+// (tr[data-group-partition="t-p"]: member, committed offset, HW, lag). Members show as "consumer-1 (…a3f2)"
+// (members.js); the full member id is the cell's tooltip.
 //
 // A delta redraws only the cards of the groups it names; a card's tables are rebuilt whole (a group has a few
 // members and partitions, and its row changes only when the group does: a rebalance, a commit, the HW moving).
@@ -9,6 +11,7 @@ import { term, definition } from './glossary.js';
 import { sortedGroups, groupSummary, groupStateKind } from './state.js';
 import { formatTime } from './format.js';
 import { displayHost, memberVia } from './clients.js';
+import { memberLabel } from './members.js';
 
 export function createGroupsView(container, emptyNote) {
   const cards = new Map(); // group_id -> card
@@ -54,7 +57,7 @@ function buildCard(groupId) {
       el('span', { class: 'group-facts' }, parts.generation, parts.protocol, parts.coordinator, parts.lag)),
     el('div', { class: 'group-body' },
       el('div', { class: 'table-wrap' }, el('table', { class: 'members' },
-        el('thead', {}, el('tr', {}, th('member id'), th(term('client_id', 'client id')), th('host · via'),
+        el('thead', {}, el('tr', {}, th(term('member_id', 'member'), ' by ', term('client_id', 'client id')), th('host · via'),
           th('assigned partitions'))),
         parts.members)),
       parts.noMembers,
@@ -98,9 +101,9 @@ function memberRow(m, leaderId) {
   const via = memberVia(m);
   return el('tr', { data: { member: m.member_id, clientId: m.client_id, host: m.host, via,
     partitions: (m.partitions || []).join(',') } },
-  el('td', { class: 'member-id', title: leader ? 'The group leader: it computes the assignment' : '' },
-    m.member_id, leader ? el('span', { class: 'badge controller' }, 'leader') : null),
-  el('td', {}, m.client_id),
+  el('td', { class: 'member-id', title: `member id ${m.member_id}`
+    + (leader ? '; the group leader: it computes the assignment' : '') },
+  memberLabel(m.member_id, m.client_id), leader ? el('span', { class: 'badge controller' }, 'leader') : null),
   el('td', { title: via === 'rest' ? `A REST consumer instance, run by ${m.host.replace('-', ' ')} on the client's behalf`
     : 'A Kafka client that joined over the Kafka protocol; its connections are under Kafka clients' },
   displayHost(m.host), ' ', el('span', { class: 'muted small' }, via === 'rest' ? 'REST' : 'Kafka')),
@@ -113,7 +116,8 @@ function partitionRow(p, clientOf) {
   return el('tr', { data: { groupPartition: p.key, member: p.member_id ?? '', committed: committed ?? '',
     hw: p.high_watermark ?? '', lag: lag ?? '' } },
   el('td', { class: 'pid' }, p.key),
-  el('td', {}, p.member_id ? clientOf.get(p.member_id) ?? p.member_id : el('span', { class: 'muted' }, 'unassigned')),
+  el('td', { title: p.member_id ? `member id ${p.member_id}` : '' },
+    p.member_id ? memberLabel(p.member_id, clientOf.get(p.member_id)) : el('span', { class: 'muted' }, 'unassigned')),
   el('td', { class: 'num', title: committed === null ? 'Nothing committed yet: lag counts from the log start' : '' },
     committed === null ? '—' : committed),
   el('td', { class: 'num' }, p.high_watermark ?? '—'),

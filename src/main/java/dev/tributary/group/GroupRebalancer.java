@@ -10,6 +10,7 @@ import dev.tributary.group.CoordinatorApi.SyncResult;
 import dev.tributary.log.record.SimpleRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -53,6 +54,20 @@ final class GroupRebalancer {
   private final CoordinatorRuntime runtime;
   private final Time time;
   private final Scheduler scheduler;
+
+  /**
+   * The client ids of the members removed lately, by member id, the newest {@link #MAX_DEPARTED}:
+   * the rebalance a departure starts names a member no longer in its group.
+   */
+  private final Map<String, String> departedClientIds =
+      new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+          return size() > MAX_DEPARTED;
+        }
+      };
+
+  private static final int MAX_DEPARTED = 100;
 
   GroupRebalancer(
       GroupCoordinatorConfig config, CoordinatorRuntime runtime, Time time, Scheduler scheduler) {
@@ -98,7 +113,8 @@ final class GroupRebalancer {
             group.groupId,
             group.generationId,
             GroupEvent.Type.REBALANCE_STARTED,
-            "rebalance of group " + group.groupId + " started: " + reason));
+            "rebalance of group " + group.groupId + " started: " + reason,
+            membersNamedIn(group, reason)));
     logger.info(
         "Preparing to rebalance group {} (generation {}): {}",
         group.groupId,
@@ -322,7 +338,8 @@ final class GroupRebalancer {
                   + " ("
                   + group.protocolName
                   + "): "
-                  + who));
+                  + who,
+              membersNamedIn(group, who.toString())));
       logger.info(
           "Group {} generation {} is stable{}: {}", group.groupId, group.generationId, took, who);
     }
@@ -400,8 +417,34 @@ final class GroupRebalancer {
             group.groupId,
             group.generationId,
             GroupEvent.Type.MEMBER_REMOVED,
-            "member " + m.memberId + " removed from group " + group.groupId + ": " + why));
+            "member " + m.memberId + " removed from group " + group.groupId + ": " + why,
+            Map.of(m.memberId, clientIdOf(m))));
+    departedClientIds.put(m.memberId, clientIdOf(m));
     logger.info("Removed member {} from group {}: {}", m.memberId, group.groupId, why);
+  }
+
+  /**
+   * The client id of each member, current or lately removed, whose id {@code text} contains (see
+   * {@link GroupEvent#members}).
+   */
+  private Map<String, String> membersNamedIn(ConsumerGroup group, String text) {
+    Map<String, String> named = new HashMap<>();
+    for (MemberMetadata m : group.members.values()) {
+      if (text.contains(m.memberId)) {
+        named.put(m.memberId, clientIdOf(m));
+      }
+    }
+    departedClientIds.forEach(
+        (memberId, clientId) -> {
+          if (text.contains(memberId)) {
+            named.putIfAbsent(memberId, clientId);
+          }
+        });
+    return named;
+  }
+
+  private static String clientIdOf(MemberMetadata m) {
+    return m.clientId == null ? "" : m.clientId;
   }
 
   /** The member is alive as of {@code nowMs}: its session timeout starts again. */

@@ -2,8 +2,12 @@ package dev.tributary.metadata;
 
 import dev.tributary.common.Uuid;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Describes a batch of metadata records as {@link ClusterEvent}s for the timeline: which broker was
@@ -21,33 +25,155 @@ public final class ClusterEvents {
   private ClusterEvents() {}
 
   /**
-   * The events {@code records} amount to when replayed on {@code before}.
+   * How many of a new topic's partitions get an event of their own under its {@code TOPIC_CREATED};
+   * the rest are counted in one more, so that a topic of a thousand partitions does not push the
+   * whole history out.
+   */
+  static final int MAX_NEW_PARTITION_EVENTS = 12;
+
+  /**
+   * The events {@code records} amount to when replayed on {@code before}, causes first: each event
+   * of the batch that a broker's fencing, registration or unfencing, or a topic's creation or
+   * deletion, brought about carries that event's {@link ClusterEvent#index} as its {@link
+   * ClusterEvent#causeIndex}. The records are one controller decision, so the link is exact: a
+   * leadership moved in the batch that fenced its leader moved because of that fencing. When a
+   * batch has several causes (two sessions expiring at once), an event belongs to the fencing or
+   * registration of a broker it moves away from (the old leader, a replica leaving the ISR), the
+   * unfencing of a broker it moves to (the new leader, a replica joining), or the creation or
+   * deletion of its topic, else to the first. A batch without a cause (an ISR change a leader
+   * proposed, a preferred leader election) links nothing.
    *
    * @param reason why the controller computed them (null if it did not say)
    */
   public static List<ClusterEvent> describe(
       MetadataImage before, List<MetadataRecord> records, String reason, long nowMs) {
-    List<ClusterEvent> events = new ArrayList<>();
+    Batch batch = new Batch();
     MetadataImage image = before;
     long offset = before.lastOffset();
-    java.util.Set<Uuid> createdHere = new java.util.HashSet<>();
+    Map<Uuid, Integer> newTopicPartitions = new LinkedHashMap<>();
     for (MetadataRecord record : records) {
       if (record instanceof MetadataRecord.EventsRecorded) {
         continue;
       }
       if (record instanceof MetadataRecord.TopicCreated created) {
-        createdHere.add(created.topicId());
+        newTopicPartitions.put(created.topicId(), 0);
       }
-      // A new topic's partitions are part of its TopicCreated event, not events of their own.
-      boolean ofNewTopic =
-          record instanceof MetadataRecord.PartitionChange change
-              && createdHere.contains(change.topicId());
-      if (!ofNewTopic) {
-        describeOne(image, record, reason, nowMs, events);
+      if (record instanceof MetadataRecord.PartitionChange change
+          && newTopicPartitions.containsKey(change.topicId())) {
+        // A new topic's partitions are children of its TOPIC_CREATED, up to a few.
+        int seen = newTopicPartitions.merge(change.topicId(), 1, Integer::sum);
+        if (seen <= MAX_NEW_PARTITION_EVENTS) {
+          describeNewPartition(image, change, reason, nowMs, batch);
+        }
+      } else {
+        describeOne(image, record, reason, nowMs, batch);
       }
       image = image.replay(++offset, record);
     }
-    return events;
+    for (Map.Entry<Uuid, Integer> topic : newTopicPartitions.entrySet()) {
+      int more = topic.getValue() - MAX_NEW_PARTITION_EVENTS;
+      if (more > 0) {
+        String name = image.topic(topic.getKey()).map(TopicImage::name).orElse("?");
+        batch.add(
+            event(
+                nowMs,
+                ClusterEvent.Type.PARTITIONS_ADDED,
+                name,
+                -1,
+                -1,
+                "and " + more + " more partition" + (more == 1 ? "" : "s") + " of " + name,
+                reason),
+            Set.of(),
+            Set.of());
+      }
+    }
+    return batch.linked();
+  }
+
+  /**
+   * The events of one batch being described, each with the brokers it concerns, then put in order
+   * and linked to their causes by {@link #linked()}.
+   */
+  private static final class Batch {
+    private final List<ClusterEvent> events = new ArrayList<>();
+    private final Map<ClusterEvent, Set<Integer>> leaving = new IdentityHashMap<>();
+    private final Map<ClusterEvent, Set<Integer>> arriving = new IdentityHashMap<>();
+
+    /** Adds {@code event}, about the broker it names (if any). */
+    void add(ClusterEvent event) {
+      Set<Integer> named = event.brokerId() < 0 ? Set.of() : Set.of(event.brokerId());
+      add(event, named, named);
+    }
+
+    /**
+     * Adds {@code event}, which moves leadership or ISR places away from the brokers {@code from}
+     * and to the brokers {@code to}.
+     */
+    void add(ClusterEvent event, Set<Integer> from, Set<Integer> to) {
+      events.add(event);
+      leaving.put(event, from);
+      arriving.put(event, to);
+    }
+
+    /** The causes first, in batch order, then the rest, each pointing at its cause. */
+    List<ClusterEvent> linked() {
+      List<ClusterEvent> causes = events.stream().filter(ClusterEvent::isCause).toList();
+      List<ClusterEvent> linked = new ArrayList<>(events.size());
+      for (ClusterEvent cause : causes) {
+        linked.add(cause.placed(linked.size(), -1));
+      }
+      for (ClusterEvent event : events) {
+        if (!event.isCause()) {
+          linked.add(event.placed(linked.size(), causeOf(event, causes)));
+        }
+      }
+      return List.copyOf(linked);
+    }
+
+    private int causeOf(ClusterEvent event, List<ClusterEvent> causes) {
+      if (causes.isEmpty()) {
+        return -1;
+      }
+      for (int i = 0; i < causes.size(); i++) {
+        ClusterEvent cause = causes.get(i);
+        Set<Integer> concerned =
+            cause.type() == ClusterEvent.Type.BROKER_UNFENCED
+                ? arriving.get(event)
+                : leaving.get(event);
+        boolean sameBroker = cause.brokerId() >= 0 && concerned.contains(cause.brokerId());
+        boolean sameTopic = cause.topic() != null && cause.topic().equals(event.topic());
+        if (sameBroker || sameTopic) {
+          return i;
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** One partition of a topic created in the same batch: where it lives and who leads it. */
+  private static void describeNewPartition(
+      MetadataImage image,
+      MetadataRecord.PartitionChange change,
+      String reason,
+      long nowMs,
+      Batch batch) {
+    String name = image.topic(change.topicId()).map(TopicImage::name).orElse("?");
+    batch.add(
+        event(
+            nowMs,
+            ClusterEvent.Type.PARTITIONS_ADDED,
+            name,
+            change.partition(),
+            change.leader(),
+            "partition "
+                + name
+                + "-"
+                + change.partition()
+                + " on replicas "
+                + change.replicas()
+                + ", leader "
+                + (change.leader() < 0 ? "none" : String.valueOf(change.leader())),
+            reason));
   }
 
   /** The HTTP listener's {@code host:port}, then any other listener by name. */
@@ -70,11 +196,7 @@ public final class ClusterEvents {
   }
 
   private static void describeOne(
-      MetadataImage image,
-      MetadataRecord record,
-      String reason,
-      long nowMs,
-      List<ClusterEvent> events) {
+      MetadataImage image, MetadataRecord record, String reason, long nowMs, Batch events) {
     if (record instanceof MetadataRecord.RegisterBroker r) {
       boolean restart = image.broker(r.brokerId()).isPresent();
       events.add(
@@ -165,7 +287,7 @@ public final class ClusterEvents {
       MetadataRecord.PartitionChange change,
       String reason,
       long nowMs,
-      List<ClusterEvent> events) {
+      Batch events) {
     TopicImage topic = image.topic(change.topicId()).orElse(null);
     if (topic == null) {
       return;
@@ -209,7 +331,9 @@ public final class ClusterEvents {
               change.partition(),
               change.leader(),
               text,
-              reason));
+              reason),
+          Set.of(old.leader()),
+          Set.of(change.leader()));
     }
     maybeIsrEvent(
         ClusterEvent.Type.ISR_SHRINK,
@@ -246,7 +370,7 @@ public final class ClusterEvents {
       MetadataRecord.PartitionChange change,
       String reason,
       long nowMs,
-      List<ClusterEvent> events) {
+      Batch events) {
     List<Integer> moved = from.stream().filter(id -> !to.contains(id)).toList();
     if (moved.isEmpty()) {
       return;
@@ -261,7 +385,9 @@ public final class ClusterEvents {
             change.partition(),
             moved.size() == 1 ? moved.get(0) : -1,
             tp + " ISR " + old.isr() + " → " + change.isr() + ": " + ids(moved) + " " + verb,
-            reason));
+            reason),
+        type == ClusterEvent.Type.ISR_SHRINK ? Set.copyOf(moved) : Set.of(),
+        type == ClusterEvent.Type.ISR_EXPAND ? Set.copyOf(moved) : Set.of());
   }
 
   /** The event of a controller taking over, written by the new controller as its first batch. */

@@ -26,7 +26,11 @@ import java.util.List;
  * <p>Versions: every type is at version 0 (ProducerIds, type 14: {@code brokerId int32, brokerEpoch
  * int64, nextProducerId int64}), except the broker registrations ({@code RegisterBroker}, {@code
  * BrokerRegistration}): version 0 has {@code host, port} (one HTTP listener, PLAINTEXT); version 1
- * has the listeners instead, each {@code name, host, port, securityProtocol} (by name).
+ * has the listeners instead, each {@code name, host, port, securityProtocol} (by name). {@code
+ * EventsRecorded}: version 1 adds {@code index int32, causeIndex int32} after each event's fields
+ * (the event's place in its batch and its cause's, see {@link ClusterEvent}); a record whose events
+ * are at their list positions with no causes is written at version 0, whose reader gives each event
+ * its list position and no cause.
  */
 public final class MetadataRecordSerde {
   private static final byte REGISTER_BROKER = 1;
@@ -45,7 +49,7 @@ public final class MetadataRecordSerde {
   private static final byte PRODUCER_IDS = 14;
   private static final byte VERSION_0 = 0;
 
-  /** Broker registrations with named listeners. */
+  /** Broker registrations with named listeners; events with their causes. */
   private static final byte VERSION_1 = 1;
 
   /** More listeners than any broker advertises: the bytes are not a registration. */
@@ -92,10 +96,15 @@ public final class MetadataRecordSerde {
         out.writeLong(r.brokerEpoch());
         out.writeBoolean(r.fenced());
       } else if (record instanceof MetadataRecord.EventsRecorded r) {
-        header(out, EVENTS_RECORDED);
+        boolean version0 = isVersion0(r.events());
+        header(out, EVENTS_RECORDED, version0 ? VERSION_0 : VERSION_1);
         out.writeInt(r.events().size());
         for (ClusterEvent event : r.events()) {
           event(out, event);
+          if (!version0) {
+            out.writeInt(event.index());
+            out.writeInt(event.causeIndex());
+          }
         }
       } else if (record instanceof MetadataRecord.ApiKeyCreated r) {
         header(out, API_KEY_CREATED);
@@ -140,7 +149,10 @@ public final class MetadataRecordSerde {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       byte type = in.readByte();
       byte version = in.readByte();
-      byte latest = type == REGISTER_BROKER || type == BROKER_REGISTRATION ? VERSION_1 : VERSION_0;
+      byte latest =
+          type == REGISTER_BROKER || type == BROKER_REGISTRATION || type == EVENTS_RECORDED
+              ? VERSION_1
+              : VERSION_0;
       if (version < VERSION_0 || version > latest) {
         throw new IllegalArgumentException(
             "unknown version " + version + " of metadata record type " + type);
@@ -166,7 +178,7 @@ public final class MetadataRecordSerde {
         case BROKER_REGISTRATION ->
             new MetadataRecord.BrokerRegistration(
                 in.readInt(), uuid(in), listeners(in, version), in.readLong(), in.readBoolean());
-        case EVENTS_RECORDED -> new MetadataRecord.EventsRecorded(events(in));
+        case EVENTS_RECORDED -> new MetadataRecord.EventsRecorded(events(in, version));
         case API_KEY_CREATED ->
             new MetadataRecord.ApiKeyCreated(
                 new ApiKey(in.readUTF(), in.readUTF(), in.readUTF(), in.readUTF(), in.readLong()));
@@ -302,7 +314,17 @@ public final class MetadataRecordSerde {
     nullableString(out, event.reason());
   }
 
-  private static List<ClusterEvent> events(DataInputStream in) throws IOException {
+  /** What version 0 holds: each event at its list position, none caused by another. */
+  private static boolean isVersion0(List<ClusterEvent> events) {
+    for (int i = 0; i < events.size(); i++) {
+      if (events.get(i).index() != i || events.get(i).causeIndex() != -1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<ClusterEvent> events(DataInputStream in, byte version) throws IOException {
     int count = in.readInt();
     if (count < 0 || count > 10_000) {
       throw new IllegalArgumentException("implausible event count " + count);
@@ -317,16 +339,29 @@ public final class MetadataRecordSerde {
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("unknown cluster event type", e);
       }
-      events.add(
-          new ClusterEvent(
-              offset,
-              timestampMs,
-              type,
-              nullableString(in),
-              in.readInt(),
-              in.readInt(),
-              in.readUTF(),
-              nullableString(in)));
+      String topic = nullableString(in);
+      int partition = in.readInt();
+      int brokerId = in.readInt();
+      String text = in.readUTF();
+      String reason = nullableString(in);
+      int index = version == VERSION_0 ? i : in.readInt();
+      int causeIndex = version == VERSION_0 ? -1 : in.readInt();
+      try {
+        events.add(
+            new ClusterEvent(
+                offset,
+                timestampMs,
+                type,
+                topic,
+                partition,
+                brokerId,
+                text,
+                reason,
+                index,
+                causeIndex));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("bad cluster event position", e);
+      }
     }
     return events;
   }

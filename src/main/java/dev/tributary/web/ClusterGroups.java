@@ -85,7 +85,8 @@ final class ClusterGroups {
                 e.groupId() == null ? "" : e.groupId(),
                 e.generationId(),
                 brokerId,
-                e.text()));
+                e.text(),
+                e.members() == null ? Map.of() : new TreeMap<>(e.members())));
       }
     }
     all.sort(Comparator.comparingLong(ClusterSnapshot.GroupEventRow::timestampMs)); // stable

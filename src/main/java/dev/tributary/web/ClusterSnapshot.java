@@ -201,7 +201,14 @@ record ClusterSnapshot(
       @JsonProperty("records_in_per_sec") double recordsInPerSec,
       @JsonProperty("records_out_per_sec") double recordsOutPerSec) {}
 
-  /** One timeline entry; see {@link ClusterEvent}. */
+  /**
+   * One timeline entry; see {@link ClusterEvent}.
+   *
+   * @param index its place among the events of its batch (same {@code offset}): {@code offset} and
+   *     {@code index} name it
+   * @param causeIndex the {@code index} of the event of the same batch that caused it (a broker's
+   *     fencing for the leadership and ISR changes it made), -1 when none
+   */
   record EventRow(
       @JsonProperty("offset") long offset,
       @JsonProperty("timestamp_ms") long timestampMs,
@@ -210,7 +217,9 @@ record ClusterSnapshot(
       @JsonProperty("partition") int partition,
       @JsonProperty("broker_id") int brokerId,
       @JsonProperty("text") String text,
-      @JsonProperty("reason") String reason) {
+      @JsonProperty("reason") String reason,
+      @JsonProperty("index") int index,
+      @JsonProperty("cause_index") int causeIndex) {
 
     static EventRow of(ClusterEvent e) {
       return new EventRow(
@@ -221,7 +230,9 @@ record ClusterSnapshot(
           e.partition(),
           e.brokerId(),
           e.text(),
-          e.reason());
+          e.reason(),
+          e.index(),
+          e.causeIndex());
     }
   }
 
@@ -293,6 +304,9 @@ record ClusterSnapshot(
    * @param groupId "" for {@code coordinator_loaded}
    * @param generationId -1 when not about a generation
    * @param coordinator the broker whose coordinator recorded it (its clock is {@code timestampMs})
+   * @param members the client id of each member {@code text} names, by member id (sorted; empty
+   *     when it names none, or its coordinator predates the field): the page shows them by client
+   *     id
    */
   record GroupEventRow(
       @JsonProperty("timestamp_ms") long timestampMs,
@@ -300,7 +314,8 @@ record ClusterSnapshot(
       @JsonProperty("group_id") String groupId,
       @JsonProperty("generation_id") int generationId,
       @JsonProperty("coordinator") int coordinator,
-      @JsonProperty("text") String text) {}
+      @JsonProperty("text") String text,
+      @JsonProperty("members") Map<String, String> members) {}
 
   /** Where a partition's offsets stand; the JSON carries the lower-case name. */
   enum PartitionState {

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * This broker's coordinator's groups and group events as {@link LocalSnapshot} rows. Pure: tested
@@ -92,7 +93,8 @@ final class LocalGroups {
                     e.groupId() == null ? "" : e.groupId(),
                     e.generationId(),
                     e.type().name().toLowerCase(Locale.ROOT),
-                    e.description()))
+                    e.description(),
+                    new TreeMap<>(e.members())))
         .toList();
   }
 }

@@ -378,6 +378,8 @@ record LocalSnapshot(
    *     coordinator_loaded}
    * @param groupId "" for {@code coordinator_loaded}, which is about a partition, not a group
    * @param generationId -1 when not about a generation
+   * @param members the client id of each member {@code text} names, by member id; null from a
+   *     broker that predates the field
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   record LocalGroupEvent(
@@ -385,5 +387,6 @@ record LocalSnapshot(
       @JsonProperty("group_id") String groupId,
       @JsonProperty("generation_id") int generationId,
       @JsonProperty("type") String type,
-      @JsonProperty("text") String text) {}
+      @JsonProperty("text") String text,
+      @JsonProperty("members") Map<String, String> members) {}
 }

@@ -9,10 +9,15 @@ import org.junit.jupiter.api.Test;
 
 /** The cluster timeline: what the controller says a batch did, and how every image keeps it. */
 class ClusterEventsTest {
-  private static final Uuid ORDERS = new Uuid(7, 7);
+  static final Uuid ORDERS = new Uuid(7, 7);
 
   /** Brokers 1-3 registered and unfenced; orders-0 on [1,2,3] led by 1 with ISR [1,2,3]. */
   private static MetadataImage cluster() {
+    return cluster(List.of(1, 2, 3), 1);
+  }
+
+  /** As {@link #cluster()}, orders-0 with {@code isr}, led by {@code leader} (-1: offline). */
+  static MetadataImage cluster(List<Integer> isr, int leader) {
     MetadataImage image = MetadataImage.EMPTY;
     for (int id = 1; id <= 3; id++) {
       image =
@@ -25,7 +30,7 @@ class ClusterEventsTest {
     image = image.replay(image.lastOffset() + 1, new MetadataRecord.TopicCreated(ORDERS, "orders"));
     return image.replay(
         image.lastOffset() + 1,
-        new MetadataRecord.PartitionChange(ORDERS, 0, List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0));
+        new MetadataRecord.PartitionChange(ORDERS, 0, List.of(1, 2, 3), isr, leader, 0, 0));
   }
 
   private static MetadataRecord.PartitionChange change(
@@ -121,7 +126,7 @@ class ClusterEventsTest {
   }
 
   @Test
-  void aNewTopicIsOneEventNotOnePerPartition() {
+  void aNewTopicIsOneCauseWithItsPartitionsAsItsConsequences() {
     Uuid clicks = new Uuid(9, 9);
     List<ClusterEvent> events =
         ClusterEvents.describe(
@@ -134,12 +139,18 @@ class ClusterEventsTest {
             1);
 
     assertThat(events)
-        .singleElement()
-        .satisfies(
-            e -> {
-              assertThat(e.type()).isEqualTo(ClusterEvent.Type.TOPIC_CREATED);
-              assertThat(e.text()).isEqualTo("topic clicks created");
-            });
+        .extracting(ClusterEvent::type, ClusterEvent::text, ClusterEvent::causeIndex)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                ClusterEvent.Type.TOPIC_CREATED, "topic clicks created", -1),
+            org.assertj.core.groups.Tuple.tuple(
+                ClusterEvent.Type.PARTITIONS_ADDED,
+                "partition clicks-0 on replicas [1], leader 1",
+                0),
+            org.assertj.core.groups.Tuple.tuple(
+                ClusterEvent.Type.PARTITIONS_ADDED,
+                "partition clicks-1 on replicas [2], leader 2",
+                0));
   }
 
   @Test

@@ -95,28 +95,41 @@ class ControllerTest {
       nowMs[0] = 4_000;
       controller.fenceBroker(1, epoch, "controlled shutdown");
 
-      assertThat(log.image().events())
+      List<ClusterEvent> events = log.image().events();
+      assertThat(events)
           .extracting(ClusterEvent::type)
           .containsExactly(
               ClusterEvent.Type.CONTROLLER_ELECTED,
               ClusterEvent.Type.BROKER_REGISTERED,
               ClusterEvent.Type.BROKER_UNFENCED,
               ClusterEvent.Type.TOPIC_CREATED,
+              ClusterEvent.Type.PARTITIONS_ADDED,
+              ClusterEvent.Type.PARTITIONS_ADDED,
+              ClusterEvent.Type.BROKER_FENCED,
               ClusterEvent.Type.LEADER_CHANGED,
-              ClusterEvent.Type.LEADER_CHANGED,
-              ClusterEvent.Type.BROKER_FENCED);
-      assertThat(log.image().events())
+              ClusterEvent.Type.LEADER_CHANGED);
+      assertThat(events)
           .extracting(ClusterEvent::timestampMs)
-          .containsExactly(0L, 1_000L, 2_000L, 3_000L, 4_000L, 4_000L, 4_000L);
-      assertThat(log.image().events().get(0).text()).contains("broker 1", "Raft term 4");
+          .containsExactly(0L, 1_000L, 2_000L, 3_000L, 3_000L, 3_000L, 4_000L, 4_000L, 4_000L);
+      assertThat(events.get(0).text()).contains("broker 1", "Raft term 4");
+      // The topic's partitions are its creation's consequences, in its batch.
+      assertThat(events.subList(4, 6))
+          .allSatisfy(
+              e -> {
+                assertThat(e.offset()).isEqualTo(events.get(3).offset());
+                assertThat(e.causeIndex()).isEqualTo(events.get(3).index());
+              });
       // A controlled shutdown moves leadership away first, then fences: both in one batch, with one
-      // reason.
-      assertThat(log.image().events().get(4).text())
-          .isEqualTo("t-0 offline: leader 1 → none (leader epoch 1)");
-      assertThat(log.image().events().get(6).reason())
-          .isEqualTo("broker 1 fenced: controlled shutdown");
-      assertThat(log.image().events().get(4).reason())
-          .isEqualTo("broker 1 fenced: controlled shutdown");
+      // reason, and the fencing is put first as the cause of the moves.
+      assertThat(events.get(7).text()).isEqualTo("t-0 offline: leader 1 → none (leader epoch 1)");
+      assertThat(events.get(6).reason()).isEqualTo("broker 1 fenced: controlled shutdown");
+      assertThat(events.get(7).reason()).isEqualTo("broker 1 fenced: controlled shutdown");
+      assertThat(events.subList(7, 9))
+          .allSatisfy(
+              e -> {
+                assertThat(e.offset()).isEqualTo(events.get(6).offset());
+                assertThat(e.causeIndex()).isEqualTo(events.get(6).index()).isZero();
+              });
       assertThat(log.image().events())
           .extracting(ClusterEvent::offset)
           .isSorted()

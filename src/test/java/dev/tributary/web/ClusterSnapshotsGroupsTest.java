@@ -174,11 +174,51 @@ class ClusterSnapshotsGroupsTest {
 
     assertThat(view.groupEvents())
         .containsExactly(
-            new ClusterSnapshot.GroupEventRow(100, "coordinator_loaded", "", -1, 2, "loaded -0"),
             new ClusterSnapshot.GroupEventRow(
-                200, "member_removed", "h", 1, 1, "removed: session expired"),
+                100, "coordinator_loaded", "", -1, 2, "loaded -0", Map.of()),
             new ClusterSnapshot.GroupEventRow(
-                300, "rebalance_started", "g", 3, 2, "started: c1 joined"));
+                200, "member_removed", "h", 1, 1, "removed: session expired", Map.of()),
+            new ClusterSnapshot.GroupEventRow(
+                300, "rebalance_started", "g", 3, 2, "started: c1 joined", Map.of()));
+  }
+
+  @Test
+  void aGroupEventNamesItsMembersClientIdsThroughTheTripBetweenBrokersAndInTheJson() {
+    String memberId = "consumer-1-0f3c1b8e-7a2d-4c55-9e61-5d7be01aa3f2";
+    GroupEvent removed =
+        new GroupEvent(
+            200,
+            "g",
+            1,
+            GroupEvent.Type.MEMBER_REMOVED,
+            "member " + memberId + " removed from group g: it left the group",
+            Map.of(memberId, "consumer-1"));
+    LocalSnapshot answer = withGroups(answer(2, 1, 20), List.of(), List.of(removed));
+    LocalSnapshot travelled = json.readValue(json.writeValueAsString(answer), LocalSnapshot.class);
+
+    ClusterSnapshot view = merge(Map.of(2, travelled));
+
+    assertThat(view.groupEvents())
+        .singleElement()
+        .satisfies(e -> assertThat(e.members()).containsExactly(Map.entry(memberId, "consumer-1")));
+    assertThat(
+            json.readTree(json.writeValueAsString(view)).get("group_events").get(0).get("members"))
+        .hasToString("{\"" + memberId + "\":\"consumer-1\"}");
+  }
+
+  @Test
+  void aGroupEventFromABrokerThatPredatesMembersNamesNone() {
+    GroupEvent empty = new GroupEvent(5, "g", 1, GroupEvent.Type.GROUP_EMPTY, "group g is empty");
+    tools.jackson.databind.node.ObjectNode tree =
+        (tools.jackson.databind.node.ObjectNode)
+            json.readTree(
+                json.writeValueAsString(withGroups(answer(2, 1, 20), List.of(), List.of(empty))));
+    ((tools.jackson.databind.node.ObjectNode) tree.get("group_events").get(0)).remove("members");
+    LocalSnapshot answer = json.treeToValue(tree, LocalSnapshot.class);
+
+    assertThat(merge(Map.of(2, answer)).groupEvents())
+        .singleElement()
+        .satisfies(e -> assertThat(e.members()).isEmpty());
   }
 
   @Test

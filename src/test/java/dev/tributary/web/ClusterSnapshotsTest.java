@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.Uuid;
 import dev.tributary.metadata.BrokerImage;
+import dev.tributary.metadata.ClusterEvent;
 import dev.tributary.metadata.MetadataImage;
+import dev.tributary.metadata.MetadataRecord;
 import dev.tributary.metadata.PartitionImage;
 import dev.tributary.metadata.TopicImage;
 import java.util.List;
@@ -234,6 +236,69 @@ class ClusterSnapshotsTest {
     assertThat(unreachable.get("leader").asInt()).isEqualTo(2);
     assertThat(unreachable.get("offsets").isNull()).isTrue();
     assertThat(tree.get("partitions").get(2).get("leader").asInt()).isEqualTo(-1);
+  }
+
+  @Test
+  void eachEventNamesItsPlaceInItsBatchAndItsCauseThere() {
+    MetadataImage image =
+        image()
+            .replay(
+                43,
+                new MetadataRecord.EventsRecorded(
+                    List.of(
+                        new ClusterEvent(
+                            -1,
+                            7,
+                            ClusterEvent.Type.BROKER_FENCED,
+                            null,
+                            -1,
+                            3,
+                            "broker 3 fenced",
+                            "session expired",
+                            0,
+                            -1),
+                        new ClusterEvent(
+                            -1,
+                            7,
+                            ClusterEvent.Type.ISR_SHRINK,
+                            "orders",
+                            0,
+                            3,
+                            "orders-0 ISR [1, 2, 3] → [1, 2]: replica 3 left",
+                            "session expired",
+                            1,
+                            0))));
+
+    ClusterSnapshot snapshot =
+        ClusterSnapshots.merge(
+            new ClusterSnapshots.Context("c-1", 1, 1, 3, 1_000, false, 1),
+            image,
+            Map.of(1, self()),
+            Set.of(),
+            Map.of());
+
+    assertThat(snapshot.events())
+        .extracting(
+            ClusterSnapshot.EventRow::offset,
+            ClusterSnapshot.EventRow::index,
+            ClusterSnapshot.EventRow::causeIndex)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(43L, 0, -1),
+            org.assertj.core.groups.Tuple.tuple(43L, 1, 0));
+    JsonNode shrink = json.readTree(json.writeValueAsString(snapshot)).get("events").get(1);
+    assertThat(fieldNames(shrink))
+        .containsExactlyInAnyOrder(
+            "offset",
+            "timestamp_ms",
+            "type",
+            "topic",
+            "partition",
+            "broker_id",
+            "text",
+            "reason",
+            "index",
+            "cause_index");
+    assertThat(shrink.get("cause_index").asInt()).isZero();
   }
 
   @Test

@@ -76,6 +76,11 @@ class DashboardBrowserTest {
     assertThat(passedOnPage("rewind.test.html")).isEqualTo(8);
   }
 
+  @Test
+  void theTimelineAndMemberUnitTestsPassInTheBrowser() {
+    assertThat(passedOnPage("timeline.test.html")).isGreaterThanOrEqualTo(10);
+  }
+
   /** Opens a JavaScript unit-test page, asserts none failed, and returns how many passed. */
   private int passedOnPage(String page) {
     browser.driver().get("http://127.0.0.1:" + port + "/js-tests/" + page);
@@ -145,9 +150,18 @@ class DashboardBrowserTest {
     assertThat(browser.attribute(member, "data-host")).isEqualTo("broker-1");
     assertThat(browser.attribute(member, "data-via")).isEqualTo("rest");
     assertThat(browser.attribute(member, "data-partitions")).isEqualTo("grouped-0");
-    assertThat(browser.attribute(member, "data-member")).isNotBlank();
+    String memberId = browser.attribute(member, "data-member");
+    assertThat(memberId).startsWith("c1-");
+    // Shown by client id and the end of its id; the whole id is the tooltip.
+    String suffix = memberId.substring(memberId.length() - 4);
+    assertThat(browser.text(member + " td.member-id")).startsWith("c1 (…" + suffix + ")");
+    assertThat(browser.attribute(member + " td.member-id", "title")).contains(memberId);
+    assertThat(browser.text(partition + " td[title]")).isEqualTo("c1 (…" + suffix + ")");
     assertThat(browser.texts("#events li[data-kind='group']"))
-        .anySatisfy(e -> assertThat(e).contains("readers").contains("generation"));
+        .anySatisfy(e -> assertThat(e).contains("readers").contains("generation"))
+        .noneSatisfy(e -> assertThat(e).contains(memberId));
+    assertThat(browser.attribute("#events li[data-kind='group'] .member", "title"))
+        .isEqualTo(memberId);
     assertThat(
             browser.attribute(
                 "#partitions .topic[data-topic='__consumer_offsets']", "data-expanded"))

@@ -1,6 +1,7 @@
 package dev.tributary.web;
 
 import java.util.List;
+import java.util.Map;
 
 /** Small hand-made cluster views for the live view's tests. */
 final class DashboardFixtures {
@@ -43,7 +44,7 @@ final class DashboardFixtures {
 
   static ClusterSnapshot.EventRow event(long offset, String text) {
     return new ClusterSnapshot.EventRow(
-        offset, offset * 10, "leader_changed", "orders", 0, 2, text, "why");
+        offset, offset * 10, "leader_changed", "orders", 0, 2, text, "why", 0, -1);
   }
 
   static ClusterSnapshot snapshot(
@@ -96,7 +97,8 @@ final class DashboardFixtures {
   }
 
   static ClusterSnapshot.GroupEventRow groupEvent(long timestampMs, String text) {
-    return new ClusterSnapshot.GroupEventRow(timestampMs, "rebalance_started", "g", 1, 1, text);
+    return new ClusterSnapshot.GroupEventRow(
+        timestampMs, "rebalance_started", "g", 1, 1, text, Map.of());
   }
 
   /** {@code snapshot} with these groups and group events instead of its own. */
