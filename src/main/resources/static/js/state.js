@@ -407,20 +407,6 @@ export function groupStateKind(state) {
   }
 }
 
-/**
- * The timeline: the controller's events and the coordinators' group events interleaved by time, NEWEST first,
- * each as {kind: 'cluster'|'group', event, t}. Equal times keep cluster events below group events of the same
- * moment (a group reacts to the metadata, not the other way round).
- */
-export function timeline(events, groupEvents) {
-  const all = [
-    ...events.map((event, i) => ({ kind: 'cluster', event, t: event.timestamp_ms, i })),
-    ...groupEvents.map((event, i) => ({ kind: 'group', event, t: event.timestamp_ms, i: i + events.length })),
-  ];
-  all.sort((a, b) => b.t - a.t || b.i - a.i);
-  return all.map(({ kind, event, t }) => ({ kind, event, t }));
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Failover: which broker to try next after losing the socket.
 

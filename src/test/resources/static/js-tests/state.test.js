@@ -442,14 +442,6 @@ test('mergeChanges unions changed groups and concatenates group events', () => {
   eq(m.groupEvents.map(e => e.timestamp_ms), [5, 6], 'group events');
 });
 
-test('the timeline interleaves cluster and group events by time, newest first, marked by kind', () => {
-  const events = [event(1, 'topic_created', { timestamp_ms: 100 }), event(2, 'leader_changed', { timestamp_ms: 300 })];
-  const groupEvents = [groupEvent(400), groupEvent(200), groupEvent(300, { type: 'rebalance_completed' })];
-  const t = S.timeline(events, groupEvents);
-  eq(t.map(e => [e.kind, e.t]), [['group', 400], ['group', 300], ['cluster', 300], ['group', 200], ['cluster', 100]],
-    'order');
-});
-
 test('groupSummary totals the lag, unknown if any partition lag is unknown', () => {
   eq(S.groupSummary(group('g')), { members: 1, partitions: 2, lag: 13 }, 'known');
   const unknown = group('g', { partitions: [groupPartition('orders-0'), groupPartition('orders-1', { lag: null, high_watermark: null })] });
