@@ -8,8 +8,8 @@
 // are re-listed only when its visible set changes (paging, filter, partitions added or removed).
 import { el, setText, setData, setAttr, setClass, setHidden, setClassName, badge } from './dom.js';
 import { term, definition } from './glossary.js';
-import { partitionsByTopic, topicSummary, partitionHealth, isProblem, isBelowMinIsr, isInternalTopic, lagTimeMaxMsOf }
-  from './state.js';
+import { partitionsByTopic, topicSummary, partitionHealth, isProblem, isBelowMinIsr, isInternalTopic, lagTimeMaxMsOf,
+  truncationsByPartition } from './state.js';
 import { formatBytes, idList } from './format.js';
 import { createReplicas, updateReplicas } from './render-replicas.js';
 
@@ -32,6 +32,14 @@ export function createPartitionsView(dom) {
   const groups = new Map(); // topic -> group
   let lastState = null;
   let groupOrder = '';
+  let truncations = new Map(); // partition key -> its newest replica_truncated event
+
+  /** A new truncation event redraws its partition's row (the ✂ mark), though the partition row itself did not change. */
+  function withTruncatedRows(changes) {
+    const keys = (changes.events || []).filter(e => e.type === 'replica_truncated').map(e => `${e.topic}-${e.partition}`);
+    if (keys.length === 0) return changes;
+    return { ...changes, partitions: new Set([...changes.partitions, ...keys]) };
+  }
 
   dom.filterInput.addEventListener('input', () => { view.filter = dom.filterInput.value.trim().toLowerCase(); redraw(); });
   dom.problemsCheckbox.addEventListener('change', () => { view.onlyProblems = dom.problemsCheckbox.checked; redraw(); });
@@ -43,6 +51,8 @@ export function createPartitionsView(dom) {
 
   function render(state, changes) {
     lastState = state;
+    truncations = truncationsByPartition(state.events);
+    changes = withTruncatedRows(changes);
     if (!changes.full && !changes.topics && changes.partitions.size === 0) return; // e.g. a heartbeat
     const byTopic = partitionsByTopic(state);
     removeVanishedGroups(byTopic);
@@ -141,7 +151,7 @@ export function createPartitionsView(dom) {
     if (keys !== group.keys) relist(group, visible, topic, keys);
     for (const p of visible) {
       if (!everyRow && !changes.partitions.has(p.key)) continue;
-      updateRow(group.rows.get(p.key), p, topic, lagTimeMaxMsOf(lastState, p.leader));
+      updateRow(group.rows.get(p.key), p, topic, lagTimeMaxMsOf(lastState, p.leader), truncations.get(p.key));
     }
     return shown;
   }
@@ -158,7 +168,10 @@ export function createPartitionsView(dom) {
     const rows = new Map();
     for (const p of visible) {
       let row = group.rows.get(p.key);
-      if (!row) { row = buildRow(); updateRow(row, p, topic, lagTimeMaxMsOf(lastState, p.leader)); }
+      if (!row) {
+        row = buildRow();
+        updateRow(row, p, topic, lagTimeMaxMsOf(lastState, p.leader), truncations.get(p.key));
+      }
       rows.set(p.key, row);
     }
     group.rows = rows;
@@ -227,13 +240,17 @@ function buildRow() {
   const td = cls => el('td', cls ? { class: cls } : {});
   const row = el('tr', {}, td('pid'), td('state'), td('leader'), td('num'), td('ids'), td('ids'), td('bars'),
     td('num'), td('num'), td('num col-size'));
-  row.cells[1].append(badge('', 'ok'), ' ', badge('below min ISR', 'bad', definition('below_min_isr')));
+  row.cells[1].append(badge('', 'ok'), ' ', badge('below min ISR', 'bad', definition('below_min_isr')), ' ',
+    badge('✂ truncated', 'bad', definition('truncation')));
   row.cells[6].append(createReplicas());
   return row;
 }
 
-/** @param lagTimeMaxMs the leader's replica.lag.time.max.ms (null when unknown), for the followers' lag timers */
-function updateRow(row, p, topic, lagTimeMaxMs) {
+/**
+ * @param lagTimeMaxMs the leader's replica.lag.time.max.ms (null when unknown), for the followers' lag timers
+ * @param truncation the partition's newest replica_truncated event in the timeline, or undefined
+ */
+function updateRow(row, p, topic, lagTimeMaxMs, truncation) {
   const o = p.state === 'online' ? p.offsets : null;
   const health = partitionHealth(p);
   setData(row, 'partition', p.key);
@@ -251,12 +268,15 @@ function updateRow(row, p, topic, lagTimeMaxMs) {
   setText(pid, p.partition);
   setAttr(pid, 'title', o && o.status_line ? o.status_line : `${p.key}: ${p.state}`);
 
-  const [stateBadge, , minIsrBadge] = state.childNodes;
+  const [stateBadge, , minIsrBadge, , truncatedBadge] = state.childNodes;
   const [text, kind, title] = HEALTH_BADGE[health];
   setText(stateBadge, text);
   setClassName(stateBadge, 'badge ' + kind);
   setAttr(stateBadge, 'title', title);
   setHidden(minIsrBadge, !isBelowMinIsr(p, topic));
+  setHidden(truncatedBadge, !truncation);
+  setData(row, 'truncated', truncation ? truncation.broker_id : '');
+  if (truncation) setAttr(truncatedBadge, 'title', `${truncation.text}. ${truncation.reason ?? ''}`.trim());
 
   setText(leader, p.leader < 0 ? 'none' : '★ ' + p.leader);
   setText(epoch, p.leader_epoch);

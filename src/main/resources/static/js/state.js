@@ -407,6 +407,18 @@ export function groupStateKind(state) {
   }
 }
 
+/**
+ * The newest replica_truncated event of each partition in the timeline, by partition key ("topic-p"): a replica
+ * dropped records its new leader never had, which only an acks=1 (or 0) producer can have been told were written.
+ */
+export function truncationsByPartition(events) {
+  const byKey = new Map();
+  for (const e of events) {
+    if (e.type === 'replica_truncated' && e.topic) byKey.set(`${e.topic}-${e.partition}`, e);
+  }
+  return byKey;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Failover: which broker to try next after losing the socket.
 

@@ -1,4 +1,4 @@
-// Unit tests of the dashboard's pure modules (state.js, format.js, clients.js, lag-time.js). The page writes one line per test into
+// Unit tests of the dashboard's pure modules (state.js, format.js, clients.js, lag-time.js), run by js-tests/run.html?suite=state. One line per test goes into
 // <pre id="results" data-passed="N" data-failed="M">; runTests() returns the same lines so node can run it too.
 import * as S from '/js/state.js';
 import * as F from '/js/format.js';
@@ -566,6 +566,16 @@ test('produce sends the chosen acks as the API\'s acks parameter, all by default
   eq(calls.map(c => c.url), ['http://b1/topics/orders?acks=1', 'http://b1/topics/a%20b?acks=all',
     'http://b1/topics/orders?acks=0'], 'urls');
   eq(calls.map(c => c.method), ['POST', 'POST', 'POST'], 'methods');
+});
+
+test('each partition\'s newest truncation comes from the timeline, by partition key', () => {
+  const events = [event(1, 'replica_truncated', { topic: 'orders', partition: 0, text: 'first' }),
+    event(2, 'leader_changed'), event(3, 'replica_truncated', { topic: 'orders', partition: 0, text: 'second' }),
+    event(4, 'replica_truncated', { topic: 'audit', partition: 2, text: 'audit' })];
+  const t = S.truncationsByPartition(events);
+  eq([...t.keys()].sort(), ['audit-2', 'orders-0']);
+  eq(t.get('orders-0').text, 'second', 'the newest');
+  eq(S.truncationsByPartition([event(5)]).size, 0);
 });
 
 // ----- runner -----

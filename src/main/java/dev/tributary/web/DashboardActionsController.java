@@ -4,15 +4,9 @@ import dev.tributary.auth.ClusterOrigins;
 import dev.tributary.metadata.BrokerImage;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.MetadataCache;
-import dev.tributary.transport.http.InternalApi;
-import dev.tributary.transport.http.PeerUrls;
 import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -44,8 +38,7 @@ class DashboardActionsController {
   private final BrokerConfig config;
   private final DashboardProperties properties;
   private final FaultActions faults;
-  private final HttpClient http;
-  private final PeerUrls urls;
+  private final InternalRelay relay;
   private final JsonMapper json;
   private final ClusterOrigins origins;
 
@@ -54,17 +47,15 @@ class DashboardActionsController {
       BrokerConfig config,
       DashboardProperties properties,
       FaultActions faults,
-      HttpClient tributaryHttpClient,
-      PeerUrls urls,
+      InternalRelay relay,
       JsonMapper json,
       ClusterOrigins origins) {
     this.origins = origins;
-    this.urls = urls;
+    this.relay = relay;
     this.broker = broker;
     this.config = config;
     this.properties = properties;
     this.faults = faults;
-    this.http = tributaryHttpClient;
     this.json = json;
   }
 
@@ -192,34 +183,17 @@ class DashboardActionsController {
 
   private CompletableFuture<ResponseEntity<Map<String, Object>>> forward(
       BrokerImage target, String action, byte[] body) {
-    HttpRequest request =
-        HttpRequest.newBuilder(urls.uri(target.host(), target.port(), INTERNAL_PREFIX + action))
-            .timeout(FORWARD_TIMEOUT)
-            .header(
-                InternalApi.SECRET_HEADER,
-                config.clusterSecret() == null ? "" : config.clusterSecret())
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body == null ? new byte[0] : body))
-            .build();
-    return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-        .thenApply(
-            response -> {
-              @SuppressWarnings("unchecked")
-              Map<String, Object> answer = json.readValue(response.body(), Map.class);
-              return ResponseEntity.status(response.statusCode())
-                  .contentType(MediaType.APPLICATION_JSON)
-                  .body(answer);
-            })
-        .exceptionally(
-            e ->
-                error(
-                    HttpStatus.SERVICE_UNAVAILABLE,
-                    50306,
-                    "Broker "
-                        + target.brokerId()
-                        + " did not answer ("
-                        + rootName(e)
-                        + "); is it down already?"));
+    return relay.post(
+        target,
+        INTERNAL_PREFIX + action,
+        body,
+        FORWARD_TIMEOUT,
+        e ->
+            "Broker "
+                + target.brokerId()
+                + " did not answer ("
+                + InternalRelay.rootName(e)
+                + "); is it down already?");
   }
 
   private Optional<Integer> pauseSeconds(byte[] body) {
@@ -239,14 +213,6 @@ class DashboardActionsController {
     }
   }
 
-  private static String rootName(Throwable e) {
-    Throwable cause = e;
-    while (cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause.getClass().getSimpleName();
-  }
-
   private static CompletableFuture<ResponseEntity<Map<String, Object>>> done(
       ResponseEntity<Map<String, Object>> r) {
     return CompletableFuture.completedFuture(r);
@@ -260,9 +226,6 @@ class DashboardActionsController {
 
   private static ResponseEntity<Map<String, Object>> error(
       HttpStatus status, int code, String message) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("error_code", code);
-    body.put("message", message);
-    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
+    return InternalRelay.error(status, code, message);
   }
 }

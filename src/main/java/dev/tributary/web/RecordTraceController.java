@@ -12,12 +12,7 @@ import dev.tributary.server.RecordTraceService;
 import dev.tributary.server.RequestContext;
 import dev.tributary.trace.TraceReport;
 import dev.tributary.trace.TraceStep;
-import dev.tributary.transport.http.InternalApi;
-import dev.tributary.transport.http.PeerUrls;
 import jakarta.servlet.http.HttpServletRequest;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,8 +50,7 @@ class RecordTraceController {
   private final RecordTraceService traces;
   private final MetadataCache broker;
   private final BrokerConfig config;
-  private final HttpClient http;
-  private final PeerUrls urls;
+  private final InternalRelay relay;
   private final JsonMapper json;
   private final ClusterOrigins origins;
   private final RequestContexts contexts;
@@ -66,16 +60,14 @@ class RecordTraceController {
       RecordTraceService traces,
       MetadataCache broker,
       BrokerConfig config,
-      HttpClient tributaryHttpClient,
-      PeerUrls urls,
+      InternalRelay relay,
       JsonMapper json,
       ClusterOrigins origins,
       RequestContexts contexts) {
     this.traces = traces;
     this.broker = broker;
     this.config = config;
-    this.http = tributaryHttpClient;
-    this.urls = urls;
+    this.relay = relay;
     this.json = json;
     this.origins = origins;
     this.contexts = contexts;
@@ -189,36 +181,19 @@ class RecordTraceController {
     body.put("partition", wanted.partition());
     body.put("acks", TraceReport.acksName(wanted.acks()));
     body.put("principal", principal);
-    HttpRequest request =
-        HttpRequest.newBuilder(urls.uri(leader.host(), leader.port(), INTERNAL))
-            .timeout(Duration.ofMillis(waitMs).plus(FORWARD_EXTRA))
-            .header(
-                InternalApi.SECRET_HEADER,
-                config.clusterSecret() == null ? "" : config.clusterSecret())
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
-            .build();
-    return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-        .thenApply(
-            response -> {
-              @SuppressWarnings("unchecked")
-              Map<String, Object> answer = json.readValue(response.body(), Map.class);
-              return ResponseEntity.status(response.statusCode())
-                  .contentType(MediaType.APPLICATION_JSON)
-                  .body(answer);
-            })
-        .exceptionally(
-            e ->
-                error(
-                    HttpStatus.SERVICE_UNAVAILABLE,
-                    50306,
-                    "Broker "
-                        + leader.brokerId()
-                        + " leads "
-                        + wanted.topic()
-                        + "-"
-                        + (wanted.partition() == null ? 0 : wanted.partition())
-                        + " but did not answer the trace; retry shortly"));
+    return relay.post(
+        leader,
+        INTERNAL,
+        json.writeValueAsBytes(body),
+        Duration.ofMillis(waitMs).plus(FORWARD_EXTRA),
+        e ->
+            "Broker "
+                + leader.brokerId()
+                + " leads "
+                + wanted.topic()
+                + "-"
+                + (wanted.partition() == null ? 0 : wanted.partition())
+                + " but did not answer the trace; retry shortly");
   }
 
   private static ResponseEntity<Map<String, Object>> ok(TraceReport report) {
@@ -253,9 +228,6 @@ class RecordTraceController {
 
   private static ResponseEntity<Map<String, Object>> error(
       HttpStatus status, int code, String message) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("error_code", code);
-    body.put("message", message);
-    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
+    return InternalRelay.error(status, code, message);
   }
 }

@@ -21,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * "Follow one record" on three broker processes: traced from the page of a broker that does not
  * lead the partition (so the trace is passed on to the leader), and through the HTTP endpoint that
- * {@code ./tributary trace} calls.
+ * {@code ./tributary trace} calls; and the end of a record acknowledged with acks=1 that its leader
+ * took with it, as the page shows it.
  */
 class RecordTraceIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
@@ -36,7 +37,8 @@ class RecordTraceIT {
 
   @BeforeAll
   static void start() {
-    cluster = new TestCluster(data, e2e.logDir(), 3);
+    cluster =
+        new TestCluster(data, e2e.logDir(), 3, List.of("--tributary.dashboard.fault-actions=true"));
     client = new ClusterClient(cluster);
     browser = HeadlessChromium.start(1400, 1000);
     cluster.startAll();
@@ -124,6 +126,69 @@ class RecordTraceIT {
             "POST", cluster.get(notTheLeader()), "/dashboard/actions/topics/nope/trace", "{}");
     assertThat(unknown.statusCode()).isEqualTo(404);
     assertThat(json.readTree(unknown.body()).get("error_code").asInt()).isEqualTo(40401);
+  }
+
+  /**
+   * Both followers stop fetching, a record is acknowledged with acks=1 by the leader alone, the
+   * leader is killed (a follower takes over without the record) and started again: it drops the
+   * record, and the page says so on the timeline and on the partition's row.
+   */
+  @Test
+  void anAcksOneRecordLostWithItsLeaderShowsAsATruncationOnThePage() throws Exception {
+    String topic = "lost";
+    client.createTopic(topic, 1, 3, Map.of("min.insync.replicas", "1"));
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 1, Duration.ofSeconds(60));
+    int leader = client.partition(topic, 0).leader();
+    List<Integer> followers = List.of(1, 2, 3).stream().filter(id -> id != leader).toList();
+    try {
+      followers.forEach(id -> pauseFetching(id, 60));
+      HttpResponse<String> produced =
+          client.send(
+              "POST",
+              cluster.get(leader),
+              "/topics/" + topic + "/partitions/0?acks=1",
+              "{\"records\":[{\"value\":\"lost\"}]}");
+      assertThat(produced.statusCode()).as(produced.body()).isEqualTo(200);
+
+      cluster.get(leader).kill();
+      BrokerProcess survivor = cluster.get(followers.get(0));
+      await("a follower leads " + topic + "-0")
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> followers.contains(client.partition(survivor, topic, 0).leader()));
+      cluster.restart(leader);
+
+      browser.driver().get(survivor.url("/"));
+      String row = "#partitions tr[data-partition='" + topic + "-0']";
+      await("the truncation on the partition's row")
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> String.valueOf(leader).equals(browser.attribute(row, "data-truncated")));
+      assertThat(browser.attribute(row + " .badge[title*='dropped']", "title"))
+          .contains("replica " + leader);
+      assertThat(browser.texts("#events li[data-type='replica_truncated']"))
+          .anySatisfy(e -> assertThat(e).contains(topic + "-0", "replica " + leader));
+      browser.screenshot("dashboard-truncation");
+    } finally {
+      cluster.healAll();
+      followers.forEach(id -> pauseFetching(id, 1)); // a pause of 1 s ends the long one
+      ReplicationChecks.awaitFullIsr(cluster, client, TOPIC, 1, Duration.ofSeconds(60));
+    }
+  }
+
+  private static void pauseFetching(int brokerId, int seconds) {
+    try {
+      HttpResponse<String> paused =
+          client.send(
+              "POST",
+              cluster.get(brokerId),
+              "/dashboard/actions/brokers/" + brokerId + "/pause-fetching",
+              "{\"seconds\":" + seconds + "}");
+      assertThat(paused.statusCode()).as(paused.body()).isEqualTo(202);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   private static List<String> stepsOnScreen() {

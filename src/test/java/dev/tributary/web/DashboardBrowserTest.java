@@ -68,22 +68,29 @@ class DashboardBrowserTest {
 
   @Test
   void theJavaScriptUnitTestsPassInTheBrowser() {
-    assertThat(passedOnPage("state.test.html")).isGreaterThan(20);
+    assertThat(passedOnPage("state")).isGreaterThan(20);
   }
 
   @Test
   void theRewindScrubbersUnitTestsPassInTheBrowser() {
-    assertThat(passedOnPage("rewind.test.html")).isEqualTo(8);
+    assertThat(passedOnPage("rewind")).isEqualTo(8);
+  }
+
+  @Test
+  void theTracePanelsUnitTestsPassInTheBrowser() {
+    assertThat(passedOnPage("trace")).isEqualTo(3);
   }
 
   @Test
   void theTimelineAndMemberUnitTestsPassInTheBrowser() {
-    assertThat(passedOnPage("timeline.test.html")).isGreaterThanOrEqualTo(10);
+    assertThat(passedOnPage("timeline")).isGreaterThanOrEqualTo(10);
   }
 
-  /** Opens a JavaScript unit-test page, asserts none failed, and returns how many passed. */
-  private int passedOnPage(String page) {
-    browser.driver().get("http://127.0.0.1:" + port + "/js-tests/" + page);
+  /**
+   * Runs one JavaScript unit-test suite in the page, asserts none failed, returns how many passed.
+   */
+  private int passedOnPage(String suite) {
+    browser.driver().get("http://127.0.0.1:" + port + "/js-tests/run.html?suite=" + suite);
     await()
         .atMost(Duration.ofSeconds(20))
         .until(() -> browser.attribute("#results", "data-failed") != null);
