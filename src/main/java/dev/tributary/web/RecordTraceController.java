@@ -45,6 +45,11 @@ import tools.jackson.databind.json.JsonMapper;
 class RecordTraceController {
   static final String INTERNAL = "/internal/v1/trace";
   private static final Set<String> FIELDS = Set.of("acks", "partition");
+
+  /** What a broker passing a trace on adds: the topic (from the public path) and the principal. */
+  private static final Set<String> FORWARDED_FIELDS =
+      Set.of("acks", "partition", "topic", "principal");
+
   private static final Duration FORWARD_EXTRA = Duration.ofSeconds(5);
 
   private final RecordTraceService traces;
@@ -94,7 +99,7 @@ class RecordTraceController {
               "Dashboard actions are accepted only from the cluster's own dashboard pages, not from "
                   + origin));
     }
-    Wanted wanted = parse(topic, body);
+    Wanted wanted = parse(topic, body, FIELDS);
     RequestContext context = contexts.of(request);
     try {
       return traces
@@ -117,7 +122,7 @@ class RecordTraceController {
   CompletableFuture<ResponseEntity<Map<String, Object>>> traceForwarded(
       @RequestBody byte[] body, HttpServletRequest request) {
     JsonNode tree = readTree(body);
-    Wanted wanted = parse(tree.path("topic").asString(""), body);
+    Wanted wanted = parse(tree.path("topic").asString(""), body, FORWARDED_FIELDS);
     String principal = tree.path("principal").isString() ? tree.path("principal").asString() : null;
     RequestContext context = new RequestContext(principal, request.getRemoteAddr(), true);
     return traces
@@ -125,7 +130,10 @@ class RecordTraceController {
         .thenApply(RecordTraceController::ok);
   }
 
-  private Wanted parse(String topic, byte[] body) {
+  /**
+   * @param allowed the fields the body may have: the public endpoint's, or a forwarded trace's
+   */
+  private Wanted parse(String topic, byte[] body, Set<String> allowed) {
     if (body == null || body.length == 0) {
       return new Wanted(topic, null, Acks.ALL);
     }
@@ -135,7 +143,7 @@ class RecordTraceController {
           "A trace's body is a JSON object: {\"acks\": \"all\"|\"1\"|\"0\", \"partition\": N}");
     }
     for (String name : tree.propertyNames()) {
-      if (!FIELDS.contains(name) && !name.equals("topic") && !name.equals("principal")) {
+      if (!allowed.contains(name)) {
         throw new InvalidRequestException(
             "Unknown field \"" + name + "\"; a trace takes acks and partition");
       }

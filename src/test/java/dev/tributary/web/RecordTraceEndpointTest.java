@@ -82,6 +82,10 @@ class RecordTraceEndpointTest {
     assertError(trace("refused", "{\"acks\":\"2\"}", null), 400, 40002, "acks must be");
     assertError(trace("refused", "{\"partition\":-1}", null), 400, 40002, "partition must be");
     assertError(trace("refused", "{\"colour\":\"red\"}", null), 400, 40002, "Unknown field");
+    // What only a broker passing a trace on may send is no field of the public endpoint.
+    assertError(
+        trace("refused", "{\"principal\":\"User:admin\"}", null), 400, 40002, "Unknown field");
+    assertError(trace("refused", "{\"topic\":\"other\"}", null), 400, 40002, "Unknown field");
     assertError(trace("refused", "{\"partition\":9}", null), 404, 40402, "Partition 9");
     assertError(
         trace("refused", "{}", "http://evil.example"), 403, 40302, "cluster's own dashboard");
