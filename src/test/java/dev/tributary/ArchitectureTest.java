@@ -212,6 +212,27 @@ class ArchitectureTest {
   }
 
   @Test
+  void theGuidedDemosAreAStandaloneClient() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.tributary.demo..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.springframework..", "jakarta.servlet..")
+        .orShould()
+        .dependOnClassesThat()
+        .resideOutsideOfPackages(
+            "dev.tributary.demo..",
+            "java..",
+            "javax..",
+            "tools.jackson..",
+            "com.fasterxml.jackson..",
+            "")
+        .because("the demos talk to brokers over HTTP only, like any user (docs/demos.md)")
+        .check(classes);
+  }
+
+  @Test
   void packagesHaveNoCycles() {
     slices().matching("dev.tributary.(*)..").should().beFreeOfCycles().check(classes);
   }

@@ -51,6 +51,8 @@ record ClusterSnapshot(
    * @param serverTimeMs this broker's clock when it built the snapshot (not compared when diffing)
    * @param faultActions whether this broker accepts the dashboard's fault buttons ({@code
    *     tributary.dashboard.fault-actions})
+   * @param demo the guided demo running now, as its runner last told this broker ({@link
+   *     DemoBanner}); null when none (or its runner went quiet for a minute)
    */
   record Header(
       @JsonProperty("cluster_id") String clusterId,
@@ -59,7 +61,27 @@ record ClusterSnapshot(
       @JsonProperty("controller_epoch") long controllerEpoch,
       @JsonProperty("metadata_offset") long metadataOffset,
       @JsonProperty("server_time_ms") long serverTimeMs,
-      @JsonProperty("fault_actions") boolean faultActions) {
+      @JsonProperty("fault_actions") boolean faultActions,
+      @JsonProperty("demo") DemoRow demo) {
+
+    Header(
+        String clusterId,
+        int brokerId,
+        int controllerId,
+        long controllerEpoch,
+        long metadataOffset,
+        long serverTimeMs,
+        boolean faultActions) {
+      this(
+          clusterId,
+          brokerId,
+          controllerId,
+          controllerEpoch,
+          metadataOffset,
+          serverTimeMs,
+          faultActions,
+          null);
+    }
 
     /** Equal but for the clock, which moves on every snapshot and alone is no change. */
     boolean sameAs(Header other) {
@@ -71,7 +93,35 @@ record ClusterSnapshot(
               other.controllerEpoch,
               other.metadataOffset,
               serverTimeMs,
-              other.faultActions));
+              other.faultActions,
+              other.demo));
+    }
+  }
+
+  /**
+   * The step a guided demo ({@code ./tributary demo NAME}) is on, for the page's banner: set by the
+   * demo's runner through {@code POST /dashboard/actions/demo}, in the demo's language.
+   *
+   * @param topics the topics the demo uses, {@code partitions} the {@code topic-partition} keys it
+   *     watches: the page highlights them
+   * @param updatedMs this broker's clock when the runner last set it; the banner goes 60 s later
+   */
+  record DemoRow(
+      @JsonProperty("name") String name,
+      @JsonProperty("title") String title,
+      @JsonProperty("step") int step,
+      @JsonProperty("steps") int steps,
+      @JsonProperty("text") String text,
+      @JsonProperty("topics") List<String> topics,
+      @JsonProperty("partitions") List<String> partitions,
+      @JsonProperty("updated_ms") long updatedMs) {
+    DemoRow {
+      topics = List.copyOf(topics);
+      partitions = List.copyOf(partitions);
+    }
+
+    DemoRow at(long nowMs) {
+      return new DemoRow(name, title, step, steps, text, topics, partitions, nowMs);
     }
   }
 

@@ -34,7 +34,28 @@ final class ClusterSnapshots {
       long controllerEpoch,
       long nowMs,
       boolean faultActions,
-      int defaultMinInsyncReplicas) {}
+      int defaultMinInsyncReplicas,
+      ClusterSnapshot.DemoRow demo) {
+
+    Context(
+        String clusterId,
+        int localBrokerId,
+        int controllerId,
+        long controllerEpoch,
+        long nowMs,
+        boolean faultActions,
+        int defaultMinInsyncReplicas) {
+      this(
+          clusterId,
+          localBrokerId,
+          controllerId,
+          controllerEpoch,
+          nowMs,
+          faultActions,
+          defaultMinInsyncReplicas,
+          null);
+    }
+  }
 
   /**
    * The brokers whose local snapshots a cluster snapshot needs: every leader other than {@code
@@ -118,7 +139,8 @@ final class ClusterSnapshots {
             context.controllerEpoch(),
             image.lastOffset(),
             context.nowMs(),
-            context.faultActions()),
+            context.faultActions(),
+            context.demo()),
         brokers,
         partitions,
         topics,

@@ -67,6 +67,7 @@ class LiveClusterView {
   private final PeerSnapshots peers;
   private final DashboardPublisher publisher;
   private final Optional<ClusterHistory> history;
+  private final DemoBanner demoBanner;
   private long lastRecordedMs;
 
   LiveClusterView(
@@ -76,8 +77,10 @@ class LiveClusterView {
       DashboardProperties properties,
       HttpClient tributaryHttpClient,
       PeerUrls urls,
-      JsonMapper json) {
+      JsonMapper json,
+      DemoBanner demoBanner) {
     this.broker = broker;
+    this.demoBanner = demoBanner;
     this.config = config;
     this.localSnapshots = localSnapshots;
     this.properties = properties;
@@ -180,7 +183,8 @@ class LiveClusterView {
         broker.controllerEpoch(),
         nowMs,
         properties.faultActions(),
-        config.minInsyncReplicas());
+        config.minInsyncReplicas(),
+        demoBanner.current(nowMs).orElse(null));
   }
 
   /** The view now, without waiting on anyone; empty while this broker is starting or stopping. */

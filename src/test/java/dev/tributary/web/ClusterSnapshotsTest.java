@@ -177,6 +177,7 @@ class ClusterSnapshotsTest {
             "metadata_offset",
             "server_time_ms",
             "fault_actions",
+            "demo",
             "brokers",
             "partitions",
             "topics",

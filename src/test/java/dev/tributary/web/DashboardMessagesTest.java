@@ -113,6 +113,7 @@ class DashboardMessagesTest {
             "controller_epoch",
             "metadata_offset",
             "server_time_ms",
-            "fault_actions");
+            "fault_actions",
+            "demo");
   }
 }

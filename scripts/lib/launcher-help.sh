@@ -1,0 +1,160 @@
+# The launcher's texts (sourced by ./tributary, not run): usage in English (the default), usage_zh in
+# Simplified Chinese, help, which chooses, and print_welcome, what `start` prints once the brokers are ready. Kafka's terms (ISR, HW, acks, replica.lag.time.max.ms) stay as they
+# are in Chinese.
+
+usage() {
+  cat <<EOF
+Usage: $PROG COMMAND [ARGS] [--data DIR]
+
+  start [--brokers N] [--secure] [--data DIR]
+                                     build if needed, start the brokers (on existing data if any),
+                                     wait until ready, print URLs and examples (default 3 brokers)
+  start ID                           restart one stopped broker on its data, with its settings
+  stop [ID]                          SIGTERM one broker (or all), wait for it to exit
+  kill ID                            SIGKILL one broker, to simulate a crash
+  pause ID / resume ID               SIGSTOP / SIGCONT one broker: the whole process freezes, misses its
+                                     heartbeats and is fenced after its broker session
+                                     (tributary.broker-session-timeout-ms, 3000 ms): the controller takes it out
+                                     of every ISR and replaces it as leader; resumed, it rejoins and catches up
+  pause-fetching ID [SECONDS]        stop only broker ID's replica fetcher for SECONDS (default 30, 1..600; 1
+                                     ends a longer pause early): it stays registered and keeps leading, but as a
+                                     follower it leaves the ISR once not caught up for replica.lag.time.max.ms
+                                     (5000 ms here), then catches up and returns
+  status                             id, pid, alive/dead, port and readiness of every known broker
+  logs ID [--no-follow]              follow (or print the end of) a broker's log
+  trace TOPIC [--acks all|1|0] [--partition P] [--broker ID]
+                                     send one record and print each step of its life as its leader
+                                     measured it: appended, each follower's fetch, the HW passing it,
+                                     the producer's answer (default acks=all, partition 0; any running
+                                     broker takes it and passes it to the leader)
+  bench produce|consume [ARGS]       run the load generator; \`$PROG bench produce --help\` lists ARGS
+  demo [NAME] [--auto] [--lang zh|en]
+                                     guided demos: without NAME, list them; with NAME, explain one idea step
+                                     by step, make it happen on this cluster, check the outcome (exit 1 if a
+                                     claim fails) and say what to look at on the dashboard (docs/demos.md)
+  chaos [--minutes N] [--seed S]     run the randomized replication chaos test (ReplicationChaosIT) for N
+                                     minutes (default 3): SIGKILL, SIGSTOP and SIGTERM of random brokers
+                                     under acks=all load, then every produce checked; seed S replays it
+  help [--lang zh|en]                this text (in Chinese with --lang zh, or when LANG / LC_ALL starts with zh)
+
+Broker N listens on 127.0.0.1:808N (see TRIBUTARY_PORT_BASE). The data directory is ./data unless --data DIR or
+TRIBUTARY_DATA is given; give the same one to every command.
+
+Environment:
+  TRIBUTARY_JAVA_OPTS        broker JVM flags (default: $DEFAULT_JAVA_OPTS)
+  TRIBUTARY_BENCH_JAVA_OPTS  load generator JVM flags (default: -Xms256m -Xmx1g -XX:+UseG1GC)
+  TRIBUTARY_DEMO_JAVA_OPTS   guided demos' JVM flags (default: -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1)
+  TRIBUTARY_JAR              run this jar, never build
+  TRIBUTARY_BUILD_DIR        Maven build directory, passed as -Dbuild.dir (default: ./target)
+  TRIBUTARY_MVN_ARGS         extra Maven arguments for the build, e.g. -o
+  TRIBUTARY_START_TIMEOUT    seconds to wait for readiness (default 120)
+  TRIBUTARY_STOP_TIMEOUT     seconds to wait for a stopped broker to exit (default 30)
+  TRIBUTARY_PORT_BASE        broker N listens on TRIBUTARY_PORT_BASE+N (default 8080)
+  TRIBUTARY_REPLICA_LAG_MS   replica.lag.time.max.ms for the demo cluster (default 5000)
+EOF
+}
+
+usage_zh() {
+  cat <<EOF
+用法：$PROG 命令 [参数] [--data 目录]
+
+  start [--brokers N] [--secure] [--data 目录]
+                                     需要时先构建，启动各 broker（已有数据则在其上启动），等待就绪，
+                                     打印地址和示例（默认 3 个 broker）
+  start ID                           用原来的数据和设置重启一个已停止的 broker
+  stop [ID]                          向一个（或全部）broker 发送 SIGTERM，等待其退出
+  kill ID                            向一个 broker 发送 SIGKILL，模拟崩溃
+  pause ID / resume ID               对一个 broker 发送 SIGSTOP / SIGCONT：整个进程冻结，停发心跳，在其 broker
+                                     会话超时（tributary.broker-session-timeout-ms，3000 ms）后被隔离（fenced）：
+                                     controller 把它移出所有 ISR，并替换它担任的 leader；恢复后它重新加入并追上
+  pause-fetching ID [秒数]           只停止 broker ID 的副本拉取（默认 30 秒，1..600；1 可提前结束更长的暂停）：
+                                     它仍然注册、仍然担任 leader，但作为 follower 一旦超过 replica.lag.time.max.ms
+                                     （这里是 5000 ms）没有追上就离开 ISR，之后追上并重新加入
+  status                             列出每个已知 broker 的 id、pid、存活与否、端口和就绪状态
+  logs ID [--no-follow]              跟踪（或打印末尾）一个 broker 的日志
+  trace TOPIC [--acks all|1|0] [--partition P] [--broker ID]
+                                     发送一条消息，按其 leader 的测量打印它的每一步：追加、每个 follower 的拉取、
+                                     HW 越过它、对生产者的应答（默认 acks=all、分区 0）
+  bench produce|consume [参数]       运行压测工具；\`$PROG bench produce --help\` 列出参数
+  demo [名称] [--auto] [--lang zh|en]
+                                     引导式演示：不带名称时列出所有演示；带名称时逐步讲解一个概念，在本集群上
+                                     实际运行，检查结果（有断言不成立时退出码为 1），并指出仪表盘上该看什么
+                                     （docs/demos.md）
+  chaos [--minutes N] [--seed S]     运行随机化的复制混沌测试（ReplicationChaosIT）N 分钟（默认 3）
+  help [--lang zh|en]                本说明（--lang zh，或 LANG / LC_ALL 以 zh 开头时为中文）
+
+broker N 监听 127.0.0.1:808N（见 TRIBUTARY_PORT_BASE）。数据目录默认为 ./data，可用 --data 目录 或
+TRIBUTARY_DATA 指定；每个命令都要给同一个目录。环境变量见英文帮助（$PROG help --lang en）。
+EOF
+}
+
+# Prints the help in the language asked: --lang zh|en among the arguments, else LC_ALL, LC_MESSAGES or LANG
+# (the first set) starting with zh; else English.
+help() {
+  local lang="" a prev=""
+  for a in "$@"; do
+    case "$a" in --lang=*) lang=${a#--lang=};; esac
+    [ "$prev" = --lang ] && lang=$a
+    prev=$a
+  done
+  if [ -z "$lang" ]; then
+    lang=${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}
+  fi
+  case "$lang" in zh*|ZH*) usage_zh;; *) usage;; esac
+}
+
+# The start banner: every broker's addresses, then examples to try.
+print_welcome() {
+  local brokers=${1:-1} base="http://127.0.0.1:$(port_of 1)" cid n
+  local auth=()
+  [ -z "${AUTH_TOKEN:-}" ] || auth=(-H "Authorization: Bearer $AUTH_TOKEN")
+  cid=$(curl -s --max-time 2 "${auth[@]}" "$base/v3/clusters" 2>/dev/null |
+    sed -n 's/.*"cluster_id" *: *"\([^"]*\)".*/\1/p' | head -1) || true
+  [ -n "$cid" ] || cid='$(curl -s '"$base"'/v3/clusters | sed -n '"'"'s/.*"cluster_id":"\([^"]*\)".*/\1/p'"'"')'
+  echo
+  for n in $(seq 1 "$brokers"); do
+    echo "Broker $n:  http://127.0.0.1:$(port_of "$n")/   (dashboard and API; Kafka protocol on 127.0.0.1:$(kafka_port_of "$n"); metadata quorum on 127.0.0.1:$(raft_port_of "$n"))"
+  done
+  echo
+  echo "Kafka clients: --bootstrap-server $(bootstrap_of "$brokers")"
+  cat <<EOF
+
+Every broker answers for the whole cluster; produce and read requests are forwarded to the partition's leader.
+EOF
+  if [ -n "${AUTH_TOKEN:-}" ]; then
+    cat <<EOF
+Client authentication is on. Your admin API key (a super user) is in $DATA/admin-api-key; every call needs it:
+  export TOKEN=\$(cat $DATA/admin-api-key)      # then add  -H "Authorization: Bearer \$TOKEN"  to each curl below
+Sign in to the dashboard with key id 'admin' and the part after 'admin.' as the secret.
+EOF
+  fi
+  cat <<EOF
+
+Try:
+  # produce two JSON records to partition 0 of topic demo
+  curl -s -X POST -H 'Content-Type: application/vnd.kafka.json.v2+json' \\
+    --data '{"records":[{"key":"k1","value":{"hello":"world"},"partition":0},{"value":[1,2,3],"partition":0}]}' \\
+    '$base/topics/demo?acks=all'
+  # read them back from partition 0 (waits up to 1 s for records if there are none yet)
+  curl -s '$base/topics/demo/partitions/0/records?offset=0&timeout=1000'
+  # list topics, then describe demo's partitions (leader, epoch, replicas, ISR)
+  curl -s $base/topics
+  curl -s $base/v3/clusters/$cid/topics/demo/partitions
+
+  # each replica's log end offset, lag and ISR membership, as the partition's leader sees it
+  curl -s $base/v3/clusters/$cid/topics/demo/partitions/0/replicas
+
+  # the same topic with Kafka's own clients and tools (kcat, kafka-console-consumer, kafka-clients ...)
+  echo 'hello from kcat' | kcat -P -b 127.0.0.1:$(kafka_port_of 1) -t demo -p 0
+  kcat -C -b 127.0.0.1:$(kafka_port_of 1) -t demo -p 0 -o beginning -e
+
+Stop with '$PROG stop'; crash a broker with '$PROG kill 2' and bring it back with '$PROG start 2';
+stop only broker 3's replica fetching with '$PROG pause-fetching 3' (it stays registered; as a follower it
+leaves the ISR after replica.lag.time.max.ms, ${DEMO_LAG_MS} ms, then catches up and returns); freeze the whole
+process with '$PROG pause 3' and '$PROG resume 3' (it misses its heartbeats and is fenced after its 3 s broker
+session: out of every ISR, and replaced where it led); watch leaders, ISRs and the controller move on the
+dashboard; load test with '$PROG bench produce'.
+Guided demos, each explained step by step and checked on this cluster: '$PROG demo' lists them,
+'$PROG demo isr' runs one ('--lang zh' in Chinese, '--auto' without pauses).
+EOF
+}

@@ -1,0 +1,161 @@
+package dev.tributary.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.demo.BrokerControl;
+import dev.tributary.demo.DemoMain;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Every guided demo ({@code ./tributary demo NAME --auto}, docs/demos.md) run in-process against
+ * ONE shared cluster of three broker processes started with the launcher's demo settings: each must
+ * exit 0 with a passing verdict, and its banner must reach the dashboard's state of a broker other
+ * than the one the demo talks to (the runner tells every broker). A demo that kills a broker
+ * restarts it itself; {@link #everyBrokerRuns} heals whatever a failed one left behind.
+ *
+ * <p>Adding a demo: one more {@code @Test} method calling {@link #runAndCheck(String)}.
+ */
+class DemoIT {
+  @RegisterExtension static final E2eFixture e2e = new E2eFixture();
+
+  /** The settings {@code ./tributary start} gives a three-broker cluster (cmd_start). */
+  static final List<String> LAUNCHER_SETTINGS =
+      List.of(
+          "--tributary.default-replication-factor=3",
+          "--tributary.min-insync-replicas=2",
+          "--tributary.replica-lag-time-max-ms=5000",
+          "--tributary.leader-imbalance-check-interval-ms=10000",
+          "--tributary.dashboard.fault-actions=true");
+
+  static final Duration DEMO_TIMEOUT = Duration.ofMinutes(3);
+
+  @TempDir static Path data;
+  static TestCluster cluster;
+  private static final HttpClient http = HttpClient.newHttpClient();
+  private static final JsonMapper json = JsonMapper.builder().build();
+
+  @BeforeAll
+  static void start() {
+    cluster = new TestCluster(data, e2e.logDir(), 3, LAUNCHER_SETTINGS);
+    cluster.startAll();
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @BeforeEach
+  void everyBrokerRuns() {
+    cluster.healAll();
+  }
+
+  @Test
+  void partitions() throws Exception {
+    runAndCheck("partitions");
+  }
+
+  /** Crashes and restarts go to the test's own broker processes, as the launcher does them. */
+  static final BrokerControl CONTROL =
+      new BrokerControl() {
+        @Override
+        public void kill(int id) throws Exception {
+          cluster.get(id).kill();
+        }
+
+        @Override
+        public void start(int id) {
+          cluster.restart(id);
+        }
+
+        @Override
+        public boolean isRunning(int id) {
+          return cluster.get(id).isAlive();
+        }
+      };
+
+  /**
+   * Runs demo {@code name} with {@code --auto} against broker 1 while watching broker 2's dashboard
+   * state; asserts exit 0, the passing RESULT line, and that the banner showed.
+   */
+  static String runAndCheck(String name) throws Exception {
+    Set<String> bannersSeen = ConcurrentHashMap.newKeySet();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    cluster.mark("demo " + name + " begins");
+    java.util.concurrent.ExecutorService runner =
+        java.util.concurrent.Executors.newSingleThreadExecutor();
+    CompletableFuture<Integer> run =
+        CompletableFuture.supplyAsync(
+            () ->
+                DemoMain.run(
+                    new String[] {name, "--auto", "--lang", "en", "--url", cluster.get(1).url("")},
+                    Map.of(),
+                    new ByteArrayInputStream(new byte[0]),
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8),
+                    CONTROL),
+            runner);
+    long deadline = System.nanoTime() + DEMO_TIMEOUT.toNanos();
+    while (!run.isDone() && System.nanoTime() < deadline) {
+      bannerOf(2).ifPresent(bannersSeen::add);
+      Thread.sleep(200);
+    }
+    int exit;
+    try {
+      exit = run.get(1, TimeUnit.SECONDS);
+    } finally {
+      runner.shutdownNow();
+    }
+    String output = out.toString(StandardCharsets.UTF_8);
+    System.out.println(output);
+    System.out.println(err.toString(StandardCharsets.UTF_8));
+    cluster.mark("demo " + name + " ended with exit " + exit);
+    assertThat(exit).as("exit status of demo %s; its output:%n%s%s", name, output, err).isZero();
+    assertThat(output).contains("RESULT demo=" + name + " verdict=pass").contains("failed=0");
+    assertThat(bannersSeen).as("the banner on broker 2's dashboard state").contains(name);
+    return output;
+  }
+
+  private static java.util.Optional<String> bannerOf(int id) {
+    try {
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(cluster.get(id).url("/dashboard/state")))
+                  .timeout(Duration.ofSeconds(5))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      JsonNode demo = json.readTree(r.body()).path("demo");
+      return demo.isObject()
+          ? java.util.Optional.of(demo.path("name").asString())
+          : java.util.Optional.empty();
+    } catch (Exception e) {
+      return java.util.Optional.empty(); // the broker may be down during a demo
+    }
+  }
+}
