@@ -86,7 +86,12 @@ final class PartitionsDemo implements Demo {
     for (Map.Entry<String, Integer> e : predicted.entrySet()) {
       String key = e.getKey();
       int hash = Murmur2.hash(key.getBytes(StandardCharsets.UTF_8));
-      ctx.result("keys.row", key, String.valueOf(hash), e.getValue(), landed.getOrDefault(key, java.util.Set.of()));
+      ctx.result(
+          "keys.row",
+          key,
+          String.valueOf(hash),
+          e.getValue(),
+          landed.getOrDefault(key, java.util.Set.of()));
     }
     ctx.look("keys.look", TOPIC);
     ctx.check(matched == sent, "keys.claim", matched, sent);
