@@ -127,13 +127,15 @@ public final class ReplicaFetcherManager implements AutoCloseable {
   }
 
   /**
-   * Stops every fetch for {@code durationMs} (replicas then fall out of the ISR after the lag
-   * time).
+   * Stops every fetch for {@code durationMs} from now (replicas then fall out of the ISR after the
+   * lag time). A new pause replaces the one in force, so a short one ends a longer one early: the
+   * runners, asleep until the old end, are woken to read the new one.
    */
   public void pauseFor(long durationMs) {
     pausedUntilMs = time.milliseconds() + durationMs;
     synchronized (this) {
       runners.values().forEach(runner -> runner.fetcher.abandonInFlight());
+      runners.values().forEach(Runner::wake);
     }
     logger.info("Broker {} pauses replica fetching for {} ms", localBrokerId, durationMs);
   }

@@ -80,6 +80,26 @@ class DemoIT {
     runAndCheck("partitions");
   }
 
+  @Test
+  void replication() throws Exception {
+    runAndCheck("replication");
+  }
+
+  @Test
+  void hw() throws Exception {
+    runAndCheck("hw");
+  }
+
+  @Test
+  void isr() throws Exception {
+    runAndCheck("isr");
+  }
+
+  @Test
+  void groups() throws Exception {
+    runAndCheck("groups");
+  }
+
   /** Crashes and restarts go to the test's own broker processes, as the launcher does them. */
   static final BrokerControl CONTROL =
       new BrokerControl() {
