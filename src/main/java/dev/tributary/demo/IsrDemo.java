@@ -104,7 +104,8 @@ final class IsrDemo implements Demo {
     long backMs =
         Waits.until(
             "broker " + follower + " back in the ISR of " + KEY,
-            Duration.ofSeconds(60),
+            // Well inside the 60 s pause we ended: a follower still paused would not make it.
+            Duration.ofSeconds(30),
             () -> cluster.partition(TOPIC, 0).isr().contains(follower));
     DemoCluster.Offsets offsets = cluster.offsets(TOPIC, 0);
     DemoCluster.Replica caughtUp = cluster.replicas(TOPIC, 0).get(follower);

@@ -90,7 +90,7 @@ final class Narrator implements AutoCloseable {
   }
 
   void look(String text) {
-    out.println("  " + messages.get("narrator.look") + " " + text);
+    out.println("  " + messages.get("narrator.look", text));
   }
 
   void note(String text) {

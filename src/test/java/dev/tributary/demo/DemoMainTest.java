@@ -7,9 +7,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command line: listing, usage errors (exit 2), and the verdict as the exit status. */
 class DemoMainTest {
@@ -71,6 +74,17 @@ class DemoMainTest {
     assertThat(run(Map.of(), "partitions", "--auto", "--url", "http://127.0.0.1:" + port))
         .isEqualTo(1);
     assertThat(err()).contains("no broker answered");
+  }
+
+  @Test
+  void theApiKeyComesFromTheEnvironmentElseFromTheSecureClustersKeyFile(@TempDir Path data)
+      throws Exception {
+    assertThat(DemoHttp.token(Map.of(), data)).as("no key anywhere: security off").isNull();
+    Files.writeString(data.resolve("admin-api-key"), "admin.secret-from-file\n");
+    assertThat(DemoHttp.token(Map.of(), data)).isEqualTo("admin.secret-from-file");
+    assertThat(DemoHttp.token(Map.of("TRIBUTARY_TOKEN", "ops.from-env"), data))
+        .isEqualTo("ops.from-env");
+    assertThat(DemoHttp.token(Map.of(), null)).isNull();
   }
 
   @Test
