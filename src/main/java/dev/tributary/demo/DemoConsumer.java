@@ -39,7 +39,7 @@ public final class DemoConsumer implements AutoCloseable {
   public static DemoConsumer join(DemoCluster cluster, String group, String name, String topic)
       throws IOException, InterruptedException {
     DemoConsumer c = new DemoConsumer(cluster, group, name);
-    cluster.call("DELETE", c.path, null, null, DemoCluster.V2); // 404 when there is none
+    c.delete();
     String configs =
         "{\"name\":\""
             + name
@@ -68,6 +68,19 @@ public final class DemoConsumer implements AutoCloseable {
           "could not subscribe " + name + " to " + topic + ": " + subscribed.brief());
     }
     return c;
+  }
+
+  /**
+   * Deletes instance {@code name} of {@code group} if an earlier run left it (it leaves the group
+   * at once, instead of after its session timeout).
+   */
+  public static void removeLeftover(DemoCluster cluster, String group, String name)
+      throws IOException, InterruptedException {
+    new DemoConsumer(cluster, group, name).delete();
+  }
+
+  private void delete() throws IOException, InterruptedException {
+    cluster.call("DELETE", path, null, null, DemoCluster.V2); // 404 when there is none
   }
 
   public String name() {
@@ -153,7 +166,7 @@ public final class DemoConsumer implements AutoCloseable {
   @Override
   public void close() throws IOException, InterruptedException {
     stopPolling();
-    cluster.call("DELETE", path, null, null, DemoCluster.V2);
+    delete();
   }
 
   private static void sleepQuietly(long ms) {

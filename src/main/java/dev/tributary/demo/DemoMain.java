@@ -152,6 +152,9 @@ public final class DemoMain {
     Verdict verdict = new Verdict();
     BufferedReader input = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
     try (Narrator narrator = new Narrator(demo, m, cluster, out, input, o.auto())) {
+      if (control == null) { // the command line: Ctrl-C must not leave the banner up for a minute
+        Runtime.getRuntime().addShutdownHook(new Thread(narrator::close, "demo-banner-clear"));
+      }
       cluster.brokers(); // learns every broker's address, and fails early when none answers
       narrator.intro();
       demo.run(new DemoContext(demo, cluster, brokers, m, narrator, verdict));

@@ -47,6 +47,12 @@ final class GroupsDemo implements Demo {
     List<DemoConsumer> consumers = new ArrayList<>();
     try {
       ctx.step("setup", TOPIC, PARTITIONS, RECORDS);
+      // Members an interrupted earlier run left behind would hold partitions until their session
+      // timeout: they leave now.
+      for (String member : List.of("a1", "a2", "a3", "a4", "a5")) {
+        DemoConsumer.removeLeftover(cluster, GROUP_A, member);
+      }
+      DemoConsumer.removeLeftover(cluster, GROUP_B, "b1");
       cluster.recreateTopic(TOPIC, PARTITIONS, 3, Map.of("min.insync.replicas", "2"));
       for (int p = 0; p < PARTITIONS; p++) {
         cluster.produceTo(TOPIC, p, HwDemo.numbers(p * 100, RECORDS / PARTITIONS), "all");

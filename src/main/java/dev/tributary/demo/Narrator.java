@@ -29,6 +29,8 @@ final class Narrator implements AutoCloseable {
   private volatile String banner;
   private List<String> partitions = List.of();
   private final ScheduledExecutorService refresher;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   Narrator(
       Demo demo,
@@ -130,6 +132,9 @@ final class Narrator implements AutoCloseable {
   /** Stops the refresher and clears the banner on every broker that answers. */
   @Override
   public void close() {
+    if (closed.getAndSet(true)) {
+      return;
+    }
     refresher.shutdownNow();
     banner = null;
     cluster.tellEveryBroker("{\"clear\":true}");
