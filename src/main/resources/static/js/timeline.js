@@ -10,6 +10,7 @@
 // children about them are counted (`folded`), not listed; an entry about them alone is counted in `hidden`, and so is
 // a group coordinator loading a partition of __consumer_offsets (`coordinator_loaded`).
 import { isInternalTopic } from './state.js';
+import { t, tn, lang, has } from './i18n.js';
 
 export function isInternalEvent(e) {
   return isInternalTopic(e.topic);
@@ -71,7 +72,40 @@ export function groupedTimeline(events, groupEvents, showInternal) {
 /** "3 changes · 12 internal-topic changes folded": what a cause's entry says of its children. */
 export function consequencesSummary(shown, folded) {
   const parts = [];
-  if (shown > 0) parts.push(`${shown} change${shown === 1 ? '' : 's'}`);
-  if (folded > 0) parts.push(`${folded} internal-topic change${folded === 1 ? '' : 's'} folded`);
+  if (shown > 0) parts.push(tn(shown, 'events.changes'));
+  if (folded > 0) parts.push(tn(folded, 'events.folded'));
   return parts.join(' · ');
+}
+
+/**
+ * The fields a cluster event's sentence takes, by type, for the types whose structured fields say all its English
+ * `text` says (the server writes the text in English only). Other types show the server's text.
+ */
+const TEXT_ARGS = {
+  broker_fenced: e => (e.broker_id >= 0 ? [e.broker_id] : null),
+  broker_unfenced: e => (e.broker_id >= 0 ? [e.broker_id] : null),
+  topic_created: e => (e.topic ? [e.topic] : null),
+  topic_deleted: e => (e.topic ? [e.topic] : null),
+  controller_elected: e => {
+    const term = /\(Raft term (\d+)\)$/.exec(e.text || '');
+    return e.broker_id >= 0 && term ? [e.broker_id, term[1]] : null;
+  },
+};
+
+/** The reasons the controller gives in fixed words, by their catalogue key. */
+const REASONS = {
+  'caught up with the metadata log': 'events.reason.caughtUp',
+  'won the metadata quorum\'s election': 'events.reason.wonElection',
+};
+
+/** A cluster event's sentence in the page's language: from its fields where they say it all, else the server's. */
+export function eventText(e) {
+  const args = lang() === 'en' || !TEXT_ARGS[e.type] ? null : TEXT_ARGS[e.type](e);
+  return args && has(`js.events.text.${e.type}`) ? t(`events.text.${e.type}`, ...args) : e.text;
+}
+
+/** A cluster event's reason in the page's language where it is one of the fixed ones, else the server's. */
+export function eventReason(e) {
+  if (!e.reason) return e.reason;
+  return lang() !== 'en' && REASONS[e.reason] ? t(REASONS[e.reason]) : e.reason;
 }

@@ -87,6 +87,12 @@ class DashboardBrowserTest {
   }
 
   @Test
+  void theCatalogueUnitTestsPassInTheBrowserInBothLanguages() {
+    assertThat(passedOnPage("languages")).isEqualTo(8);
+    assertThat(passedOnPage("languages&lang=zh")).isEqualTo(8);
+  }
+
+  @Test
   void theDemoBannerUnitTestsPassInTheBrowserInBothLanguages() {
     assertThat(passedOnPage("demo")).isEqualTo(9);
     assertThat(passedOnPage("demo&lang=zh")).isEqualTo(9);
@@ -101,10 +107,14 @@ class DashboardBrowserTest {
     browser.driver().manage().deleteAllCookies();
     try {
       browser.driver().get("http://127.0.0.1:" + port + "/");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> browser.text("#glossary-heading").equals("Glossary"));
       browser.driver().findElement(By.id("lang-zh")).click();
       await()
           .atMost(Duration.ofSeconds(20))
           .until(() -> "zh".equals(browser.script("return document.documentElement.lang")));
+      assertThat(browser.driver().getCurrentUrl()).endsWith("/?lang=zh");
       assertThat(browser.text("#glossary-heading")).isEqualTo("词汇表");
       assertThat(browser.text("#partitions-heading")).startsWith("分区");
       assertThat(browser.attribute("#lang-zh", "aria-current")).isEqualTo("true");
