@@ -57,6 +57,28 @@ test('a cluster event says what its fields say in the page language, else the se
     'session expired after 3000 ms', 'another reason: the server text');
 });
 
+test('the server\'s sentences with numbers the fields lack are read back, in the forms ClusterEvents writes', () => {
+  const say = (type, text, over = {}) => eventText(event(type, { text, ...over }));
+  const cases = [
+    ['leader_changed', 'orders-0 leader 1 → 2 (leader epoch 4)', 'orders-0 的 Leader 从 1 变为 2（leader epoch 4）'],
+    ['leader_changed', 'orders-0 leader none → 3 (leader epoch 1)', 'orders-0 的 Leader 从 无 变为 3（leader epoch 1）'],
+    ['leader_changed', 'orders-0 offline: leader 2 → none (leader epoch 5)', 'orders-0 离线：Leader 2 → 无（leader epoch 5）'],
+    ['isr_shrink', 'orders-0 ISR [1, 2, 3] → [1, 2]: replica 3 left', 'orders-0 的 ISR [1, 2, 3] → [1, 2]：副本 3 离开'],
+    ['isr_expand', 'orders-0 ISR [1] → [1, 2, 3]: replicas 2, 3 joined', 'orders-0 的 ISR [1] → [1, 2, 3]：副本 2, 3 加入'],
+    ['replica_truncated', 'replica 3 dropped offsets 10–12 that leader 1 never had (leader epoch 4)',
+      '副本 3 截掉了 Leader 1 从未有过的偏移量 10–12（leader epoch 4）'],
+    ['broker_registered', 'broker 2 registered again (new process) at 127.0.0.1:8082, KAFKA 127.0.0.1:9093',
+      'broker 2 重新注册（新进程），地址 127.0.0.1:8082, KAFKA 127.0.0.1:9093'],
+    ['partitions_added', 'partition orders-1 on replicas [2, 3, 1], leader 2', '分区 orders-1，副本 [2, 3, 1]，Leader 2'],
+    ['partitions_added', 'and 7 more partitions of orders', '以及 orders 的另外 7 个分区'],
+  ];
+  for (const [type, text, chinese] of cases) eq(say(type, text), zh ? chinese : text, text);
+  eq(say('isr_shrink', 'orders-0 ISR changed somehow'), 'orders-0 ISR changed somehow', 'another form: as sent');
+  eq(eventReason(event('replica_truncated', { reason: 'above the high watermark (10): never committed, so no '
+    + 'acks=all producer was told they were written; acks=1 or acks=0 producers may have been, and lost them' }))
+    .startsWith(zh ? '位于高水位（10）之上' : 'above the high watermark (10)'), true, 'truncation reason');
+});
+
 test('times and limits in the page language', () => {
   eq(formatLagTime(4_250, 5_000), zh ? '4.2 秒 / 5 秒' : '4.2 s of 5 s', 'lag timer');
   eq(formatDuration(3_723_000), zh ? '1 小时 2 分钟' : '1 h 2 min', 'duration');
