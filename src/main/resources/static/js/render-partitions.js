@@ -13,6 +13,7 @@ import { partitionsByTopic, topicSummary, partitionHealth, isProblem, isBelowMin
   truncationsByPartition, demoMarks } from './state.js';
 import { formatBytes, idList } from './format.js';
 import { createReplicas, updateReplicas } from './render-replicas.js';
+import { eventText, eventReason } from './timeline.js';
 
 export const PAGE_SIZE = 50;
 
@@ -287,7 +288,9 @@ function updateRow(row, p, topic, lagTimeMaxMs, truncation, inDemo) {
   setHidden(minIsrBadge, !isBelowMinIsr(p, topic));
   setHidden(truncatedBadge, !truncation);
   setData(row, 'truncated', truncation ? truncation.broker_id : '');
-  if (truncation) setAttr(truncatedBadge, 'title', `${truncation.text}. ${truncation.reason ?? ''}`.trim());
+  if (truncation) {
+    setAttr(truncatedBadge, 'title', `${eventText(truncation)}. ${eventReason(truncation) ?? ''}`.trim());
+  }
 
   setText(leader, p.leader < 0 ? t('partitions.noLeader') : '★ ' + p.leader);
   setText(epoch, p.leader_epoch);
