@@ -1,6 +1,7 @@
 // HTTP actions against the broker that serves the socket right now (baseUrl() follows failovers). Every call
 // resolves to the parsed JSON body (or null) and rejects with an Error whose message is the server's `message`,
 // ready to show to the user.
+import { t } from './i18n.js';
 
 const TIMEOUT_MS = 5000; // a frozen broker must not leave a form waiting forever
 
@@ -19,15 +20,16 @@ export function createApi(baseUrl, clusterId) {
         credentials: 'include',
         body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (e) {
-      throw new Error(e.name === 'AbortError' ? `${base} did not answer within ${TIMEOUT_MS / 1000} s`
-        : `${base} is not reachable (${e.message})`);
+      throw new Error(e.name === 'AbortError' ? t('actions.timeout', base, TIMEOUT_MS / 1000)
+        : t('actions.unreachable', base, e.message));
     } finally {
       clearTimeout(timer);
     }
     const text = await response.text();
     const json = text ? tryParse(text) : null;
     if (!response.ok) {
-      throw new Error((json && json.message) || `${method} ${path} failed: HTTP ${response.status}`);
+      // The API's own message stays English, as Kafka's do.
+      throw new Error((json && json.message) || t('actions.failed', `${method} ${path}`, response.status));
     }
     return json;
   }

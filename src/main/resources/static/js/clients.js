@@ -1,6 +1,7 @@
 // The Kafka clients connected to each broker, computed from the state (brokers carry their connections).
 //
 // PURE: no DOM, so node and the test page can import it.
+import { t } from './i18n.js';
 
 /** The listener Kafka clients connect to, as brokers advertise it. */
 export const KAFKA_LISTENER = 'KAFKA';
@@ -61,7 +62,7 @@ export function requestSummary(requests, max = 3) {
   const entries = Object.entries(requests || {}).filter(([, n]) => n > 0)
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
   const shown = entries.slice(0, max).map(([api, n]) => `${api} ${n}`);
-  if (entries.length > max) shown.push(`+${entries.length - max} more`);
+  if (entries.length > max) shown.push(t('clients.moreApis', entries.length - max));
   return shown.join(' · ');
 }
 

@@ -4,6 +4,7 @@
 // "Quiet" means: the socket closed or errored, or no message (not even a heartbeat, sent every 1 s) came for
 // SILENCE_MS, which is how a frozen or SIGKILLed broker whose TCP connection lingers is noticed. The caller decides
 // which broker to try next (chooseTarget), so the rotation policy stays pure and testable in state.js.
+import { t } from './i18n.js';
 
 export const SILENCE_MS = 2000;
 const WATCHDOG_MS = 250;
@@ -35,7 +36,7 @@ export function createConnection({ initial, chooseTarget, onMessage, onStatus })
     try {
       ws = new WebSocket(socketUrl(next));
     } catch (e) {
-      fail('could not open a socket: ' + e.message);
+      fail(t('connection.reason.open', e.message));
       return;
     }
     socket = ws;
@@ -46,11 +47,11 @@ export function createConnection({ initial, chooseTarget, onMessage, onStatus })
       try {
         message = JSON.parse(event.data);
       } catch (e) {
-        fail('unreadable message');
+        fail(t('connection.reason.unreadable'));
         return;
       }
       if (onMessage(message, next) === false) {
-        fail('missed a message (sequence gap), fetching a fresh snapshot');
+        fail(t('connection.reason.gap'));
         return;
       }
       if (!live && message.type === 'snapshot') {
@@ -62,8 +63,8 @@ export function createConnection({ initial, chooseTarget, onMessage, onStatus })
         onStatus({ state: 'live', target: next });
       }
     };
-    ws.onerror = () => { if (ws === socket) fail('connection error'); };
-    ws.onclose = () => { if (ws === socket) fail('connection closed'); };
+    ws.onerror = () => { if (ws === socket) fail(t('connection.reason.error')); };
+    ws.onclose = () => { if (ws === socket) fail(t('connection.reason.closed')); };
   }
 
   /** Drops the current socket (once) and schedules the next attempt. */
@@ -88,7 +89,7 @@ export function createConnection({ initial, chooseTarget, onMessage, onStatus })
 
   function watchdog() {
     if (socket && Date.now() - lastMessageAtMs > SILENCE_MS) {
-      fail(live ? `no message for ${SILENCE_MS / 1000} s` : 'no snapshot within 2 s');
+      fail(live ? t('connection.reason.silent', SILENCE_MS / 1000) : t('connection.reason.noSnapshot', SILENCE_MS / 1000));
     }
   }
 

@@ -14,6 +14,8 @@ import { createClientsView } from './render-clients.js';
 import { createThroughputView } from './render-throughput.js';
 import { createRewind } from './rewind.js';
 import { createHistoryCharts } from './render-history-charts.js';
+import { createDemoView } from './render-demo.js';
+import { t } from './i18n.js';
 import { applyTerms, renderGlossary } from './glossary.js';
 import { setText, setData } from './dom.js';
 import { formatTime } from './format.js';
@@ -48,6 +50,7 @@ const views = [
   createClientsView($('clients'), $('clients-empty'), $('clients-example')),
   createEventsView($('events'), $('events-empty')),
   createThroughputView($('throughput'), $('throughput-empty')),
+  createDemoView($('demo-banner')),
   { render: renderHeader },
 ];
 const rewind = createRewind({
@@ -99,7 +102,7 @@ function showPast(json) {
   if (!rewound) {
     past = null;
     pending = { ...noChanges(), full: true, header: true, topics: true, events: state.events,
-      groupEvents: state.groupEvents, throughput: true };
+      groupEvents: state.groupEvents, throughput: true, demo: true };
     draw();
     return;
   }
@@ -113,7 +116,8 @@ function renderHeader(s) {
   const h = s.header;
   if (!h) return;
   setText($('cluster-id'), h.cluster_id);
-  setText($('controller'), h.controller_id < 0 ? 'none elected' : `broker ${h.controller_id} (term ${h.controller_epoch})`);
+  setText($('controller'), h.controller_id < 0 ? t('header.noController')
+    : t('header.controller', h.controller_id, h.controller_epoch));
   setText($('metadata-offset'), h.metadata_offset);
   setText($('served-by'), h.broker_id);
 }
@@ -124,20 +128,21 @@ function renderConnection(status) {
   const tryingId = status.target && status.target.brokerId;
   if (status.state === 'live') {
     const id = state.header ? state.header.broker_id : tryingId;
-    setText(pill, `live · broker ${id}`);
+    setText(pill, t('connection.live', id));
     setData(pill, 'state', 'live');
     setData(pill, 'broker', id);
-    pill.title = `Live updates from broker ${id}` + (servingBroker(state) ? ` (${servingBroker(state).host}:${servingBroker(state).port})` : '');
+    const serving = servingBroker(state);
+    pill.title = serving ? t('connection.liveFromAt', id, `${serving.host}:${serving.port}`) : t('connection.liveFrom', id);
     return;
   }
   setData(pill, 'state', 'reconnecting');
   setData(pill, 'broker', '');
   setData(pill, 'trying', tryingId ?? '');
-  const trying = tryingId != null ? `trying broker ${tryingId}…` : 'connecting…';
-  if (status.state === 'connecting') setText(pill, 'connecting…');
-  else if (status.lostBrokerId != null) setText(pill, `lost broker ${status.lostBrokerId}, ${trying}`);
-  else setText(pill, `reconnecting… ${trying}`);
-  pill.title = status.reason ? `Why: ${status.reason}` : '';
+  const trying = tryingId != null ? t('connection.trying', tryingId) : t('connection.connecting');
+  if (status.state === 'connecting') setText(pill, t('connection.connecting'));
+  else if (status.lostBrokerId != null) setText(pill, t('connection.lost', status.lostBrokerId, trying));
+  else setText(pill, t('connection.reconnecting', trying));
+  pill.title = status.reason ? t('connection.why', status.reason) : '';
   if (status.state === 'reconnecting') setStale(true);
 }
 
@@ -148,8 +153,7 @@ function setStale(stale) {
   const banner = $('stale-banner');
   banner.hidden = !(stale && state.header !== null);
   if (!banner.hidden) {
-    setText(banner, `Showing the last known state (as of ${lastUpdateMs ? formatTime(lastUpdateMs) : '—'}) while `
-      + 'reconnecting to another broker…');
+    setText(banner, t('stale.banner', lastUpdateMs ? formatTime(lastUpdateMs) : '—'));
   }
 }
 

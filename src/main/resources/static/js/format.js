@@ -1,4 +1,5 @@
 // Small formatting helpers shared by the renderers. PURE (no DOM), so the test page can check them too.
+import { t } from './i18n.js';
 
 const pad = (n, width = 2) => String(n).padStart(width, '0');
 
@@ -17,18 +18,18 @@ export function formatBytes(n) {
 
 /** A last_fetch_age_ms as the contract defines it (whole seconds; 0 = within the last second; -1/null never). */
 export function formatFetchAge(ms) {
-  if (ms === null || ms === undefined || ms < 0) return 'never fetched';
-  if (ms < 1000) return 'fetched <1 s ago';
-  return `fetched ${Math.floor(ms / 1000)} s ago`;
+  if (ms === null || ms === undefined || ms < 0) return t('fetch.never');
+  if (ms < 1000) return t('fetch.underSecond');
+  return t('fetch.secondsAgo', Math.floor(ms / 1000));
 }
 
 /** A duration, short, rounded down: "12 s", "4 min", "2 h 3 min". */
 export function formatDuration(ms) {
   const s = Math.floor(Math.max(0, ms) / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${s / 60 | 0} min`;
+  if (s < 60) return t('units.seconds', s);
+  if (s < 3600) return t('units.minutes', s / 60 | 0);
   const min = (s / 60 | 0) % 60;
-  return min === 0 ? `${s / 3600 | 0} h` : `${s / 3600 | 0} h ${min} min`;
+  return min === 0 ? t('units.hours', s / 3600 | 0) : t('units.hoursMinutes', s / 3600 | 0, min);
 }
 
 /** Records per second, short: "0", "3.5", "120". */

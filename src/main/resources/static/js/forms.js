@@ -6,8 +6,11 @@ import { createLoad } from './load.js';
 import { decodeBase64Utf8, formatTime } from './format.js';
 import { DEFAULT_PAUSE_SECONDS } from './render-brokers.js';
 import { compareTopicNames } from './state.js';
+import { t } from './i18n.js';
 
-const FAULT_LABELS = { crash: 'crash', shutdown: 'shut down', start: 'start', 'pause-fetching': 'pause fetching of' };
+/** The fault buttons' actions, by the catalogue key of their "asking to … broker N" status. */
+const FAULT_ASKING = { crash: 'forms.asking.crash', shutdown: 'forms.asking.shutdown', start: 'forms.asking.start',
+  'pause-fetching': 'forms.asking.pause' };
 
 export function createForms(api, dom) {
   const status = createStatus(dom.status);
@@ -24,8 +27,8 @@ export function createForms(api, dom) {
 
   return {
     status,
-    deleteTopic: name => run(status, `deleting topic ${name}…`, () => api.deleteTopic(name),
-      () => `deleted topic ${name}`),
+    deleteTopic: name => run(status, t('forms.deleting', name), () => api.deleteTopic(name),
+      () => t('forms.deleted', name)),
     /** Keeps the topic pickers and the replication-factor cap in step with the cluster. */
     update(state) {
       const names = [...state.topics.keys()].sort(compareTopicNames);
@@ -71,8 +74,9 @@ function runFault(button, api, status) {
     const seconds = Number(input && input.value) || DEFAULT_PAUSE_SECONDS;
     body = { seconds };
   }
-  run(status, `asking to ${FAULT_LABELS[action]} broker ${id}…`, () => api.brokerAction(id, action, body),
-    result => (result && result.message) || `${action} broker ${id}: accepted`);
+  run(status, t(FAULT_ASKING[action] || 'forms.asking.other', id, action), () => api.brokerAction(id, action, body),
+    // The server's message stays English, as the API's messages do.
+    result => (result && result.message) || t('forms.accepted', action, id));
 }
 
 function wireCreateTopic(form, api, status) {
@@ -80,11 +84,11 @@ function wireCreateTopic(form, api, status) {
     event.preventDefault();
     const f = fields(form);
     const name = f.name.value.trim();
-    if (!name) { status.show('a topic needs a name', 'error'); return; }
+    if (!name) { status.show(t('forms.needName'), 'error'); return; }
     const spec = { name, partitions: Number(f.partitions.value), replicationFactor: Number(f.replication_factor.value),
       minInsyncReplicas: Number(f.min_insync_replicas.value) };
-    const ok = await run(status, `creating topic ${name}…`, () => api.createTopic(spec),
-      () => `created topic ${name}: ${spec.partitions} partitions, replication factor ${spec.replicationFactor}`);
+    const ok = await run(status, t('forms.creating', name), () => api.createTopic(spec),
+      () => t('forms.created', name, spec.partitions, spec.replicationFactor));
     if (ok !== undefined) f.name.value = '';
   });
 }
@@ -113,18 +117,18 @@ function wireProduce(form, api, status) {
     event.preventDefault();
     const f = fields(form);
     const topic = f.topic.value;
-    if (!topic) { status.show('create a topic first', 'error'); return; }
+    if (!topic) { status.show(t('forms.needTopic'), 'error'); return; }
     const count = Math.max(1, Number(f.count.value) || 1);
     const key = f.key.value;
     const text = f.value.value;
     const acks = f.acks.value;
     const records = Array.from({ length: count }, (_, i) => (key ? { key, value: { n: i, text } } : { value: { n: i, text } }));
-    run(status, `producing ${count} records to ${topic} with acks=${acks}…`, () => api.produce(topic, records, acks), result => {
+    run(status, t('forms.producing', count, topic, acks), () => api.produce(topic, records, acks), result => {
       const offsets = (result && result.offsets) || [];
       const failed = offsets.filter(o => o.error_code || o.error);
       const partitions = [...new Set(offsets.filter(o => !o.error_code && !o.error).map(o => o.partition))].sort((a, b) => a - b);
-      if (failed.length) return `${failed.length} of ${count} records failed: ${failed[0].error || failed[0].error_code}`;
-      return `produced ${count} records to ${topic} with acks=${acks} (partitions ${partitions.join(', ')})`;
+      if (failed.length) return t('forms.produceFailed', failed.length, count, failed[0].error || failed[0].error_code);
+      return t('forms.produced', count, topic, acks, partitions.join(', '));
     });
   });
 }
@@ -138,26 +142,27 @@ function wireLoad(form, api, status) {
     setText(out('errors'), counts.errors);
     out('errors').title = counts.lastError;
     form.dataset.running = String(running);
-    setText(button, running ? 'Stop load' : 'Start load');
+    setText(button, running ? t('forms.stopLoad') : t('forms.startLoad'));
   });
   form.addEventListener('submit', event => {
     event.preventDefault();
-    if (load.running()) { load.stop(); status.show('steady load stopped', 'ok'); return; }
+    if (load.running()) { load.stop(); status.show(t('forms.loadStopped'), 'ok'); return; }
     const topic = fields(form).topic.value;
     const rate = Math.max(1, Number(fields(form).rate.value) || 20);
-    if (!topic) { status.show('create a topic first', 'error'); return; }
+    if (!topic) { status.show(t('forms.needTopic'), 'error'); return; }
     const acks = fields(form).acks.value;
     load.start(topic, rate, acks);
-    status.show(`steady load: ${rate} records/s to ${topic}, acks=${acks}`, 'ok');
+    status.show(t('forms.loadStarted', rate, topic, acks), 'ok');
   });
 }
 
 function wireBrowse(form, results, api, status) {
-  const next = el('button', { type: 'button', id: 'browse-next', class: 'small', hidden: true }, 'next page ›');
+  const next = el('button', { type: 'button', id: 'browse-next', class: 'small', hidden: true }, t('forms.nextPage'));
   const caption = el('p', { class: 'muted' });
   const tbody = el('tbody');
   const table = el('table', { class: 'records', hidden: true },
-    el('thead', {}, el('tr', {}, ...['offset', 'key', 'value', 'timestamp'].map(h => el('th', { attrs: { scope: 'col' } }, h)))),
+    el('thead', {}, el('tr', {}, ...['offset', 'key', 'value', 'timestamp']
+      .map(h => el('th', { attrs: { scope: 'col' } }, t(`forms.col.${h}`))))),
     tbody);
   results.replaceChildren(caption, el('div', { class: 'table-wrap' }, table), next);
 
@@ -165,17 +170,17 @@ function wireBrowse(form, results, api, status) {
     const f = fields(form);
     const topic = f.topic.value;
     const partition = Number(f.partition.value) || 0;
-    if (!topic) { status.show('create a topic first', 'error'); return; }
+    if (!topic) { status.show(t('forms.needTopic'), 'error'); return; }
     f.offset.value = String(offset);
-    const records = await run(status, `reading ${topic}-${partition} from offset ${offset}…`,
-      () => api.browse(topic, partition, offset), r => `read ${(r || []).length} records from ${topic}-${partition}`);
+    const records = await run(status, t('forms.reading', `${topic}-${partition}`, offset),
+      () => api.browse(topic, partition, offset), r => t('forms.read', (r || []).length, `${topic}-${partition}`));
     if (records === undefined) return;
     const list = records || [];
     tbody.replaceChildren(...list.map(recordRow));
     table.hidden = list.length === 0;
     caption.textContent = list.length === 0
-      ? `No records at ${topic}-${partition} offset ${offset} (the end of what is committed?)`
-      : `${topic}-${partition}, offsets ${list[0].offset}–${list[list.length - 1].offset}`;
+      ? t('forms.noRecords', `${topic}-${partition}`, offset)
+      : t('forms.offsets', `${topic}-${partition}`, list[0].offset, list[list.length - 1].offset);
     next.hidden = list.length === 0;
     next.onclick = () => browse(list[list.length - 1].offset + 1);
   }
@@ -187,7 +192,7 @@ function wireBrowse(form, results, api, status) {
 }
 
 function recordRow(r) {
-  const text = b64 => { try { return decodeBase64Utf8(b64); } catch (e) { return '(not base64)'; } };
+  const text = b64 => { try { return decodeBase64Utf8(b64); } catch (e) { return t('forms.notBase64'); } };
   const key = text(r.key);
   const value = text(r.value);
   const cell = (content, cls) => el('td', { class: cls, title: content ?? '' }, content ?? 'null');

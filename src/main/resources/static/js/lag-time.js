@@ -12,6 +12,7 @@
 // tenths of a second without asking the server for more.
 
 import { formatDuration } from './format.js';
+import { t } from './i18n.js';
 
 /** The share of the limit from which the timer turns to the warning colour. */
 export const WARN_FRACTION = 0.8;
@@ -78,11 +79,11 @@ export function shownLagMs(clock, nowMs) {
 
 /** "3.2 s of 5 s" (tenths while counting; the limit as short as it goes), or "3.2 s" without a limit. */
 export function formatLagTime(ms, limitMs) {
-  const shown = `${(Math.floor(ms / 100) / 10).toFixed(1)} s`;
-  return limitMs > 0 ? `${shown} of ${formatLimit(limitMs)}` : shown;
+  const shown = t('units.seconds', (Math.floor(ms / 100) / 10).toFixed(1));
+  return limitMs > 0 ? t('lag.of', shown, formatLimit(limitMs)) : shown;
 }
 
 /** A limit as set: "5 s", "2.5 s", "30 s", "1 min", "90 s". */
 export function formatLimit(ms) {
-  return ms % 60_000 === 0 ? formatDuration(ms) : `${ms / 1000} s`;
+  return ms % 60_000 === 0 ? formatDuration(ms) : t('units.seconds', ms / 1000);
 }

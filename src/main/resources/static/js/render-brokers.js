@@ -3,6 +3,7 @@
 // button survive the updates that arrive every second.
 import { el, setText, setData, setHidden, setClass, setClassName, badge } from './dom.js';
 import { term, definition } from './glossary.js';
+import { t } from './i18n.js';
 import { brokerLoad, fetchPausedRemainingMs } from './state.js';
 import { shortId } from './format.js';
 
@@ -31,9 +32,9 @@ export function createBrokersView(container) {
 function buildCard(id) {
   const parts = {
     state: badge('', 'ok'),
-    notAnswering: badge('not answering', 'bad', 'Did not answer the serving broker\'s last offsets request'),
+    notAnswering: badge(t('brokers.notAnswering'), 'bad', t('brokers.notAnsweringTitle')),
     controller: el('span', { class: 'badge controller', title: definition('controller') }),
-    serving: badge('serving this page', 'serving', 'This page\'s live updates come from this broker'),
+    serving: badge(t('brokers.serving'), 'serving', t('brokers.servingTitle')),
     address: el('span', { class: 'address' }),
     epoch: el('b'),
     incarnation: el('code'),
@@ -44,27 +45,27 @@ function buildCard(id) {
   };
   parts.secondsInput = el('input', {
     type: 'number', name: 'seconds', min: 1, max: 3600, value: DEFAULT_PAUSE_SECONDS,
-    attrs: { 'aria-label': `seconds to pause broker ${id}'s fetching` },
+    attrs: { 'aria-label': t('brokers.pauseSeconds', id) },
   });
-  parts.start = faultButton('start', id, 'Start', 'Restart this broker where the launcher started it');
+  parts.start = faultButton('start', id, t('brokers.start'), t('brokers.startTitle'));
   parts.faults.append(
-    faultButton('crash', id, 'Crash', 'Kill the process at once (like SIGKILL): no clean shutdown'),
-    faultButton('shutdown', id, 'Shut down', 'Stop cleanly: hand over leadership, flush, exit'),
+    faultButton('crash', id, t('brokers.crash'), t('brokers.crashTitle')),
+    faultButton('shutdown', id, t('brokers.shutdown'), t('brokers.shutdownTitle')),
     el('span', { class: 'pause-group' },
-      faultButton('pause-fetching', id, 'Pause fetching', 'Stop this broker\'s followers fetching for N seconds: '
-        + 'they fall behind and leave the ISR after replica.lag.time.max.ms'),
-      parts.secondsInput, ' s'),
+      faultButton('pause-fetching', id, t('brokers.pause'), t('brokers.pauseTitle')),
+      parts.secondsInput, t('brokers.secondsUnit')),
     parts.start);
 
-  const root = el('article', { class: 'broker', data: { broker: id }, attrs: { 'aria-label': `broker ${id}` } },
+  const root = el('article', { class: 'broker', data: { broker: id }, attrs: { 'aria-label': t('brokers.label', id) } },
     el('div', { class: 'broker-head' },
-      el('h3', {}, term('broker', 'Broker'), ' ' + id),
+      el('h3', {}, term('broker', t('brokers.broker')), ' ' + id),
       parts.state, parts.notAnswering, parts.controller, parts.serving),
     el('p', { class: 'address' }, parts.address),
     el('p', { class: 'facts' },
       term('broker_epoch'), ' ', parts.epoch, ' · ', term('incarnation'), ' ', parts.incarnation),
     el('p', { class: 'facts' },
-      term('leader', 'leads'), ' ', parts.leads, ' · follows ', parts.follows, ' partitions'),
+      term('leader', t('brokers.leads')), ' ', parts.leads, t('brokers.follows'), parts.follows,
+      t('brokers.partitions')),
     parts.paused,
     parts.faults);
   return { root, parts };
@@ -83,12 +84,12 @@ function updateCard({ root, parts }, b, header, load) {
   setData(root, 'controller', !!b.controller);
   setData(root, 'serving', serving);
 
-  setText(parts.state, fenced ? 'fenced' : 'alive');
+  setText(parts.state, fenced ? t('brokers.fenced') : t('brokers.alive'));
   setClassName(parts.state, 'badge ' + (fenced ? 'bad' : 'ok'));
-  parts.state.title = fenced ? definition('fenced') : 'Registered and heartbeating';
+  parts.state.title = fenced ? definition('fenced') : t('brokers.aliveTitle');
   setHidden(parts.notAnswering, b.reachable !== false);
   setHidden(parts.controller, !b.controller);
-  setText(parts.controller, `controller · term ${header.controller_epoch}`);
+  setText(parts.controller, t('brokers.controller', header.controller_epoch));
   setHidden(parts.serving, !serving);
 
   setText(parts.address, `${b.host}:${b.port}`);
@@ -100,7 +101,7 @@ function updateCard({ root, parts }, b, header, load) {
 
   const pausedMs = fetchPausedRemainingMs(b, header.server_time_ms);
   setHidden(parts.paused, pausedMs === 0);
-  setText(parts.paused, `fetching paused · ${Math.ceil(pausedMs / 1000)} s left`);
+  setText(parts.paused, t('brokers.paused', Math.ceil(pausedMs / 1000)));
   setData(root, 'fetchPaused', pausedMs > 0);
 
   setHidden(parts.faults, !header.fault_actions);

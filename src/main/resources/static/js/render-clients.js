@@ -6,6 +6,7 @@
 // changes (membership shows in the table); its table is rebuilt whole, as a group card's is.
 import { el, setText, setData, setHidden } from './dom.js';
 import { term, definition } from './glossary.js';
+import { t, tn } from './i18n.js';
 import { formatTime } from './format.js';
 import { bootstrapServer, clientsByBroker, groupsOfConnection, requestSummary, softwareLabel,
   totalClientConnections } from './clients.js';
@@ -45,12 +46,13 @@ function buildSection(brokerId) {
     more: el('p', { class: 'muted small', hidden: true }),
   };
   parts.table = el('div', { class: 'table-wrap' }, el('table', { class: 'clients' },
-    el('thead', {}, el('tr', {}, th(term('client_id', 'client id'), ' · software'),
-      th('address · ', term('principal')), th('since'), th('requests'), th(term('consumer_group', 'groups')))),
+    el('thead', {}, el('tr', {}, th(term('client_id', 'client id'), t('clients.col.software')),
+      th(t('clients.col.address'), term('principal', t('clients.col.principal'))), th(t('clients.col.since')),
+      th(t('clients.col.requests')), th(term('consumer_group', t('clients.col.groups'))))),
     parts.rows));
   const root = el('section', { class: 'client-broker', data: { broker: brokerId } },
     el('div', { class: 'client-broker-head' },
-      el('h3', {}, term('broker', 'Broker'), ' ' + brokerId), parts.count, parts.address),
+      el('h3', {}, term('broker', t('clients.broker')), ' ' + brokerId), parts.count, parts.address),
     parts.table,
     parts.more);
   return { root, parts };
@@ -58,17 +60,17 @@ function buildSection(brokerId) {
 
 function updateSection({ root, parts }, b, state) {
   setData(root, 'count', b.count ?? 'unknown');
-  if (b.count === null) setText(parts.count, 'connections unknown: not answering');
-  else if (b.count === 0) setText(parts.count, 'no Kafka clients');
-  else setText(parts.count, b.count === 1 ? '1 connection' : `${b.count} connections`);
-  setText(parts.address, b.address ? `bootstrap server ${b.address}` : 'no Kafka listener');
+  if (b.count === null) setText(parts.count, t('clients.countUnknown'));
+  else if (b.count === 0) setText(parts.count, t('clients.none'));
+  else setText(parts.count, tn(b.count, 'clients.connections'));
+  setText(parts.address, b.address ? t('clients.bootstrap', b.address) : t('clients.noListener'));
   parts.address.title = definition('bootstrap_server');
 
   parts.rows.replaceChildren(...b.connections.map(c => connectionRow(c, state)));
   setHidden(parts.table, b.connections.length === 0);
   const unlisted = (b.count ?? 0) - b.connections.length;
   setHidden(parts.more, unlisted <= 0);
-  setText(parts.more, `and ${unlisted} more, not listed`);
+  setText(parts.more, t('clients.more', unlisted));
 }
 
 function connectionRow(c, state) {
@@ -79,15 +81,15 @@ function connectionRow(c, state) {
   return el('tr', { data: { connection: c.connection_id, clientId: c.client_id ?? '', software: software ?? '',
     address: c.client_address ?? '', requests: total, groups: groups.join(',') } },
   el('td', {},
-    el('div', { class: 'client-id' }, c.client_id ?? el('span', { class: 'muted' }, '— (no request yet)')),
-    el('div', { class: 'muted small', title: software ? 'The client library, as it said' : 'The client did not say '
-      + '(it sent ApiVersions before v3)' }, software ?? 'software unknown')),
+    el('div', { class: 'client-id' }, c.client_id ?? el('span', { class: 'muted' }, t('clients.noRequest'))),
+    el('div', { class: 'muted small', title: software ? t('clients.softwareTitle') : t('clients.softwareUnsaid') },
+      software ?? t('clients.softwareUnknown'))),
   el('td', {},
     el('div', {}, c.client_address ?? '—'),
-    el('div', { class: 'muted small', title: c.security_protocol ? `over ${c.security_protocol}` : '' },
+    el('div', { class: 'muted small', title: c.security_protocol ? t('clients.over', c.security_protocol) : '' },
       c.principal ?? '—')),
-  el('td', { class: 'num', title: 'When it connected, on the broker\'s clock' }, formatTime(c.connected_since_ms)),
-  el('td', { class: 'requests', title: allApis + (c.last_request_ms > 0 ? ` · last at ${formatTime(c.last_request_ms)}` : '') },
+  el('td', { class: 'num', title: t('clients.sinceTitle') }, formatTime(c.connected_since_ms)),
+  el('td', { class: 'requests', title: allApis + (c.last_request_ms > 0 ? t('clients.lastAt', formatTime(c.last_request_ms)) : '') },
     el('b', {}, total), ' ', el('span', { class: 'muted small' }, requestSummary(c.requests))),
   el('td', {}, groups.length ? groups.join(', ') : el('span', { class: 'muted' }, '—')));
 }

@@ -12,7 +12,8 @@ import { el, setText, setHidden } from './dom.js';
 import { definition } from './glossary.js';
 import { MAX_EVENTS } from './state.js';
 import { formatTime } from './format.js';
-import { groupedTimeline, eventId, consequencesSummary } from './timeline.js';
+import { groupedTimeline, eventId, consequencesSummary, eventText, eventReason } from './timeline.js';
+import { t, tn, has } from './i18n.js';
 import { memberParts, clientIdsOfGroups } from './members.js';
 
 /** Both kinds of events are kept up to MAX_EVENTS each. */
@@ -20,43 +21,55 @@ const MAX_ITEMS = 2 * MAX_EVENTS;
 
 const SHOW_INTERNAL_KEY = 'tributary.timeline.showInternal';
 
-/** Per type: a glyph, a short label and the kind that colours it (the label carries the meaning). */
+/** Per type: a glyph and the kind that colours it; the label (which carries the meaning) is js.events.type.<type>. */
 const TYPES = {
-  controller_elected: ['♛', 'controller elected', 'controller'],
-  broker_registered: ['+', 'broker registered', 'ok'],
-  broker_fenced: ['✖', 'broker fenced', 'bad'],
-  broker_unfenced: ['✔', 'broker unfenced', 'ok'],
-  topic_created: ['+', 'topic created', 'ok'],
-  topic_deleted: ['−', 'topic deleted', 'muted'],
-  partitions_added: ['+', 'partitions added', 'ok'],
-  config_changed: ['•', 'config changed', 'muted'],
-  leader_changed: ['★', 'leader changed', 'controller'],
-  isr_shrink: ['▼', 'ISR shrink', 'warn'],
-  isr_expand: ['▲', 'ISR expand', 'ok'],
-  replica_truncated: ['✂', 'replica truncated', 'bad'],
+  controller_elected: ['♛', 'controller'],
+  broker_registered: ['+', 'ok'],
+  broker_fenced: ['✖', 'bad'],
+  broker_unfenced: ['✔', 'ok'],
+  topic_created: ['+', 'ok'],
+  topic_deleted: ['−', 'muted'],
+  partitions_added: ['+', 'ok'],
+  config_changed: ['•', 'muted'],
+  leader_changed: ['★', 'controller'],
+  isr_shrink: ['▼', 'warn'],
+  isr_expand: ['▲', 'ok'],
+  replica_truncated: ['✂', 'bad'],
 };
 
 /** The group coordinators' event types. */
 const GROUP_TYPES = {
-  rebalance_started: ['↻', 'rebalance started', 'warn'],
-  rebalance_completed: ['✔', 'generation complete', 'ok'],
-  member_removed: ['−', 'member removed', 'warn'],
-  group_empty: ['∅', 'group empty', 'muted'],
-  coordinator_loaded: ['⇣', 'coordinator loaded', 'controller'],
+  rebalance_started: ['↻', 'warn'],
+  rebalance_completed: ['✔', 'ok'],
+  member_removed: ['−', 'warn'],
+  group_empty: ['∅', 'muted'],
+  coordinator_loaded: ['⇣', 'controller'],
 };
 
+/** The glossary term whose definition is a type's hover. */
 const TYPE_HOVER = {
-  broker_fenced: definition('fenced'),
-  isr_shrink: definition('osr'),
-  isr_expand: definition('isr'),
-  leader_changed: definition('leader_epoch'),
-  replica_truncated: definition('truncation'),
-  controller_elected: definition('controller'),
-  rebalance_started: definition('rebalance'),
-  rebalance_completed: definition('generation'),
-  member_removed: definition('rebalance'),
-  coordinator_loaded: definition('coordinator'),
+  broker_fenced: 'fenced',
+  isr_shrink: 'osr',
+  isr_expand: 'isr',
+  leader_changed: 'leader_epoch',
+  replica_truncated: 'truncation',
+  controller_elected: 'controller',
+  rebalance_started: 'rebalance',
+  rebalance_completed: 'generation',
+  member_removed: 'rebalance',
+  coordinator_loaded: 'coordinator',
 };
+
+/** [glyph, label, kind] of a type; an unknown type shows its name. */
+function typeOf(table, type) {
+  const [glyph, kind] = table[type] || ['•', 'muted'];
+  const label = has(`js.events.type.${type}`) ? t(`events.type.${type}`) : type.replaceAll('_', ' ');
+  return [glyph, label, kind];
+}
+
+function hover(type) {
+  return TYPE_HOVER[type] ? definition(TYPE_HOVER[type]) : undefined;
+}
 
 export function createEventsView(list, emptyNote) {
   const toggle = document.getElementById('show-internal-events');
@@ -84,7 +97,7 @@ export function createEventsView(list, emptyNote) {
     list.replaceChildren(...entries.slice(0, MAX_ITEMS).map(entry => item(entry, known, expanded)));
     emptyNote.hidden = list.children.length > 0;
     if (hiddenNote) {
-      setText(hiddenNote, hidden > 0 ? `${hidden} internal-topic event${hidden === 1 ? '' : 's'} hidden` : '');
+      setText(hiddenNote, hidden > 0 ? tn(hidden, 'events.internalHidden') : '');
       setHidden(hiddenNote, hidden === 0);
     }
   }
@@ -117,9 +130,8 @@ function causeItem({ event: e, children, folded }, expanded) {
   if (children.length === 0 && folded === 0) return node;
   node.dataset.consequences = String(children.length);
   node.dataset.folded = String(folded);
-  const count = el('span', { class: 'ecount', title: folded > 0
-    ? 'Changes to internal topics (like __consumer_offsets) are folded; tick "show internal topics" to list them'
-    : '' }, consequencesSummary(children.length, folded));
+  const count = el('span', { class: 'ecount', title: folded > 0 ? t('events.foldedTitle') : '' },
+    consequencesSummary(children.length, folded));
   const body = node.querySelector('.ebody');
   if (children.length === 0) {
     body.append(count);
@@ -127,7 +139,7 @@ function causeItem({ event: e, children, folded }, expanded) {
   }
   const id = eventId(e);
   const details = el('details', { open: expanded.has(id) },
-    el('summary', { title: 'What this caused, in the same controller decision' }, ...body.childNodes, count),
+    el('summary', { title: t('events.causedTitle') }, ...body.childNodes, count),
     // A consequence's reason is its cause's (one decision): said once, above.
     el('ol', { class: 'consequences' }, ...children.map(c => eventItem(c.reason === e.reason ? { ...c, reason: null } : c))));
   details.addEventListener('toggle', () => (details.open ? expanded.add(id) : expanded.delete(id)));
@@ -136,33 +148,33 @@ function causeItem({ event: e, children, folded }, expanded) {
 }
 
 function eventItem(e) {
-  const [glyph, label, kind] = TYPES[e.type] || ['•', e.type.replaceAll('_', ' '), 'muted'];
+  const [glyph, label, kind] = typeOf(TYPES, e.type);
   return el('li', { data: { kind: 'cluster', type: e.type, offset: e.offset, index: e.index ?? '', broker: e.broker_id,
     ts: e.timestamp_ms } },
     time(e.timestamp_ms),
     el('div', { class: 'ebody' },
-      typeLabel(glyph, label, kind, TYPE_HOVER[e.type]),
+      typeLabel(glyph, label, kind, hover(e.type)),
       ' ',
-      el('span', { class: 'etext' }, where(e), e.text),
-      e.reason ? el('span', { class: 'ereason' }, e.reason) : null));
+      el('span', { class: 'etext' }, where(e), eventText(e)),
+      e.reason ? el('span', { class: 'ereason' }, eventReason(e)) : null));
 }
 
 function groupEventItem(e, known) {
-  const [glyph, label, kind] = GROUP_TYPES[e.type] || ['•', e.type.replaceAll('_', ' '), 'muted'];
+  const [glyph, label, kind] = typeOf(GROUP_TYPES, e.type);
   return el('li', { class: 'group-event', data: { kind: 'group', type: e.type, group: e.group_id,
-    ts: e.timestamp_ms }, title: `Recorded by the group coordinator on broker ${e.coordinator}` },
+    ts: e.timestamp_ms }, title: t('events.recordedBy', e.coordinator) },
   time(e.timestamp_ms),
   el('div', { class: 'ebody' },
-    el('span', { class: 'etag', title: definition('consumer_group') }, 'group'),
+    el('span', { class: 'etag', title: definition('consumer_group') }, t('events.groupTag')),
     ' ',
-    typeLabel(glyph, label, kind, TYPE_HOVER[e.type]),
+    typeLabel(glyph, label, kind, hover(e.type)),
     ' ',
     // The coordinator's text names the group, and members by id: shown by client id.
     el('span', { class: 'etext' }, ...memberParts(e.text, { ...Object.fromEntries(known), ...(e.members || {}) })
       .map(part => (typeof part === 'string' ? part
         : el('span', { class: 'member', title: part.memberId, data: { member: part.memberId } }, part.label)))),
-    el('span', { class: 'ereason' }, `coordinator: broker ${e.coordinator}`
-      + (e.generation_id >= 0 ? ` · generation ${e.generation_id}` : ''))));
+    el('span', { class: 'ereason' }, t('events.coordinator', e.coordinator)
+      + (e.generation_id >= 0 ? t('events.generation', e.generation_id) : ''))));
 }
 
 function time(ms) {

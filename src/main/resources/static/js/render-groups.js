@@ -8,6 +8,7 @@
 // members and partitions, and its row changes only when the group does: a rebalance, a commit, the HW moving).
 import { el, setText, setData, setClassName, setHidden } from './dom.js';
 import { term, definition } from './glossary.js';
+import { t } from './i18n.js';
 import { sortedGroups, groupSummary, groupStateKind } from './state.js';
 import { formatTime } from './format.js';
 import { displayHost, memberVia } from './clients.js';
@@ -47,7 +48,7 @@ function buildCard(groupId) {
     lag: el('span', { data: { field: 'lag' } }),
     members: el('tbody'),
     partitions: el('tbody'),
-    noMembers: el('p', { class: 'muted small', hidden: true }, 'No members: the group only keeps its offsets.'),
+    noMembers: el('p', { class: 'muted small', hidden: true }, t('groups.noMembers')),
   };
   const th = (...children) => el('th', { attrs: { scope: 'col' } }, ...children);
   const root = el('section', { class: 'group', data: { group: groupId } },
@@ -57,13 +58,14 @@ function buildCard(groupId) {
       el('span', { class: 'group-facts' }, parts.generation, parts.protocol, parts.coordinator, parts.lag)),
     el('div', { class: 'group-body' },
       el('div', { class: 'table-wrap' }, el('table', { class: 'members' },
-        el('thead', {}, el('tr', {}, th(term('member_id', 'member'), ' by ', term('client_id', 'client id')), th('host · via'),
-          th('assigned partitions'))),
+        el('thead', {}, el('tr', {}, th(term('member_id', t('groups.col.member')), t('groups.col.by'),
+          term('client_id', 'client id')), th(t('groups.col.hostVia')), th(t('groups.col.assigned')))),
         parts.members)),
       parts.noMembers,
       el('div', { class: 'table-wrap' }, el('table', { class: 'group-partitions' },
-        el('thead', {}, el('tr', {}, th(term('partition', 'partition')), th('member'),
-          th(term('committed_offset', 'committed')), th(term('hw', 'HW')), th(term('consumer_lag', 'lag')))),
+        el('thead', {}, el('tr', {}, th(term('partition', t('groups.col.partition'))), th(t('groups.col.member')),
+          th(term('committed_offset', t('groups.col.committed'))), th(term('hw', 'HW')),
+          th(term('consumer_lag', t('groups.col.lag'))))),
         parts.partitions))));
   return { root, parts };
 }
@@ -79,14 +81,15 @@ function updateCard(card, g) {
 
   setText(parts.state, g.state);
   setClassName(parts.state, 'badge ' + groupStateKind(g.state));
-  parts.state.title = definition('rebalance') + (g.state_since_ms ? ` In this state since ${formatTime(g.state_since_ms)}.` : '');
-  setText(parts.generation, `generation ${g.generation_id}`);
+  parts.state.title = definition('rebalance')
+    + (g.state_since_ms ? t('groups.stateSince', formatTime(g.state_since_ms)) : '');
+  setText(parts.generation, t('groups.generation', g.generation_id));
   parts.generation.title = definition('generation');
-  setText(parts.protocol, g.protocol ? `assignor ${g.protocol}` : 'no assignor yet');
-  parts.protocol.title = `protocol type ${g.protocol_type || '—'}`;
-  setText(parts.coordinator, `coordinator broker ${g.coordinator}`);
-  parts.coordinator.title = definition('coordinator') + ` This group lives in __consumer_offsets-${g.coordinator_partition}.`;
-  setText(parts.lag, summary.lag === null ? 'total lag unknown' : `total lag ${summary.lag}`);
+  setText(parts.protocol, g.protocol ? t('groups.assignor', g.protocol) : t('groups.noAssignor'));
+  parts.protocol.title = t('groups.protocolType', g.protocol_type || '—');
+  setText(parts.coordinator, t('groups.coordinator', g.coordinator));
+  parts.coordinator.title = definition('coordinator') + t('groups.livesIn', g.coordinator_partition);
+  setText(parts.lag, summary.lag === null ? t('groups.lagUnknown') : t('groups.lag', summary.lag));
   parts.lag.title = definition('consumer_lag');
 
   const clientOf = new Map((g.members || []).map(m => [m.member_id, m.client_id]));
@@ -101,13 +104,12 @@ function memberRow(m, leaderId) {
   const via = memberVia(m);
   return el('tr', { data: { member: m.member_id, clientId: m.client_id, host: m.host, via,
     partitions: (m.partitions || []).join(',') } },
-  el('td', { class: 'member-id', title: `member id ${m.member_id}`
-    + (leader ? '; the group leader: it computes the assignment' : '') },
-  memberLabel(m.member_id, m.client_id), leader ? el('span', { class: 'badge controller' }, 'leader') : null),
-  el('td', { title: via === 'rest' ? `A REST consumer instance, run by ${m.host.replace('-', ' ')} on the client's behalf`
-    : 'A Kafka client that joined over the Kafka protocol; its connections are under Kafka clients' },
+  el('td', { class: 'member-id', title: t('groups.memberId', m.member_id)
+    + (leader ? t('groups.memberLeader') : '') },
+  memberLabel(m.member_id, m.client_id), leader ? el('span', { class: 'badge controller' }, t('groups.leader')) : null),
+  el('td', { title: via === 'rest' ? t('groups.viaRest', m.host.replace('-', ' ')) : t('groups.viaKafka') },
   displayHost(m.host), ' ', el('span', { class: 'muted small' }, via === 'rest' ? 'REST' : 'Kafka')),
-  el('td', { class: 'ids' }, (m.partitions || []).length ? m.partitions.join(', ') : '— (waiting for assignment)'));
+  el('td', { class: 'ids' }, (m.partitions || []).length ? m.partitions.join(', ') : t('groups.waiting')));
 }
 
 function partitionRow(p, clientOf) {
@@ -116,11 +118,11 @@ function partitionRow(p, clientOf) {
   return el('tr', { data: { groupPartition: p.key, member: p.member_id ?? '', committed: committed ?? '',
     hw: p.high_watermark ?? '', lag: lag ?? '' } },
   el('td', { class: 'pid' }, p.key),
-  el('td', { title: p.member_id ? `member id ${p.member_id}` : '' },
-    p.member_id ? memberLabel(p.member_id, clientOf.get(p.member_id)) : el('span', { class: 'muted' }, 'unassigned')),
-  el('td', { class: 'num', title: committed === null ? 'Nothing committed yet: lag counts from the log start' : '' },
+  el('td', { title: p.member_id ? t('groups.memberId', p.member_id) : '' },
+    p.member_id ? memberLabel(p.member_id, clientOf.get(p.member_id)) : el('span', { class: 'muted' }, t('groups.unassigned'))),
+  el('td', { class: 'num', title: committed === null ? t('groups.nothingCommitted') : '' },
     committed === null ? '—' : committed),
   el('td', { class: 'num' }, p.high_watermark ?? '—'),
-  el('td', { class: 'num' + (lag > 0 ? ' warn-text' : ''), title: lag === null ? 'unknown: the partition\'s leader is not answering' : '' },
+  el('td', { class: 'num' + (lag > 0 ? ' warn-text' : ''), title: lag === null ? t('groups.lagNotAnswering') : '' },
     lag === null ? '—' : lag));
 }

@@ -4,6 +4,7 @@
 import { el, svg, setAttr, setText } from './dom.js';
 import { formatRate, formatTime } from './format.js';
 import { chartPath, niceMax } from './rewind-model.js';
+import { t } from './i18n.js';
 
 const WIDTH = 220;
 const HEIGHT = 56;
@@ -29,7 +30,7 @@ export function createHistoryCharts(els, api, rewind, nowMs) {
       columns = await api.historySeries(back === null ? undefined : Math.max(0, nowMs() - back));
       draw();
     } catch (e) {
-      setText(els.empty, `No history to chart: ${e.message}`);
+      setText(els.empty, t('history.failed', e.message));
       els.empty.hidden = false;
     } finally {
       busy = false;
@@ -43,11 +44,11 @@ export function createHistoryCharts(els, api, rewind, nowMs) {
     const to = times.length ? Math.max(times[times.length - 1], from + 1) : 1;
     const wanted = [
       ...Object.keys(columns.records_in_per_sec || {}).map(name => ({
-        key: `topic:${name}`, title: name, unit: 'records/s',
+        key: `topic:${name}`, title: name, unit: t('history.recordsPerSecond'),
         series: [['in', columns.records_in_per_sec[name]], ['out', columns.records_out_per_sec[name]]],
       })),
       ...Object.keys(columns.group_lag || {}).map(id => ({
-        key: `group:${id}`, title: `group ${id}`, unit: 'lag',
+        key: `group:${id}`, title: t('history.group', id), unit: t('history.lag'),
         series: [['lag', columns.group_lag[id]]],
       })),
     ];
@@ -59,7 +60,7 @@ export function createHistoryCharts(els, api, rewind, nowMs) {
     }
     els.container.replaceChildren(...wanted.map(w => cards.get(w.key).root));
     els.empty.hidden = wanted.length > 0;
-    if (wanted.length === 0) setText(els.empty, 'No topics or groups in the history yet.');
+    if (wanted.length === 0) setText(els.empty, t('history.empty'));
   }
 
   function buildCard(w) {
@@ -88,8 +89,8 @@ export function createHistoryCharts(els, api, rewind, nowMs) {
     for (const [name, values] of w.series) {
       setAttr(parts.lines.get(name), 'd', chartPath(times, values || [], from, to, max, WIDTH, HEIGHT, PAD));
     }
-    setText(parts.caption, `${w.unit} · peak ${formatRate(max)} · ${times.length ? formatTime(from) : ''}`);
-    setAttr(parts.chart, 'aria-label', `${w.title}: ${w.unit} over the history kept; peak ${formatRate(max)}`);
+    setText(parts.caption, t('history.caption', w.unit, formatRate(max), times.length ? formatTime(from) : ''));
+    setAttr(parts.chart, 'aria-label', t('history.label', w.title, w.unit, formatRate(max)));
     const at = rewind.mode() === 'rewound' ? rewind.at() : null;
     const x = at === null ? -10 : ((at - from) / (to - from)) * WIDTH;
     setAttr(parts.marker, 'x1', x.toFixed(1));

@@ -8,19 +8,22 @@
 // are re-listed only when its visible set changes (paging, filter, partitions added or removed).
 import { el, setText, setData, setAttr, setClass, setHidden, setClassName, badge } from './dom.js';
 import { term, definition } from './glossary.js';
+import { t } from './i18n.js';
 import { partitionsByTopic, topicSummary, partitionHealth, isProblem, isBelowMinIsr, isInternalTopic, lagTimeMaxMsOf,
-  truncationsByPartition } from './state.js';
+  truncationsByPartition, demoMarks } from './state.js';
 import { formatBytes, idList } from './format.js';
 import { createReplicas, updateReplicas } from './render-replicas.js';
+import { eventText, eventReason } from './timeline.js';
 
 export const PAGE_SIZE = 50;
 
+/** Per health: the badge's text, its colour and its hover (looked up when drawn: the catalogue may load late). */
 const HEALTH_BADGE = {
-  ok: ['online', 'ok', 'Has a leader and every replica is in sync'],
-  under_replicated: ['under-replicated', 'warn', definition('under_replicated')],
-  offline: ['offline', 'bad', definition('offline')],
-  unreachable: ['unreachable', 'warn', definition('unreachable')],
-  leader_not_available: ['no leader yet', 'warn', 'A leader was chosen but has not taken over the partition yet'],
+  ok: () => [t('partitions.health.ok'), 'ok', t('partitions.health.okTitle')],
+  under_replicated: () => [t('partitions.health.underReplicated'), 'warn', definition('under_replicated')],
+  offline: () => [t('partitions.health.offline'), 'bad', definition('offline')],
+  unreachable: () => [t('partitions.health.unreachable'), 'warn', definition('unreachable')],
+  leader_not_available: () => [t('partitions.health.noLeader'), 'warn', t('partitions.health.noLeaderTitle')],
 };
 
 /**
@@ -33,6 +36,7 @@ export function createPartitionsView(dom) {
   let lastState = null;
   let groupOrder = '';
   let truncations = new Map(); // partition key -> its newest replica_truncated event
+  let marks = demoMarks({ demo: null }); // what the running demo uses (demoMarks in state.js)
 
   /** A new truncation event redraws its partition's row (the ✂ mark), though the partition row itself did not change. */
   function withTruncatedRows(changes) {
@@ -52,7 +56,9 @@ export function createPartitionsView(dom) {
   function render(state, changes) {
     lastState = state;
     truncations = truncationsByPartition(state.events);
+    marks = demoMarks(state);
     changes = withTruncatedRows(changes);
+    if (changes.demo) changes = { ...changes, topics: true }; // a demo started, moved on or ended: every row
     if (!changes.full && !changes.topics && changes.partitions.size === 0) return; // e.g. a heartbeat
     const byTopic = partitionsByTopic(state);
     removeVanishedGroups(byTopic);
@@ -78,8 +84,8 @@ export function createPartitionsView(dom) {
   function renderOverall(state, topicCount, shownGroups) {
     const all = [...state.partitions.values()];
     const s = topicSummary(all);
-    setText(dom.summary, `${s.partitions} partitions in ${topicCount} topics · ${s.underReplicated} under-replicated`
-      + ` · ${s.offline} offline` + (s.unreachable ? ` · ${s.unreachable} unreachable` : ''));
+    setText(dom.summary, t('partitions.summary', s.partitions, topicCount, s.underReplicated, s.offline)
+      + (s.unreachable ? t('partitions.summary.unreachable', s.unreachable) : ''));
     setClass(dom.summary, 'has-problems', s.underReplicated + s.offline + s.unreachable > 0);
     setHidden(dom.empty, topicCount > 0);
     setHidden(dom.noMatch, topicCount === 0 || shownGroups > 0);
@@ -97,13 +103,14 @@ export function createPartitionsView(dom) {
     const internal = isInternalTopic(topic);
     if (internal) view.collapsed.add(topic); // 10 partitions of bookkeeping: out of the way until asked for
     const del = internal
-      ? el('span', { class: 'badge muted', title: definition('internal_topic') }, 'internal')
-      : el('button', { type: 'button', class: 'danger small', data: { action: 'delete-topic', topic } }, 'Delete topic');
+      ? el('span', { class: 'badge muted', title: definition('internal_topic') }, t('partitions.internal'))
+      : el('button', { type: 'button', class: 'danger small', data: { action: 'delete-topic', topic } },
+        t('partitions.delete'));
     const tbody = el('tbody');
     const pager = {
-      prev: el('button', { type: 'button', class: 'small', data: { page: 'prev' } }, '‹ prev'),
+      prev: el('button', { type: 'button', class: 'small', data: { page: 'prev' } }, t('partitions.prev')),
       text: el('span', { class: 'muted' }),
-      next: el('button', { type: 'button', class: 'small', data: { page: 'next' } }, 'next ›'),
+      next: el('button', { type: 'button', class: 'small', data: { page: 'next' } }, t('partitions.next')),
     };
     const pagerRoot = el('div', { class: 'pager', hidden: true }, pager.prev, pager.text, pager.next);
     const body = el('div', { class: 'topic-body' },
@@ -134,6 +141,8 @@ export function createPartitionsView(dom) {
     const shown = matchesName && (!view.onlyProblems || listed.length > 0);
     setHidden(group.root, !shown);
     renderSummary(group, partitions, topic);
+    setData(group.root, 'demo', marks.topics.has(group.topic) ? '1' : '');
+    setClass(group.root, 'demo-highlight', marks.topics.has(group.topic));
     const expanded = !view.collapsed.has(group.topic);
     setData(group.root, 'expanded', expanded);
     setAttr(group.toggle, 'aria-expanded', expanded);
@@ -151,7 +160,8 @@ export function createPartitionsView(dom) {
     if (keys !== group.keys) relist(group, visible, topic, keys);
     for (const p of visible) {
       if (!everyRow && !changes.partitions.has(p.key)) continue;
-      updateRow(group.rows.get(p.key), p, topic, lagTimeMaxMsOf(lastState, p.leader), truncations.get(p.key));
+      updateRow(group.rows.get(p.key), p, topic, lagTimeMaxMsOf(lastState, p.leader), truncations.get(p.key),
+        marks.marksRow(p));
     }
     return shown;
   }
@@ -170,7 +180,7 @@ export function createPartitionsView(dom) {
       let row = group.rows.get(p.key);
       if (!row) {
         row = buildRow();
-        updateRow(row, p, topic, lagTimeMaxMsOf(lastState, p.leader), truncations.get(p.key));
+        updateRow(row, p, topic, lagTimeMaxMsOf(lastState, p.leader), truncations.get(p.key), marks.marksRow(p));
       }
       rows.set(p.key, row);
     }
@@ -182,7 +192,7 @@ export function createPartitionsView(dom) {
   function renderPager(group, page, count) {
     setHidden(group.pagerRoot, count <= PAGE_SIZE);
     const from = count === 0 ? 0 : page * PAGE_SIZE + 1;
-    setText(group.pager.text, `${from}–${Math.min(count, (page + 1) * PAGE_SIZE)} of ${count}`);
+    setText(group.pager.text, t('partitions.page', from, Math.min(count, (page + 1) * PAGE_SIZE), count));
     group.pager.prev.disabled = page === 0;
     group.pager.next.disabled = (page + 1) * PAGE_SIZE >= count;
   }
@@ -192,10 +202,10 @@ export function createPartitionsView(dom) {
 
 function renderSummary(group, partitions, topic) {
   const s = topicSummary(partitions);
-  setText(group.summary.partitions, `${s.partitions} partitions`);
-  setText(group.summary.config, topic ? `RF ${topic.replication_factor} · min ISR ${topic.min_insync_replicas}` : '');
-  setText(group.summary.underReplicated, `${s.underReplicated} under-replicated`);
-  setText(group.summary.offline, `${s.offline} offline`);
+  setText(group.summary.partitions, t('partitions.count', s.partitions));
+  setText(group.summary.config, topic ? t('partitions.config', topic.replication_factor, topic.min_insync_replicas) : '');
+  setText(group.summary.underReplicated, t('partitions.underReplicated', s.underReplicated));
+  setText(group.summary.offline, t('partitions.offline', s.offline));
   setClass(group.summary.underReplicated, 'warn-text', s.underReplicated > 0);
   setClass(group.summary.offline, 'bad-text', s.offline > 0);
   setData(group.root, 'underReplicated', s.underReplicated);
@@ -209,39 +219,38 @@ function armDelete(button, onConfirm) {
     if (button.dataset.confirm === 'pending') {
       clearTimeout(timer);
       delete button.dataset.confirm;
-      button.textContent = 'Delete topic';
+      button.textContent = t('partitions.delete');
       onConfirm();
       return;
     }
     button.dataset.confirm = 'pending';
-    button.textContent = 'Really delete?';
-    timer = setTimeout(() => { delete button.dataset.confirm; button.textContent = 'Delete topic'; }, 4000);
+    button.textContent = t('partitions.reallyDelete');
+    timer = setTimeout(() => { delete button.dataset.confirm; button.textContent = t('partitions.delete'); }, 4000);
   });
 }
 
 function tableHead() {
   const th = (...children) => el('th', { attrs: { scope: 'col' } }, ...children);
   return el('thead', {}, el('tr', {},
-    th(term('partition', 'partition')),
-    th('state'),
-    th(term('leader', 'leader')),
-    th(term('leader_epoch', 'epoch')),
+    th(term('partition', t('partitions.col.partition'))),
+    th(t('partitions.col.state')),
+    th(term('leader', t('partitions.col.leader'))),
+    th(term('leader_epoch', t('partitions.col.epoch'))),
     th(term('isr', 'ISR')),
     th(term('osr', 'OSR')),
-    th(el('abbr', { title: definition('ar') + ' Each bar: that replica\'s ' + definition('leo') + ' The line: '
-      + definition('hw') + ' The timer beside a follower that is behind: ' + definition('lag_time') },
-    'replicas (AR) · LEO · lag · last fetch')),
+    th(el('abbr', { title: t('partitions.col.replicasTitle', definition('ar'), definition('leo'), definition('hw'),
+      definition('lag_time')) }, t('partitions.col.replicas'))),
     th(term('hw', 'HW')),
     th(term('leo', 'LEO')),
-    el('th', { class: 'col-size', attrs: { scope: 'col' } }, 'size')));
+    el('th', { class: 'col-size', attrs: { scope: 'col' } }, t('partitions.col.size'))));
 }
 
 function buildRow() {
   const td = cls => el('td', cls ? { class: cls } : {});
   const row = el('tr', {}, td('pid'), td('state'), td('leader'), td('num'), td('ids'), td('ids'), td('bars'),
     td('num'), td('num'), td('num col-size'));
-  row.cells[1].append(badge('', 'ok'), ' ', badge('below min ISR', 'bad', definition('below_min_isr')), ' ',
-    badge('✂ truncated', 'bad', definition('truncation')));
+  row.cells[1].append(badge('', 'ok'), ' ', badge(t('partitions.belowMinIsr'), 'bad', definition('below_min_isr')), ' ',
+    badge(t('partitions.truncated'), 'bad', definition('truncation')));
   row.cells[6].append(createReplicas());
   return row;
 }
@@ -249,8 +258,9 @@ function buildRow() {
 /**
  * @param lagTimeMaxMs the leader's replica.lag.time.max.ms (null when unknown), for the followers' lag timers
  * @param truncation the partition's newest replica_truncated event in the timeline, or undefined
+ * @param inDemo whether the running demo uses this partition (data-demo="1", class demo-highlight)
  */
-function updateRow(row, p, topic, lagTimeMaxMs, truncation) {
+function updateRow(row, p, topic, lagTimeMaxMs, truncation, inDemo) {
   const o = p.state === 'online' ? p.offsets : null;
   const health = partitionHealth(p);
   setData(row, 'partition', p.key);
@@ -262,23 +272,27 @@ function updateRow(row, p, topic, lagTimeMaxMs, truncation) {
   setData(row, 'osr', p.osr.join(','));
   setData(row, 'hw', o ? o.high_watermark : '');
   setData(row, 'leo', o ? o.log_end_offset : '');
-  setClassName(row, 'health-' + health);
+  setClassName(row, 'health-' + health + (inDemo ? ' demo-highlight' : ''));
+  setData(row, 'demo', inDemo ? '1' : '');
 
   const [pid, state, leader, epoch, isr, osr, bars, hw, leo, size] = row.cells;
   setText(pid, p.partition);
-  setAttr(pid, 'title', o && o.status_line ? o.status_line : `${p.key}: ${p.state}`);
+  setAttr(pid, 'title', (o && o.status_line ? o.status_line : `${p.key}: ${p.state}`)
+    + (inDemo ? ' · ' + t('demo.row') : ''));
 
   const [stateBadge, , minIsrBadge, , truncatedBadge] = state.childNodes;
-  const [text, kind, title] = HEALTH_BADGE[health];
+  const [text, kind, title] = HEALTH_BADGE[health]();
   setText(stateBadge, text);
   setClassName(stateBadge, 'badge ' + kind);
   setAttr(stateBadge, 'title', title);
   setHidden(minIsrBadge, !isBelowMinIsr(p, topic));
   setHidden(truncatedBadge, !truncation);
   setData(row, 'truncated', truncation ? truncation.broker_id : '');
-  if (truncation) setAttr(truncatedBadge, 'title', `${truncation.text}. ${truncation.reason ?? ''}`.trim());
+  if (truncation) {
+    setAttr(truncatedBadge, 'title', `${eventText(truncation)}. ${eventReason(truncation) ?? ''}`.trim());
+  }
 
-  setText(leader, p.leader < 0 ? 'none' : '★ ' + p.leader);
+  setText(leader, p.leader < 0 ? t('partitions.noLeader') : '★ ' + p.leader);
   setText(epoch, p.leader_epoch);
   setText(isr, idList(p.isr));
   setText(osr, idList(p.osr));
@@ -287,5 +301,5 @@ function updateRow(row, p, topic, lagTimeMaxMs, truncation) {
   setText(hw, o ? o.high_watermark : '—');
   setText(leo, o ? o.log_end_offset : '—');
   setText(size, o ? formatBytes(o.size_bytes) : '—');
-  setAttr(size, 'title', o ? `${o.segments} segment(s), log start offset ${o.log_start_offset}` : 'unknown');
+  setAttr(size, 'title', o ? t('partitions.sizeTitle', o.segments, o.log_start_offset) : t('partitions.unknown'));
 }

@@ -13,6 +13,7 @@ import { el, setText, setData, setAttr, setClass, setHidden } from './dom.js';
 import { replicaBars } from './state.js';
 import { formatFetchAge, formatDuration } from './format.js';
 import { definition } from './glossary.js';
+import { t } from './i18n.js';
 import { lagStanding, lagClock, shownLagMs, against, formatLagTime, formatLimit } from './lag-time.js';
 
 /** How often a counting timer is redrawn: tenths of a second step smoothly, and only counting lines are touched. */
@@ -78,21 +79,21 @@ function updateLine(line, r, bars, lagTimeMaxMs) {
 
 /** The short text beside the bar. */
 function numbers(r) {
-  if (!r.known) return r.inSync ? 'unknown' : 'unknown · out of sync';
-  if (r.isLeader) return `${r.leo} · leader`;
-  const age = r.lastFetchAgeMs === null ? 'never' : r.lastFetchAgeMs < 1000 ? '<1 s' : `${r.lastFetchAgeMs / 1000 | 0} s`;
-  return `${r.leo} · lag ${r.lag ?? '?'} · ${age}`;
+  if (!r.known) return r.inSync ? t('replicas.unknown') : t('replicas.unknownOutOfSync');
+  if (r.isLeader) return t('replicas.leaderNums', r.leo);
+  const age = r.lastFetchAgeMs === null ? t('replicas.never') : r.lastFetchAgeMs < 1000 ? t('replicas.underSecond')
+    : t('replicas.seconds', r.lastFetchAgeMs / 1000 | 0);
+  return t('replicas.followerNums', r.leo, r.lag ?? '?', age);
 }
 
 /** The sentence for screen readers and the hover. */
 function describe(r) {
-  const role = r.isLeader ? 'leader' : 'follower';
-  const sync = r.inSync ? 'in sync (ISR)' : 'out of sync (OSR)';
-  if (!r.known) return `broker ${r.brokerId}, ${role}, ${sync}, progress unknown (the leader reported none)`;
-  if (r.isLeader) return `broker ${r.brokerId}, leader, log end offset ${r.leo}`;
+  const role = r.isLeader ? t('replicas.leader') : t('replicas.follower');
+  const sync = r.inSync ? t('replicas.inSync') : t('replicas.outOfSync');
+  if (!r.known) return t('replicas.describeUnknown', r.brokerId, role, sync);
+  if (r.isLeader) return t('replicas.describeLeader', r.brokerId, r.leo);
   const age = formatFetchAge(r.lastFetchAgeMs);
-  return `broker ${r.brokerId}, follower, ${sync}, log end offset ${r.leo}, ${r.lag ?? 'unknown'} records behind `
-    + `the leader, ${age}`;
+  return t('replicas.describeFollower', r.brokerId, sync, r.leo, r.lag ?? t('replicas.unknown'), age);
 }
 
 // ------------------------------------------------------------------------------------------------ the lag timer
@@ -103,13 +104,12 @@ function updateLag(line, r, limitMs) {
   const lag = line.lastChild;
   const standing = lagStanding(r, limitMs);
   setData(line, 'lagState', standing.state === 'none' ? '' : standing.state.replace('_', '-'));
-  const limit = limitMs ? formatLimit(limitMs) : 'unknown';
+  const limit = limitMs ? formatLimit(limitMs) : t('replicas.unknown');
   if (standing.state === 'counting' && standing.ms !== null) {
     const previous = counting.get(line);
     const clock = lagClock(previous && previous.clock, standing.ms, Date.now());
     counting.set(line, { clock, limitMs });
-    setAttr(lag, 'title', `${definition('lag_time')} Broker ${r.brokerId} has not caught up for the time shown; `
-      + `past ${limit} (its leader's setting) the leader drops it from the ISR.`);
+    setAttr(lag, 'title', `${definition('lag_time')} ${t('replicas.lagCounting', r.brokerId, limit)}`);
     drawCount(line, clock, limitMs);
     startTicking();
     return;
@@ -121,16 +121,14 @@ function updateLag(line, r, limitMs) {
   const [bar, text] = lag.children;
   if (standing.state === 'counting') { // in the ISR but never caught up since this leader took over (rare)
     setHidden(bar, true);
-    setText(text, 'not caught up');
-    setAttr(lag, 'title', `${definition('lag_time')} Broker ${r.brokerId} has not caught up since its leader took `
-      + `over; past ${limit} the leader drops it from the ISR.`);
+    setText(text, t('replicas.notCaughtUp'));
+    setAttr(lag, 'title', `${definition('lag_time')} ${t('replicas.lagNeverCaughtUp', r.brokerId, limit)}`);
   } else if (standing.state === 'out') {
     setHidden(bar, true);
-    setText(text, standing.ms === null ? 'out of ISR' : `out of ISR · ${formatDuration(standing.ms)}`);
-    setAttr(lag, 'title', `${definition('lag_time')} Broker ${r.brokerId} left the ISR: `
-      + (standing.ms === null ? 'its leader has not seen it caught up since it took over.'
-        : `it has not been caught up for ${formatDuration(standing.ms)} (limit ${limit}).`)
-      + ' It rejoins once it has caught up again.');
+    setText(text, standing.ms === null ? t('replicas.outOfIsr') : t('replicas.outOfIsrFor', formatDuration(standing.ms)));
+    setAttr(lag, 'title', `${definition('lag_time')} `
+      + (standing.ms === null ? t('replicas.leftIsrNever', r.brokerId)
+        : t('replicas.leftIsrFor', r.brokerId, formatDuration(standing.ms), limit)));
   }
   setLagClass(lag, standing.level);
 }

@@ -3,6 +3,7 @@
 import { el, svg, setText, setAttr } from './dom.js';
 import { THROUGHPUT_WINDOW_MS, compareTopicNames } from './state.js';
 import { formatRate } from './format.js';
+import { t } from './i18n.js';
 
 const WIDTH = 220;
 const HEIGHT = 44;
@@ -44,8 +45,9 @@ function buildCard(name) {
   const root = el('figure', { class: 'spark', data: { topic: name } },
     el('figcaption', {}, el('span', { class: 'name' }, name),
       el('span', { class: 'rates' },
-        el('span', { class: 'key in', attrs: { 'aria-hidden': 'true' } }), 'in ', parts.in, '/s  ',
-        el('span', { class: 'key out', attrs: { 'aria-hidden': 'true' } }), 'out ', parts.out, '/s  ', parts.max)),
+        el('span', { class: 'key in', attrs: { 'aria-hidden': 'true' } }), t('throughput.in'), parts.in, '/s  ',
+        el('span', { class: 'key out', attrs: { 'aria-hidden': 'true' } }), t('throughput.out'), parts.out, '/s  ',
+        parts.max)),
     parts.chart);
   return { root, parts };
 }
@@ -54,12 +56,12 @@ function updateCard({ parts }, topic, points) {
   setText(parts.in, formatRate(topic.records_in_per_sec));
   setText(parts.out, formatRate(topic.records_out_per_sec));
   const max = Math.max(1, ...points.map(p => Math.max(p.in, p.out)));
-  setText(parts.max, `peak ${formatRate(max)}`);
+  setText(parts.max, t('throughput.peak', formatRate(max)));
   const now = points.length ? points[points.length - 1].t : 0;
   setAttr(parts.inLine, 'points', polyline(points, 'in', now, max));
   setAttr(parts.outLine, 'points', polyline(points, 'out', now, max));
-  setAttr(parts.chart, 'aria-label', `${topic.name}: ${formatRate(topic.records_in_per_sec)} records in and `
-    + `${formatRate(topic.records_out_per_sec)} records out per second; peak ${formatRate(max)}/s in the last minute`);
+  setAttr(parts.chart, 'aria-label', t('throughput.label', topic.name, formatRate(topic.records_in_per_sec),
+    formatRate(topic.records_out_per_sec), formatRate(max)));
 }
 
 /** Points of one series, the newest at the right edge, one minute across. */

@@ -2,12 +2,12 @@
 // happened, each with its time since the request reached the leader; the step the producer's answer waited for
 // (with the chosen acks) is marked. A step that did not happen has no time, only the leader's reason.
 import { el } from './dom.js';
+import { t, has } from './i18n.js';
 
-const WAITS = {
-  nothing: 'acks=0: the producer waits for nothing (the leader does not answer)',
-  appended: 'acks=1: the answer waits for the leader\'s append',
-  committed: 'acks=all: the answer waits for the HW to pass the record (every ISR member has it)',
-};
+/** What the producer's answer waited for, by report.waited_for: js.trace.waits.<nothing|appended|committed>. */
+function waits(waitedFor) {
+  return waitedFor && has(`js.trace.waits.${waitedFor}`) ? t(`trace.waits.${waitedFor}`) : '';
+}
 
 /** "+0.4 ms" (one decimal), or "—" for a step that did not happen. */
 export function formatStepTime(atMs) {
@@ -28,14 +28,14 @@ export function traceRows(report) {
 
 export function renderTrace(container, report) {
   const caption = el('p', { class: 'trace-caption' },
-    `${report.topic}-${report.partition} offset ${report.offset} · leader ${report.leader_id} `
-    + `(epoch ${report.leader_epoch}) · ISR [${report.isr.join(', ')}] · acks=${report.acks}`);
-  const waits = el('p', { class: 'hint' }, WAITS[report.waited_for] || '',
-    report.complete ? '' : ` · some steps did not happen within ${report.wait_ms / 1000} s`);
+    t('trace.caption', `${report.topic}-${report.partition}`, report.offset, report.leader_id, report.leader_epoch,
+      report.isr.join(', '), report.acks));
+  const waited = el('p', { class: 'hint' }, waits(report.waited_for),
+    report.complete ? '' : t('trace.incomplete', report.wait_ms / 1000));
   const list = el('ol', { class: 'trace-steps' }, ...traceRows(report).map(row =>
     el('li', { data: { step: row.step, broker: row.broker, happened: row.happened, waited: row.waited } },
       el('span', { class: 'trace-time' }, row.time), ' ',
       el('span', { class: 'trace-text' }, row.text),
-      row.waited ? el('b', { class: 'trace-waited' }, ' ← the producer\'s answer waited for this') : null)));
-  container.replaceChildren(caption, waits, list);
+      row.waited ? el('b', { class: 'trace-waited' }, t('trace.waited')) : null)));
+  container.replaceChildren(caption, waited, list);
 }

@@ -3,6 +3,7 @@
 // The page is either LIVE (it draws what the socket says) or REWOUND to a moment `atMs` on the serving broker's
 // clock (it draws GET /dashboard/state?at=atMs, the cluster as that broker recorded it). Playing moves the moment
 // forward at `speed` times real time; reaching the present returns to live.
+import { t } from './i18n.js';
 
 export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10];
 
@@ -40,10 +41,10 @@ export function lastFailover(events, earliestMs) {
 /** "12.4 s ago", "3 min 05 s ago", "now" — how far back a moment is. */
 export function describeAgo(atMs, nowMs) {
   const ms = Math.max(0, nowMs - atMs);
-  if (ms < 100) return 'now';
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s ago`;
+  if (ms < 100) return t('rewind.now');
+  if (ms < 60_000) return t('rewind.secondsAgo', (ms / 1000).toFixed(1));
   const s = Math.floor(ms / 1000);
-  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s ago`;
+  return t('rewind.minutesAgo', Math.floor(s / 60), String(s % 60).padStart(2, '0'));
 }
 
 /** The speed closest to `wanted` among SPEEDS (a select's value arrives as text). */

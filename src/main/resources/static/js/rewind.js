@@ -7,6 +7,8 @@
 import { SPEEDS, advance, clampMoment, describeAgo, lastFailover, marks, pickSpeed } from './rewind-model.js';
 import { formatTime } from './format.js';
 import { setData, setText } from './dom.js';
+import { t, has } from './i18n.js';
+import { eventText } from './timeline.js';
 
 const PLAY_TICK_MS = 100;
 const EXTENT_REFRESH_MS = 5_000;
@@ -51,7 +53,7 @@ export function createRewind(els, api, page) {
       const extent = await api.history();
       recording = !!extent.recording;
       earliestMs = extent.earliest_ms >= 0 ? extent.earliest_ms : null;
-      if (!recording) message = `broker ${extent.broker_id} keeps no history`;
+      if (!recording) message = t('rewind.noHistory', extent.broker_id);
     } catch (e) {
       message = e.message;
     }
@@ -123,7 +125,7 @@ export function createRewind(els, api, page) {
   function replayLastFailover() {
     const found = earliestMs === null ? null : lastFailover(page.liveState().events, earliestMs);
     if (!found) {
-      message = 'no failover in the history kept';
+      message = t('rewind.noFailover');
       render();
       return;
     }
@@ -131,7 +133,7 @@ export function createRewind(els, api, page) {
     els.speed.value = '1';
     goTo(found.fromMs);
     setPlaying(true);
-    message = `replaying: ${found.event.text}`;
+    message = t('rewind.replaying', eventText(found.event));
   }
 
   function render() {
@@ -146,11 +148,11 @@ export function createRewind(els, api, page) {
     if (document.activeElement !== els.slider || mode === 'live') {
       els.slider.value = String(mode === 'rewound' ? atMs : now);
     }
-    els.play.textContent = playing ? '❚❚ pause' : '▶ play';
+    els.play.textContent = playing ? t('rewind.pause') : t('rewind.play');
     els.live.disabled = mode === 'live';
     const where = mode === 'live'
-      ? `live · history from ${earliestMs === null ? '…' : formatTime(earliestMs)}`
-      : `⏪ the cluster at ${formatTime(atMs)} · ${describeAgo(atMs, now)}${playing ? ` · playing ${speed}×` : ''}`;
+      ? t('rewind.live', earliestMs === null ? '…' : formatTime(earliestMs))
+      : t('rewind.at', formatTime(atMs), describeAgo(atMs, now)) + (playing ? t('rewind.playing', speed) : '');
     setText(els.label, message ? `${where} · ${message}` : where);
     drawMarks(now, earliest);
   }
@@ -166,7 +168,8 @@ export function createRewind(els, api, page) {
       mark.className = 'mark';
       mark.dataset.type = m.type;
       mark.style.left = `${m.pct}%`;
-      mark.title = `${m.type.replace('_', ' ')} at ${formatTime(m.t)}`;
+      mark.title = t('rewind.mark', has(`js.events.type.${m.type}`) ? t(`events.type.${m.type}`) : m.type.replace('_', ' '),
+        formatTime(m.t));
       return mark;
     }));
   }

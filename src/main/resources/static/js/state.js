@@ -32,13 +32,15 @@ export function emptyState() {
     groupEvents: [],         // the coordinators' group events, oldest first, at most MAX_EVENTS
     groupEventKeys: new Set(), // groupEventKey() of every entry in `groupEvents`
     throughput: new Map(),   // topic -> [{t, in, out}] oldest first, within THROUGHPUT_WINDOW_MS
+    demo: null,              // the guided demo running now ({name, title, step, steps, text, topics, partitions}), or null
   };
 }
 
 // A change record says what a message changed, so renderers touch only that: `full` (a snapshot: redraw all),
 // `header`, `brokers` (ids changed or removed), `partitions` (keys changed or removed), `topics` (the list was
 // replaced), `events` (the newly appended ones, oldest first), `groups` (ids changed or removed), `groupEvents`
-// (the newly appended group events, oldest first), `throughput` (a sparkline point was added).
+// (the newly appended group events, oldest first), `throughput` (a sparkline point was added), `demo` (the running
+// demo started, moved on a step or ended).
 
 /** The union of two change records, for renderers that draw several messages at once. */
 export function mergeChanges(a, b) {
@@ -52,13 +54,14 @@ export function mergeChanges(a, b) {
     groups: new Set([...a.groups, ...b.groups]),
     groupEvents: b.full ? b.groupEvents : a.groupEvents.concat(b.groupEvents),
     throughput: a.throughput || b.throughput,
+    demo: a.demo || b.demo,
   };
 }
 
 /** A change record that says "nothing changed", to start merging from. */
 export function noChanges() {
   return { full: false, header: false, brokers: new Set(), partitions: new Set(), topics: false, events: [],
-    groups: new Set(), groupEvents: [], throughput: false };
+    groups: new Set(), groupEvents: [], throughput: false, demo: false };
 }
 
 /**
@@ -96,9 +99,10 @@ function applySnapshot(state, message) {
     groupEvents: group.events,
     groupEventKeys: group.eventKeys,
     throughput: sampleThroughput(state.throughput, topics, header.server_time_ms),
+    demo: demoOf(s.demo),
   };
   const changes = { ...noChanges(), full: true, header: true, topics: true, events, groupEvents: group.events,
-    throughput: true };
+    throughput: true, demo: true };
   return { state: next, needsResync: false, changes };
 }
 
@@ -129,8 +133,19 @@ function applyDelta(state, message) {
   const throughput = sampleThroughput(state.throughput, topics, header.server_time_ms);
   changes.throughput = throughput !== state.throughput;
 
+  // `demo` in a delta is the running demo as of now (null: none); a delta without the field leaves it as it was.
+  let demo = state.demo;
+  if ('demo' in message) {
+    const incoming = demoOf(message.demo);
+    if (JSON.stringify(incoming) !== JSON.stringify(demo)) {
+      demo = incoming;
+      changes.demo = true;
+    }
+  }
+
   const next = { ...state, seq: message.seq, header, brokers, partitions, topics, events: appended.events,
-    eventKeys: appended.eventKeys, groups, groupEvents: group.events, groupEventKeys: group.eventKeys, throughput };
+    eventKeys: appended.eventKeys, groups, groupEvents: group.events, groupEventKeys: group.eventKeys, throughput,
+    demo };
   return { state: next, needsResync: false, changes };
 }
 
@@ -144,6 +159,29 @@ function applyHeartbeat(state, message) {
   const throughput = sampleThroughput(state.throughput, state.topics, header.server_time_ms);
   changes.throughput = throughput !== state.throughput;
   return { state: { ...state, seq: message.seq, header, throughput }, needsResync: false, changes };
+}
+
+/** The `demo` field as the page keeps it: null, or an object with its lists present (empty when not sent). */
+function demoOf(demo) {
+  if (!demo || typeof demo !== 'object' || !demo.name) return null;
+  return { ...demo, topics: Array.isArray(demo.topics) ? demo.topics : [],
+    partitions: Array.isArray(demo.partitions) ? demo.partitions : [] };
+}
+
+/**
+ * Which rows and topic groups the running demo uses: {partitions, topics} as Sets. A listed partition marks its row
+ * and its topic's group; a listed topic marks its group, and every row of it when the demo lists none of its
+ * partitions. Empty sets when no demo runs.
+ */
+export function demoMarks(state) {
+  const demo = state.demo;
+  if (!demo) return { partitions: new Set(), topics: new Set(), marksRow: () => false };
+  const partitions = new Set(demo.partitions);
+  const topicsWithPartitions = new Set([...state.partitions.values()].filter(p => partitions.has(p.key))
+    .map(p => p.topic));
+  const topics = new Set([...demo.topics, ...topicsWithPartitions]);
+  const wholeTopics = new Set(demo.topics.filter(t => !topicsWithPartitions.has(t)));
+  return { partitions, topics, marksRow: p => partitions.has(p.key) || wholeTopics.has(p.topic) };
 }
 
 function pickHeader(source) {

@@ -10,6 +10,7 @@
 // children about them are counted (`folded`), not listed; an entry about them alone is counted in `hidden`, and so is
 // a group coordinator loading a partition of __consumer_offsets (`coordinator_loaded`).
 import { isInternalTopic } from './state.js';
+import { t, tn, lang, has } from './i18n.js';
 
 export function isInternalEvent(e) {
   return isInternalTopic(e.topic);
@@ -71,7 +72,72 @@ export function groupedTimeline(events, groupEvents, showInternal) {
 /** "3 changes · 12 internal-topic changes folded": what a cause's entry says of its children. */
 export function consequencesSummary(shown, folded) {
   const parts = [];
-  if (shown > 0) parts.push(`${shown} change${shown === 1 ? '' : 's'}`);
-  if (folded > 0) parts.push(`${folded} internal-topic change${folded === 1 ? '' : 's'} folded`);
+  if (shown > 0) parts.push(tn(shown, 'events.changes'));
+  if (folded > 0) parts.push(tn(folded, 'events.folded'));
   return parts.join(' · ');
+}
+
+/**
+ * How a cluster event is said in the page's language: the catalogue's sentence js.events.text.<key>, filled from the
+ * event's fields where they say all its English `text` says (the server writes the text in English only), or from
+ * the numbers of the server's sentence read back where they carry what the fields lack (a leader change's epoch, an
+ * ISR's members: ClusterEvents.java writes them in these forms). Anything else, or a sentence in another form, shows
+ * the server's text. Each entry: [sentence key, pattern of the server's text or null, args(event, match) or null].
+ */
+const SAYINGS = {
+  broker_fenced: [['broker_fenced', null, e => (e.broker_id >= 0 ? [e.broker_id] : null)]],
+  broker_unfenced: [['broker_unfenced', null, e => (e.broker_id >= 0 ? [e.broker_id] : null)]],
+  topic_created: [['topic_created', null, e => (e.topic ? [e.topic] : null)]],
+  topic_deleted: [['topic_deleted', null, e => (e.topic ? [e.topic] : null)]],
+  controller_elected: [['controller_elected', /^broker (\d+) is the active controller \(Raft term (\d+)\)$/,
+    (e, m) => [m[1], m[2]]]],
+  broker_registered: [
+    ['broker_registered_again', /^broker (\d+) registered again \(new process\) at (.+)$/, (e, m) => [m[1], m[2]]],
+    ['broker_registered', /^broker (\d+) registered at (.+)$/, (e, m) => [m[1], m[2]]]],
+  leader_changed: [
+    ['leader_offline', /^(\S+) offline: leader (\d+) → none \(leader epoch (\d+)\)$/, (e, m) => [m[1], m[2], m[3]]],
+    ['leader_changed', /^(\S+) leader (\d+|none) → (\d+) \(leader epoch (\d+)\)$/,
+      (e, m) => [m[1], m[2] === 'none' ? t('partitions.noLeader') : m[2], m[3], m[4]]]],
+  isr_shrink: [['isr_shrink', /^(\S+) ISR (\[[\d, ]*\]) → (\[[\d, ]*\]): replicas? ([\d, ]+) left$/,
+    (e, m) => [m[1], m[2], m[3], m[4]]]],
+  isr_expand: [['isr_expand', /^(\S+) ISR (\[[\d, ]*\]) → (\[[\d, ]*\]): replicas? ([\d, ]+) joined$/,
+    (e, m) => [m[1], m[2], m[3], m[4]]]],
+  partitions_added: [
+    ['partition_added', /^partition (\S+) added on replicas (\[[\d, ]*\])$/, (e, m) => [m[1], m[2]]],
+    ['partition_created', /^partition (\S+) on replicas (\[[\d, ]*\]), leader (\d+|none)$/,
+      (e, m) => [m[1], m[2], m[3] === 'none' ? t('partitions.noLeader') : m[3]]],
+    ['partitions_more', /^and (\d+) more partitions? of (\S+)$/, (e, m) => [m[1], m[2]]]],
+  replica_truncated: [
+    ['replica_truncated', /^replica (\d+) dropped offsets? (\d+(?:–\d+)?) that leader (\d+) never had \(leader epoch (\d+)\)$/,
+      (e, m) => [m[1], m[2], m[3], m[4]]]],
+};
+
+/** The reasons the controller and the leaders give, by catalogue key: [key, pattern, args(match)]. */
+const REASONS = [
+  ['caughtUp', /^caught up with the metadata log$/, () => []],
+  ['wonElection', /^won the metadata quorum's election$/, () => []],
+  ['aboveHw', new RegExp('^above the high watermark \\((\\d+)\\): never committed, so no acks=all producer was told '
+    + '(?:it was|they were) written; acks=1 or acks=0 producers may have been, and lost (?:it|them)$'), m => [m[1]]],
+  ['replicaHw', /^the replica's high watermark was (\d+)$/, m => [m[1]]],
+];
+
+/** A cluster event's sentence in the page's language where it can be said from what the event carries, else the server's. */
+export function eventText(e) {
+  if (lang() === 'en') return e.text;
+  for (const [key, pattern, args] of SAYINGS[e.type] || []) {
+    const match = pattern ? pattern.exec(e.text || '') : [];
+    const values = match && args(e, match);
+    if (values && has(`js.events.text.${key}`)) return t(`events.text.${key}`, ...values);
+  }
+  return e.text;
+}
+
+/** A cluster event's reason in the page's language where it is one of the known ones, else the server's. */
+export function eventReason(e) {
+  if (!e.reason || lang() === 'en') return e.reason;
+  for (const [key, pattern, args] of REASONS) {
+    const match = pattern.exec(e.reason);
+    if (match) return t(`events.reason.${key}`, ...args(match));
+  }
+  return e.reason;
 }

@@ -3,20 +3,21 @@
 import { el } from './dom.js';
 import { renderTrace } from './render-trace.js';
 import { compareTopicNames } from './state.js';
+import { t } from './i18n.js';
 
 export function createTrace(api, form, result, status) {
   const field = name => form.elements.namedItem(name);
   form.addEventListener('submit', async event => {
     event.preventDefault();
     const topic = field('topic').value;
-    if (!topic) { status.show('create a topic first', 'error'); return; }
+    if (!topic) { status.show(t('forms.needTopic'), 'error'); return; }
     const acks = field('acks').value;
     const partition = Math.max(0, Number(field('partition').value) || 0);
-    status.show(`tracing one record to ${topic}-${partition} with acks=${acks}…`, 'pending');
+    status.show(t('trace.tracing', `${topic}-${partition}`, acks), 'pending');
     try {
       const report = await api.trace(topic, acks, partition);
       renderTrace(result, report);
-      status.show(`traced offset ${report.offset} of ${topic}-${partition} (acks=${acks})`, 'ok');
+      status.show(t('trace.traced', report.offset, `${topic}-${partition}`, acks), 'ok');
     } catch (e) {
       status.show(e.message, 'error');
     }

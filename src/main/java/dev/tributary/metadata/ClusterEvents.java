@@ -14,6 +14,10 @@ import java.util.Set;
  * fenced, which partition changed leader (old → new, epoch) or ISR (who left or joined), which
  * topic appeared. Pure: the controller calls it with the image the batch was computed from, so the
  * descriptions are exact, and commits them with the batch (see {@link Controller}).
+ *
+ * <p>The texts are English. The dashboard reads the numbers of some back to say them in Chinese
+ * (static/js/timeline.js, {@code SAYINGS}; docs/adr/0022): a changed sentence shows in English on
+ * the Chinese page until its pattern there follows.
  */
 public final class ClusterEvents {
   /**

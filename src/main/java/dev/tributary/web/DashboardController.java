@@ -13,6 +13,7 @@ import dev.tributary.transport.http.PeerUrls;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,6 +46,7 @@ class DashboardController {
 
   private final PeerUrls urls;
   private final RewindEndpoint rewind;
+  private final DashboardCatalogue catalogue;
 
   DashboardController(
       MetadataCache broker,
@@ -54,7 +56,9 @@ class DashboardController {
       LiveClusterView liveView,
       JsonMapper json,
       AccessGuard access,
-      PeerUrls urls) {
+      PeerUrls urls,
+      DashboardCatalogue catalogue) {
+    this.catalogue = catalogue;
     this.rewind = new RewindEndpoint(liveView::history, config.brokerId(), json);
     this.json = json;
     this.access = access;
@@ -67,8 +71,10 @@ class DashboardController {
   }
 
   @GetMapping("/")
-  String dashboard(Model model, HttpServletRequest request) {
+  String dashboard(Model model, HttpServletRequest request, Locale locale) {
     model.addAttribute("brokerId", config.brokerId());
+    model.addAttribute("lang", locale.getLanguage());
+    model.addAttribute("catalogue", catalogue.scriptJson(locale));
     model.addAttribute("securityOn", access.enabled());
     model.addAttribute("principal", RequestPrincipal.of(request));
     model.addAttribute(
@@ -112,6 +118,16 @@ class DashboardController {
                       "message",
                       "scope must be 'cluster' or 'local', not '" + scope + "'"));
     };
+  }
+
+  /**
+   * The scripts' messages in {@code lang} (en or zh; anything else is English), as the page embeds
+   * them: for the JavaScript unit tests, which run without the page.
+   */
+  @GetMapping(path = "/dashboard/messages", produces = MediaType.APPLICATION_JSON_VALUE)
+  @ResponseBody
+  String messages(@RequestParam(defaultValue = "en") String lang) {
+    return catalogue.scriptJson(DashboardLocales.supported(Locale.forLanguageTag(lang)));
   }
 
   /** What history this broker keeps: the span the page's rewind scrubber can reach. */

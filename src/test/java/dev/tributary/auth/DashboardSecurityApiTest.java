@@ -16,6 +16,31 @@ import org.junit.jupiter.api.Test;
  * browser too, and a cookie that changes things only from the cluster's own pages (CSRF).
  */
 class DashboardSecurityApiTest extends SecuredBrokerTestSupport {
+  /** The sign-in page in the browser's language, or the one chosen; a wrong key says so in it. */
+  @Test
+  void theSignInPageSpeaksChineseToAChineseBrowserAndEnglishWhenAsked() {
+    Response chinese = send("GET", "/login", null, null, "Accept-Language", "zh-CN,zh;q=0.9");
+    assertThat(chinese.body()).contains("<html lang=\"zh\"").contains("用 API 密钥登录仪表盘");
+    assertThat(chinese.body()).contains(">登录</button>").doesNotContain("Sign in to the dashboard");
+    Response wrong =
+        send(
+            "POST",
+            "/login",
+            null,
+            "key_id=nobody&secret=wrong",
+            "Content-Type",
+            "application/x-www-form-urlencoded",
+            "Accept-Language",
+            "zh-CN");
+    assertThat(wrong.status()).isEqualTo(401);
+    assertThat(wrong.body()).contains("这个密钥 id 和密钥不匹配任何 API 密钥。");
+
+    Response english = send("GET", "/login?lang=en", null, null, "Accept-Language", "zh-CN");
+    assertThat(english.body()).contains("<html lang=\"en\"").contains("Sign in to the dashboard");
+    assertThat(english.headers().firstValue("Set-Cookie").orElseThrow())
+        .startsWith("tributary-lang=en;");
+  }
+
   @Test
   void theDashboardSignsInWithAnApiKeyAndShowsActionsOnlyToAdmins() throws Exception {
     Response page = send("GET", "/", null, null, "Accept", "text/html");

@@ -86,6 +86,69 @@ class DashboardBrowserTest {
     assertThat(passedOnPage("timeline")).isGreaterThanOrEqualTo(10);
   }
 
+  @Test
+  void theCatalogueUnitTestsPassInTheBrowserInBothLanguages() {
+    assertThat(passedOnPage("languages")).isEqualTo(9);
+    assertThat(passedOnPage("languages&lang=zh")).isEqualTo(9);
+  }
+
+  @Test
+  void theDemoBannerUnitTestsPassInTheBrowserInBothLanguages() {
+    assertThat(passedOnPage("demo")).isEqualTo(9);
+    assertThat(passedOnPage("demo&lang=zh")).isEqualTo(9);
+  }
+
+  /**
+   * The page in Chinese through the switch, its glossary and hovers too, and in English again
+   * through the switch; the choice outlives a reload.
+   */
+  @Test
+  void thePageSpeaksChineseAfterTheSwitchAndEnglishAgainAfterSwitchingBack() {
+    browser.driver().manage().deleteAllCookies();
+    try {
+      browser.driver().get("http://127.0.0.1:" + port + "/");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> browser.text("#glossary-heading").equals("Glossary"));
+      browser.driver().findElement(By.id("lang-zh")).click();
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> "zh".equals(browser.script("return document.documentElement.lang")));
+      assertThat(browser.driver().getCurrentUrl()).endsWith("/?lang=zh");
+      assertThat(browser.text("#glossary-heading")).isEqualTo("词汇表");
+      assertThat(browser.text("#partitions-heading")).startsWith("分区");
+      assertThat(browser.attribute("#lang-zh", "aria-current")).isEqualTo("true");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> browser.text("#term-isr dt").contains("同步副本集合"));
+      assertThat(browser.text("#term-isr dt")).startsWith("ISR");
+      assertThat(browser.text("#term-hw dd")).contains("已提交");
+      assertThat(browser.attribute(".legend abbr[data-term='hw']", "title"))
+          .startsWith("HW（高水位，high watermark）：");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> "实时 · broker 1".equals(browser.text("#connection")));
+      browser.screenshot("dashboard-zh");
+
+      browser.driver().get("http://127.0.0.1:" + port + "/");
+      assertThat(browser.text("#glossary-heading")).as("remembered").isEqualTo("词汇表");
+
+      browser.driver().findElement(By.id("lang-en")).click();
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> "en".equals(browser.script("return document.documentElement.lang")));
+      assertThat(browser.text("#glossary-heading")).isEqualTo("Glossary");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> browser.text("#term-isr dt").equals("ISR (in-sync replicas)"));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> "live · broker 1".equals(browser.text("#connection")));
+    } finally {
+      browser.driver().manage().deleteAllCookies();
+    }
+  }
+
   /**
    * Runs one JavaScript unit-test suite in the page, asserts none failed, returns how many passed.
    */
