@@ -133,10 +133,12 @@ function applyDelta(state, message) {
   const throughput = sampleThroughput(state.throughput, topics, header.server_time_ms);
   changes.throughput = throughput !== state.throughput;
 
-  // `demo` in a delta is the running demo as of now (null: none); a delta without the field leaves it as it was.
+  // `demo` is the running demo as of now (null: none). The server sends it in the delta's header, which every delta
+  // carries; a delta without the field leaves it as it was.
   let demo = state.demo;
-  if ('demo' in message) {
-    const incoming = demoOf(message.demo);
+  const demoSource = message.header && 'demo' in message.header ? message.header : message;
+  if ('demo' in demoSource) {
+    const incoming = demoOf(demoSource.demo);
     if (JSON.stringify(incoming) !== JSON.stringify(demo)) {
       demo = incoming;
       changes.demo = true;

@@ -22,8 +22,13 @@ const isrDemo = (over = {}) => ({ name: 'isr', title: 'A follower stops fetching
 const snapshot = demo => ({ type: 'snapshot', seq: 1, state: { ...header, brokers: [],
   partitions: [partition('demo-isr', 0), partition('demo-isr', 1), partition('orders', 0)],
   topics: [topic('demo-isr'), topic('orders')], events: [], groups: [], group_events: [], demo } });
-const delta = (seq, over) => ({ type: 'delta', seq, header, brokers: [], removed_brokers: [], partitions: [],
-  removed_partitions: [], topics: null, events: [], groups: [], removed_groups: [], group_events: [], ...over });
+// As the server sends it: the running demo (or null) inside the delta's header, which every delta carries.
+const delta = (seq, over) => {
+  const { demo, ...rest } = over;
+  return { type: 'delta', seq, header: 'demo' in over ? { ...header, demo } : header, brokers: [],
+    removed_brokers: [], partitions: [], removed_partitions: [], topics: null, events: [], groups: [],
+    removed_groups: [], group_events: [], ...rest };
+};
 
 // ----- state -----
 test('a snapshot without a demo has none', () => {
