@@ -33,7 +33,8 @@ class ProduceV3ApiTest extends ApiTestSupport {
   @Test
   void oneRecordOfEachTypeIsAnsweredWithWhereItWentAndReadsBackAsSent() {
     String topic = newTopicName();
-    createTopic(topic, 1);
+    createTopic(
+        topic, 1, KEEP_FOREVER); // a record from 2021 would otherwise be due for time-based retention
     Response json =
         produceV3(
             topic,
