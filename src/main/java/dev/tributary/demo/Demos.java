@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /** Every demo, in the order {@code ./tributary demo} lists them: add a new one here. */
 final class Demos {
-  static final List<Demo> ALL = List.of(new PartitionsDemo());
+  static final List<Demo> ALL =
+      List.of(new PartitionsDemo(), new AcksDemo(), new FailoverDemo(), new ControllerDemo());
 
   private Demos() {}
 
