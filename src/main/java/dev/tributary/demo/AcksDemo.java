@@ -18,6 +18,7 @@ import java.util.TreeMap;
 final class AcksDemo implements Demo {
   static final String TOPIC_ONE = "demo-acks-1";
   static final String TOPIC_ALL = "demo-acks-all";
+  static final int COMMITTED_ONE = 10;
   static final int RECORDS_ONE = 20;
   static final int BATCH = 10;
   static final int WARM_UP = 100;
@@ -70,31 +71,26 @@ final class AcksDemo implements Demo {
     List<Integer> followers = followers(before);
     boolean paused = false;
     try {
+      // First records every replica has (acks=all), so the followers' LEO is known and not 0.
+      Map<String, Long> acknowledged = new LinkedHashMap<>();
+      produce(cluster, "committed", COMMITTED_ONE, "all", acknowledged);
+      ctx.action("one.committed", COMMITTED_ONE);
+
       ctx.action("one.pause", followers, leader);
       paused = true;
       for (int f : followers) {
         cluster.pauseFetching(f, PAUSE_S);
       }
       ClusterWatch.awaitFetchPaused(cluster, followers);
-
-      List<Map.Entry<String, String>> records = new ArrayList<>();
-      for (int i = 1; i <= RECORDS_ONE; i++) {
-        records.add(Map.entry("acks1", "acks1-" + i));
-      }
-      Map<String, Long> acknowledged = new LinkedHashMap<>();
-      List<DemoCluster.Ack> acks = cluster.produceKeyed(TOPIC_ONE, records, "1");
-      for (int i = 0; i < acks.size(); i++) {
-        if (!acks.get(i).ok()) {
-          throw new DemoException("acks=1 produce refused: " + acks.get(i).error());
-        }
-        acknowledged.put(records.get(i).getValue(), acks.get(i).offset());
-      }
+      Map<String, Long> acksOne = new LinkedHashMap<>();
+      produce(cluster, "acks1", RECORDS_ONE, "1", acksOne);
+      acknowledged.putAll(acksOne);
       DemoCluster.Offsets offsets = cluster.offsets(TOPIC_ONE, 0);
       Map<Integer, DemoCluster.Replica> replicas = cluster.replicas(TOPIC_ONE, 0);
       ctx.result(
           "one.acked",
-          acknowledged.size(),
-          RecordLoss.ranges(acknowledged.values()),
+          acksOne.size(),
+          RecordLoss.ranges(acksOne.values()),
           offsets.logEndOffset(),
           offsets.highWatermark());
       ctx.result("one.followers", followerLeos(replicas, followers));
@@ -106,7 +102,9 @@ final class AcksDemo implements Demo {
       DemoCluster.PartitionInfo after =
           ClusterWatch.awaitNewLeader(cluster, TOPIC_ONE, 0, leader, ELECTION);
       long electionMs = (System.nanoTime() - killed) / 1_000_000;
-      long newLeaderLeo = followerLeos(replicas, followers).getOrDefault(after.leader(), -1L);
+      // A follower the leader has not heard from in its epoch shows -1; in the ISR it has the HW.
+      long reportedLeo = followerLeos(replicas, followers).getOrDefault(after.leader(), -1L);
+      long newLeaderLeo = reportedLeo >= 0 ? reportedLeo : offsets.highWatermark();
       ctx.result("one.elected", after.leader(), electionMs, newLeaderLeo, after.leaderEpoch());
       ClusterWatch.resumeFetching(cluster, followers);
       paused = false;
@@ -164,11 +162,15 @@ final class AcksDemo implements Demo {
       ctx.result("all.warm", load.acknowledgedCount());
 
       ctx.action("all.pause", followers, leader);
+      // Between two batches, so the followers have every batch before and none after.
+      load.hold();
+      Waits.until("the producer between two batches", Duration.ofSeconds(30), load::isHeld);
       paused = true;
       for (int f : followers) {
         cluster.pauseFetching(f, PAUSE_S);
       }
       ClusterWatch.awaitFetchPaused(cluster, followers);
+      load.release();
       // The producer's next batch is appended by the leader and then waits for the followers.
       long[] stalled = new long[2];
       Waits.until(
@@ -244,6 +246,23 @@ final class AcksDemo implements Demo {
       if (!ctx.brokers().isRunning(leader)) {
         ctx.brokers().start(leader);
       }
+    }
+  }
+
+  /** Produces {@code count} records valued {@code PREFIX-i}, noting each acknowledged offset. */
+  private static void produce(
+      DemoCluster cluster, String prefix, int count, String acks, Map<String, Long> acknowledged)
+      throws Exception {
+    List<Map.Entry<String, String>> records = new ArrayList<>();
+    for (int i = 1; i <= count; i++) {
+      records.add(Map.entry(prefix, prefix + "-" + i));
+    }
+    List<DemoCluster.Ack> answers = cluster.produceKeyed(TOPIC_ONE, records, acks);
+    for (int i = 0; i < answers.size(); i++) {
+      if (!answers.get(i).ok()) {
+        throw new DemoException("acks=" + acks + " produce refused: " + answers.get(i).error());
+      }
+      acknowledged.put(records.get(i).getValue(), answers.get(i).offset());
     }
   }
 

@@ -45,6 +45,8 @@ final class LoadProducer implements AutoCloseable {
   private int failedAttempts;
   private int retriedBatches;
   private long firstFailureNanos = -1;
+  private boolean held;
+  private boolean idle;
   private volatile boolean stopping;
 
   LoadProducer(DemoCluster cluster, String topic, int partition, String prefix, int batchSize)
@@ -68,6 +70,17 @@ final class LoadProducer implements AutoCloseable {
     int next = 1;
     int url = 0;
     while (!stopping) {
+      synchronized (this) {
+        while (held && !stopping) {
+          idle = true;
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        idle = false;
+      }
       List<String> values = new ArrayList<>();
       for (int i = 0; i < batchSize; i++) {
         values.add(prefix + "-" + next++);
@@ -159,10 +172,30 @@ final class LoadProducer implements AutoCloseable {
     return null;
   }
 
+  /**
+   * Holds the producer before its next batch, so a demo can change the cluster between two
+   * batches; {@link #isHeld} says when it waits.
+   */
+  synchronized void hold() {
+    held = true;
+  }
+
+  /** Whether the producer waits between batches after {@link #hold}. */
+  synchronized boolean isHeld() {
+    return idle;
+  }
+
+  /** Lets a held producer send its next batch. */
+  synchronized void release() {
+    held = false;
+    notifyAll();
+  }
+
   /** Stops after the attempt in progress (its batch stays unacknowledged if it failed). */
   @Override
   public void close() throws InterruptedException {
     stopping = true;
+    release();
     thread.join(REQUEST_TIMEOUT.toMillis() + 5_000);
   }
 

@@ -128,12 +128,14 @@ public final class ReplicaFetcherManager implements AutoCloseable {
 
   /**
    * Stops every fetch for {@code durationMs} (replicas then fall out of the ISR after the lag
-   * time).
+   * time). A new pause replaces the one in force, so a short one ends a longer one early: every
+   * runner is woken to sleep out the new pause instead of the old one.
    */
   public void pauseFor(long durationMs) {
     pausedUntilMs = time.milliseconds() + durationMs;
     synchronized (this) {
       runners.values().forEach(runner -> runner.fetcher.abandonInFlight());
+      runners.values().forEach(Runner::wake);
     }
     logger.info("Broker {} pauses replica fetching for {} ms", localBrokerId, durationMs);
   }
