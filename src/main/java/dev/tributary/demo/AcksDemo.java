@@ -204,7 +204,10 @@ final class AcksDemo implements Demo {
           "the producer going on with the new leader",
           Duration.ofSeconds(30),
           () -> load.acknowledgedCount() >= ackedBefore + AFTER_CRASH);
-      ctx.result("all.retried", load.failedAttempts(), load.retriedBatches(), load.errors());
+      ctx.result("all.retried", load.failedAttempts(), load.retriedBatches());
+      for (String error : load.errors()) {
+        ctx.raw("    " + error);
+      }
 
       ctx.action("all.restart", leader);
       ctx.brokers().start(leader);

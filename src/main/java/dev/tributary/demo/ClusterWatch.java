@@ -43,7 +43,10 @@ final class ClusterWatch {
 
     /** The text, and the reason when there is one: {@code "text (reason)"}. */
     String describe() {
-      return reason == null || reason.isEmpty() ? text : text + " (" + reason + ")";
+      if (reason == null || reason.isEmpty()) {
+        return text;
+      }
+      return reason.startsWith(text) ? reason : text + " (" + reason + ")";
     }
   }
 

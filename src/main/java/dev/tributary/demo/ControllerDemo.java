@@ -112,7 +112,13 @@ final class ControllerDemo implements Demo {
           moved++;
         }
       }
-      List<ClusterWatch.Event> consequences = ClusterWatch.consequences(after, fenced);
+      // Leader changes first: they are what the fencing is for.
+      List<ClusterWatch.Event> consequences =
+          ClusterWatch.consequences(after, fenced).stream()
+              .sorted(
+                  java.util.Comparator.comparing(
+                      (ClusterWatch.Event e) -> !"leader_changed".equals(e.type())))
+              .toList();
       ctx.result("fence.moved", moved, led.size(), consequences.size());
       for (ClusterWatch.Event e : consequences.subList(0, Math.min(SHOWN, consequences.size()))) {
         ctx.raw("    " + e.text());

@@ -173,8 +173,8 @@ final class LoadProducer implements AutoCloseable {
   }
 
   /**
-   * Holds the producer before its next batch, so a demo can change the cluster between two
-   * batches; {@link #isHeld} says when it waits.
+   * Holds the producer before its next batch, so a demo can change the cluster between two batches;
+   * {@link #isHeld} says when it waits.
    */
   synchronized void hold() {
     held = true;
