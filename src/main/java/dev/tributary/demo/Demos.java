@@ -10,7 +10,10 @@ final class Demos {
           new PartitionsDemo(),
           new ReplicationDemo(),
           new HwDemo(),
+          new AcksDemo(),
           new IsrDemo(),
+          new FailoverDemo(),
+          new ControllerDemo(),
           new GroupsDemo());
 
   private Demos() {}

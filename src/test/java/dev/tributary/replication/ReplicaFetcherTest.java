@@ -480,6 +480,51 @@ class ReplicaFetcherTest {
     assertThat(f.follower().logEndOffset()).as("fetched again afterwards").isEqualTo(5);
   }
 
+  /**
+   * {@code ./tributary pause-fetching ID 1} ends a longer pause: a fetcher thread already asleep
+   * for the old pause is woken to sleep out the new one (before, it slept out the old one, and the
+   * follower fell out of the ISR of a leader it should have been fetching from).
+   */
+  @Test
+  void aShortPauseEndsALongerOneForAFetcherThreadAlreadyAsleep() throws Exception {
+    Partition leader = partition(openLog("leader"), LEADER);
+    leader.becomeLeader(2, 0, List.of(1, 2), List.of(1, 2), clock.milliseconds());
+    leader.appendRecordsAsLeader(batch(5), Acks.LEADER);
+    Partition follower = partition(openLog("follower"), FOLLOWER);
+    follower.becomeFollower(LEADER, 2, 0, List.of(1, 2), List.of(1, 2));
+    ReplicaFetcherManager manager =
+        new ReplicaFetcherManager(
+            FOLLOWER,
+            () -> FOLLOWER_BROKER_EPOCH,
+            new InMemoryLeader(leader, clock),
+            new ReplicationConfig(10_000, 0, 1 << 20, 1 << 20, 100),
+            clock,
+            FollowerEvents.NONE);
+    try {
+      manager.pauseFor(600_000);
+      manager.addPartition(LEADER, follower, 2);
+      String name = "tributary-replica-fetcher-" + LEADER;
+      org.awaitility.Awaitility.await("the fetcher thread asleep for the long pause")
+          .atMost(java.time.Duration.ofSeconds(10))
+          .until(
+              () ->
+                  Thread.getAllStackTraces().keySet().stream()
+                      .anyMatch(
+                          t ->
+                              t.getName().equals(name)
+                                  && t.getState() == Thread.State.TIMED_WAITING));
+      assertThat(follower.logEndOffset()).isZero();
+
+      manager.pauseFor(1);
+      clock.advance(2);
+      org.awaitility.Awaitility.await("the follower fetching again")
+          .atMost(java.time.Duration.ofSeconds(10))
+          .until(() -> follower.logEndOffset() == 5);
+    } finally {
+      manager.close();
+    }
+  }
+
   @Test
   void anEpochAnswerForAnOldEpochIsIgnoredAndChangesNothing() {
     PartitionLog followerLog = openLog("follower");
