@@ -34,7 +34,9 @@ class ProduceV3ApiTest extends ApiTestSupport {
   void oneRecordOfEachTypeIsAnsweredWithWhereItWentAndReadsBackAsSent() {
     String topic = newTopicName();
     createTopic(
-        topic, 1, KEEP_FOREVER); // a record from 2021 would otherwise be due for time-based retention
+        topic,
+        1,
+        KEEP_FOREVER); // a record from 2021 would otherwise be due for time-based retention
     Response json =
         produceV3(
             topic,
