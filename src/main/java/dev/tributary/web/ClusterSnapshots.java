@@ -58,19 +58,28 @@ final class ClusterSnapshots {
   }
 
   /**
-   * The brokers whose local snapshots a cluster snapshot needs: every leader other than {@code
-   * localBrokerId}.
+   * The brokers a one-off cluster snapshot asks for their local snapshots: every registered,
+   * unfenced broker other than {@code localBrokerId} (what it leads gives the partitions' offsets,
+   * and every broker, leader or not, has its own row: a paused fetcher, reachability, client
+   * connections), plus any leader still fenced in the image. A fenced broker that leads nothing is
+   * left out: it is most likely down, and asking would only cost the page the fetch timeout.
    */
-  static Set<Integer> leadersToAsk(MetadataImage image, int localBrokerId) {
-    Set<Integer> leaders = new TreeSet<>();
+  static Set<Integer> brokersToAsk(MetadataImage image, int localBrokerId) {
+    Set<Integer> ask = new TreeSet<>();
+    for (BrokerImage broker : image.brokers().values()) {
+      if (!broker.fenced()) {
+        ask.add(broker.brokerId());
+      }
+    }
     for (TopicImage topic : image.topicsByName().values()) {
       for (PartitionImage p : topic.partitions().values()) {
-        if (p.leader() >= 0 && p.leader() != localBrokerId) {
-          leaders.add(p.leader());
+        if (p.leader() >= 0) {
+          ask.add(p.leader());
         }
       }
     }
-    return leaders;
+    ask.remove(localBrokerId);
+    return ask;
   }
 
   /**

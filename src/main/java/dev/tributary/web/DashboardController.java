@@ -175,7 +175,7 @@ class DashboardController {
     int self = config.brokerId();
     MetadataImage image = broker.metadata();
     LocalSnapshot own = localSnapshots.local(true);
-    Set<Integer> asked = ClusterSnapshots.leadersToAsk(image, self);
+    Set<Integer> asked = ClusterSnapshots.brokersToAsk(image, self);
     List<BrokerImage> endpoints = asked.stream().flatMap(id -> image.broker(id).stream()).toList();
     Map<Integer, LocalSnapshot> answers = new HashMap<>(leaders.fetch(endpoints));
     answers.put(self, own);

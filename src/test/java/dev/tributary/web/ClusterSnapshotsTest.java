@@ -83,9 +83,27 @@ class ClusterSnapshotsTest {
   }
 
   @Test
-  void asksOnlyLeadersOtherThanItself() {
-    assertThat(ClusterSnapshots.leadersToAsk(image(), 1)).containsExactly(2);
-    assertThat(ClusterSnapshots.leadersToAsk(image(), 2)).containsExactly(1);
+  void asksEveryUnfencedBrokerOtherThanItself() {
+    assertThat(ClusterSnapshots.brokersToAsk(image(), 1)).containsExactly(2);
+    assertThat(ClusterSnapshots.brokersToAsk(image(), 2)).containsExactly(1);
+  }
+
+  @Test
+  void asksABrokerThatLeadsNothingForItsOwnRowAndAFencedOneOnlyWhileItLeads() {
+    MetadataImage image = image();
+    TreeMap<Integer, BrokerImage> brokers = new TreeMap<>(image.brokers());
+    brokers.put(4, new BrokerImage(4, new Uuid(0, 4), "127.0.0.1", 8084, 13, false));
+    MetadataImage withIdleBroker =
+        new MetadataImage(43, image.topicsByName(), Map.of(ORDERS, "orders"), brokers);
+    assertThat(ClusterSnapshots.brokersToAsk(withIdleBroker, 1)).containsExactly(2, 4);
+
+    TreeMap<Integer, PartitionImage> partitions =
+        new TreeMap<>(image.topicsByName().get("orders").partitions());
+    partitions.put(2, new PartitionImage(2, List.of(3), List.of(3), 3, 2, 3));
+    TreeMap<String, TopicImage> topics = new TreeMap<>();
+    topics.put("orders", new TopicImage(ORDERS, "orders", partitions, Map.of()));
+    MetadataImage fencedLeader = new MetadataImage(44, topics, Map.of(ORDERS, "orders"), brokers);
+    assertThat(ClusterSnapshots.brokersToAsk(fencedLeader, 1)).containsExactly(2, 3, 4);
   }
 
   @Test
