@@ -120,15 +120,7 @@ public final class DemoCluster {
   public void recreateTopic(
       String topic, int partitions, int replicationFactor, Map<String, String> configs)
       throws IOException, InterruptedException {
-    DemoHttp.Response existing =
-        call("GET", v3() + "/topics/" + enc(topic), null, null, APPLICATION_JSON);
-    if (existing.ok()) {
-      DemoHttp.Response deleted =
-          call("DELETE", v3() + "/topics/" + enc(topic), null, null, APPLICATION_JSON);
-      if (!deleted.ok() && deleted.status() != 404) {
-        throw new DemoException("could not delete topic " + topic + ": " + deleted.brief());
-      }
-    }
+    deleteTopicIfExists(topic);
     ObjectNode body = DemoHttp.JSON.createObjectNode();
     body.put("topic_name", topic).put("partitions_count", partitions);
     body.put("replication_factor", replicationFactor);
@@ -149,6 +141,19 @@ public final class DemoCluster {
           return true;
         });
     awaitFullIsr(topic, Duration.ofSeconds(60));
+  }
+
+  /** Deletes {@code topic} if it exists (an earlier run's). */
+  public void deleteTopicIfExists(String topic) throws IOException, InterruptedException {
+    DemoHttp.Response existing =
+        call("GET", v3() + "/topics/" + enc(topic), null, null, APPLICATION_JSON);
+    if (existing.ok()) {
+      DemoHttp.Response deleted =
+          call("DELETE", v3() + "/topics/" + enc(topic), null, null, APPLICATION_JSON);
+      if (!deleted.ok() && deleted.status() != 404) {
+        throw new DemoException("could not delete topic " + topic + ": " + deleted.brief());
+      }
+    }
   }
 
   /** Waits until every partition of {@code topic} has a leader and every replica in its ISR. */

@@ -159,6 +159,7 @@ public final class DemoMain {
       narrator.intro();
       demo.run(new DemoContext(demo, cluster, brokers, m, narrator, verdict));
     } catch (DemoException e) {
+      verdict.unfinished();
       verdict.print(demo.name(), m, out);
       err.println(m.get("main.failed", demo.name(), e.getMessage()));
       return 1;
@@ -167,6 +168,7 @@ public final class DemoMain {
       err.println(m.get("main.failed", demo.name(), "interrupted"));
       return 1;
     } catch (Exception e) {
+      verdict.unfinished();
       verdict.print(demo.name(), m, out);
       err.println(m.get("main.failed", demo.name(), e.toString()));
       return 1;

@@ -6,13 +6,14 @@ import java.util.List;
 
 /**
  * The claims one demo run checked, each a sentence with the figures measured ("0 of 4,812
- * acknowledged records lost") and whether it held. A run passes when it checked at least one claim
- * and every claim held.
+ * acknowledged records lost") and whether it held. A run passes when it finished, checked at least
+ * one claim and every claim held: a demo that stopped half-way fails whatever it checked before.
  */
 final class Verdict {
   record Claim(String text, boolean holds) {}
 
   private final List<Claim> claims = new ArrayList<>();
+  private boolean unfinished;
 
   boolean add(String text, boolean holds) {
     claims.add(new Claim(text, holds));
@@ -23,12 +24,17 @@ final class Verdict {
     return List.copyOf(claims);
   }
 
+  /** The demo stopped before its end (it could not go on): the run fails. */
+  void unfinished() {
+    unfinished = true;
+  }
+
   long failed() {
     return claims.stream().filter(c -> !c.holds()).count();
   }
 
   boolean passed() {
-    return !claims.isEmpty() && failed() == 0;
+    return !unfinished && !claims.isEmpty() && failed() == 0;
   }
 
   /**
@@ -37,9 +43,9 @@ final class Verdict {
    */
   void print(String demo, Messages messages, PrintStream out) {
     out.println();
-    out.println(
-        messages.get(
-            passed() ? "verdict.pass" : "verdict.fail", claims.size() - failed(), claims.size()));
+    String headline =
+        passed() ? "verdict.pass" : unfinished ? "verdict.unfinished" : "verdict.fail";
+    out.println(messages.get(headline, claims.size() - failed(), claims.size()));
     for (Claim c : claims) {
       out.println((c.holds() ? "  ✓ " : "  ✗ ") + c.text());
     }

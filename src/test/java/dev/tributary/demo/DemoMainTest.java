@@ -109,4 +109,18 @@ class DemoMainTest {
         .contains("✗ 17 of 4,812 acknowledged records lost")
         .contains("RESULT demo=acks verdict=fail claims=2 failed=1");
   }
+
+  @Test
+  void aDemoThatStoppedHalfWayFailsWhateverItCheckedBefore() {
+    Verdict stopped = new Verdict();
+    stopped.add("20 of 30 acknowledged records lost", true);
+    stopped.unfinished();
+
+    assertThat(stopped.exitCode()).isEqualTo(1);
+    stopped.print(
+        "acks", Messages.of(Locale.ENGLISH), new PrintStream(out, true, StandardCharsets.UTF_8));
+    assertThat(out())
+        .contains("Verdict: FAIL, the demo could not finish (1 of 1 claims checked before it")
+        .contains("RESULT demo=acks verdict=fail claims=1 failed=0");
+  }
 }
