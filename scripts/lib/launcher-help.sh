@@ -9,8 +9,13 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
   start [--brokers N] [--secure] [--data DIR]
                                      build if needed, start the brokers (on existing data if any),
                                      wait until ready, print URLs and examples (default 3 brokers)
+  start --hosts [--subnet CIDR] [--brokers N]
+                                     (root) the same cluster on separate hosts: broker N in a network namespace
+                                     of its own at SUBNET.N on a bridge (default 198.18.0.0/24), reached from
+                                     here at SUBNET.254; the data directory remembers it
   start ID                           restart one stopped broker on its data, with its settings
-  stop [ID]                          SIGTERM one broker (or all), wait for it to exit
+  stop [ID]                          SIGTERM one broker (or all), wait for it to exit; stopping all brokers of
+                                     a hosts cluster removes its namespaces and bridge too
   kill ID                            SIGKILL one broker, to simulate a crash
   pause ID / resume ID               SIGSTOP / SIGCONT one broker: the whole process freezes, misses its
                                      heartbeats and is fenced after its broker session
@@ -20,7 +25,11 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
                                      ends a longer pause early): it stays registered and keeps leading, but as a
                                      follower it leaves the ISR once not caught up for replica.lag.time.max.ms
                                      (5000 ms here), then catches up and returns
-  status                             id, pid, alive/dead, port and readiness of every known broker
+  isolate ID [--from ID,ID]          (hosts cluster) drop every packet between broker ID and everyone, clients
+                                     included, or only the brokers named (clients still reach it); the
+                                     controller fences it once its session expires
+  heal                               (hosts cluster) restore every link
+  status                             id, pid, alive/dead, host, port and readiness of every known broker
   logs ID [--no-follow]              follow (or print the end of) a broker's log
   trace TOPIC [--acks all|1|0] [--partition P] [--broker ID]
                                      send one record and print each step of its life as its leader
@@ -37,7 +46,7 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
                                      under acks=all load, then every produce checked; seed S replays it
   help [--lang zh|en]                this text (in Chinese with --lang zh, or when LANG / LC_ALL starts with zh)
 
-Broker N listens on 127.0.0.1:808N (see TRIBUTARY_PORT_BASE). The data directory is ./data unless --data DIR or
+Broker N listens on 127.0.0.1:808N (see TRIBUTARY_PORT_BASE), or SUBNET.N:808N with --hosts. The data directory is ./data unless --data DIR or
 TRIBUTARY_DATA is given; give the same one to every command.
 
 Environment:
@@ -61,8 +70,13 @@ usage_zh() {
   start [--brokers N] [--secure] [--data 目录]
                                      需要时先构建，启动各 broker（已有数据则在其上启动），等待就绪，
                                      打印地址和示例（默认 3 个 broker）
+  start --hosts [--subnet 网段] [--brokers N]
+                                     （需 root）同样的集群，但各在独立的"主机"上：broker N 在自己的网络命名空间里，
+                                     地址为 网段.N，经网桥相连（默认 198.18.0.0/24），本机从 网段.254 访问；
+                                     数据目录会记住这一点
   start ID                           用原来的数据和设置重启一个已停止的 broker
-  stop [ID]                          向一个（或全部）broker 发送 SIGTERM，等待其退出
+  stop [ID]                          向一个（或全部）broker 发送 SIGTERM，等待其退出；停止 hosts 集群的全部
+                                     broker 时也删除其命名空间和网桥
   kill ID                            向一个 broker 发送 SIGKILL，模拟崩溃
   pause ID / resume ID               对一个 broker 发送 SIGSTOP / SIGCONT：整个进程冻结，停发心跳，在其 broker
                                      会话超时（tributary.broker-session-timeout-ms，3000 ms）后被隔离（fenced）：
@@ -70,7 +84,10 @@ usage_zh() {
   pause-fetching ID [秒数]           只停止 broker ID 的副本拉取（默认 30 秒，1..600；1 可提前结束更长的暂停）：
                                      它仍然注册、仍然担任 leader，但作为 follower 一旦超过 replica.lag.time.max.ms
                                      （这里是 5000 ms）没有追上就离开 ISR，之后追上并重新加入
-  status                             列出每个已知 broker 的 id、pid、存活与否、端口和就绪状态
+  isolate ID [--from ID,ID]          （hosts 集群）丢弃 broker ID 与所有人（包括客户端）之间的全部数据包，或只切断
+                                     与所列 broker 之间的（客户端仍能访问它）；其会话超时后 controller 将其隔离（fence）
+  heal                               （hosts 集群）恢复所有链路
+  status                             列出每个已知 broker 的 id、pid、存活与否、主机、端口和就绪状态
   logs ID [--no-follow]              跟踪（或打印末尾）一个 broker 的日志
   trace TOPIC [--acks all|1|0] [--partition P] [--broker ID]
                                      发送一条消息，按其 leader 的测量打印它的每一步：追加、每个 follower 的拉取、
@@ -83,7 +100,7 @@ usage_zh() {
   chaos [--minutes N] [--seed S]     运行随机化的复制混沌测试（ReplicationChaosIT）N 分钟（默认 3）
   help [--lang zh|en]                本说明（--lang zh，或 LANG / LC_ALL 以 zh 开头时为中文）
 
-broker N 监听 127.0.0.1:808N（见 TRIBUTARY_PORT_BASE）。数据目录默认为 ./data，可用 --data 目录 或
+broker N 监听 127.0.0.1:808N（见 TRIBUTARY_PORT_BASE），使用 --hosts 时为 网段.N:808N。数据目录默认为 ./data，可用 --data 目录 或
 TRIBUTARY_DATA 指定；每个命令都要给同一个目录。环境变量见英文帮助（$PROG help --lang en）。
 EOF
 }
@@ -105,7 +122,7 @@ help() {
 
 # The start banner: every broker's addresses, then examples to try.
 print_welcome() {
-  local brokers=${1:-1} base="http://127.0.0.1:$(port_of 1)" cid n
+  local brokers=${1:-1} base="http://$(host_of 1):$(port_of 1)" cid n h
   local auth=()
   [ -z "${AUTH_TOKEN:-}" ] || auth=(-H "Authorization: Bearer $AUTH_TOKEN")
   cid=$(curl -s --max-time 2 "${auth[@]}" "$base/v3/clusters" 2>/dev/null |
@@ -113,7 +130,8 @@ print_welcome() {
   [ -n "$cid" ] || cid='$(curl -s '"$base"'/v3/clusters | sed -n '"'"'s/.*"cluster_id":"\([^"]*\)".*/\1/p'"'"')'
   echo
   for n in $(seq 1 "$brokers"); do
-    echo "Broker $n:  http://127.0.0.1:$(port_of "$n")/   (dashboard and API; Kafka protocol on 127.0.0.1:$(kafka_port_of "$n"); metadata quorum on 127.0.0.1:$(raft_port_of "$n"))"
+    h=$(host_of "$n")
+    echo "Broker $n:  http://$h:$(port_of "$n")/   (dashboard and API; Kafka protocol on $h:$(kafka_port_of "$n"); metadata quorum on $h:$(raft_port_of "$n"))"
   done
   echo
   echo "Kafka clients: --bootstrap-server $(bootstrap_of "$brokers")"
@@ -145,8 +163,8 @@ Try:
   curl -s $base/v3/clusters/$cid/topics/demo/partitions/0/replicas
 
   # the same topic with Kafka's own clients and tools (kcat, kafka-console-consumer, kafka-clients ...)
-  echo 'hello from kcat' | kcat -P -b 127.0.0.1:$(kafka_port_of 1) -t demo -p 0
-  kcat -C -b 127.0.0.1:$(kafka_port_of 1) -t demo -p 0 -o beginning -e
+  echo 'hello from kcat' | kcat -P -b $(host_of 1):$(kafka_port_of 1) -t demo -p 0
+  kcat -C -b $(host_of 1):$(kafka_port_of 1) -t demo -p 0 -o beginning -e
 
 Stop with '$PROG stop'; crash a broker with '$PROG kill 2' and bring it back with '$PROG start 2';
 stop only broker 3's replica fetching with '$PROG pause-fetching 3' (it stays registered; as a follower it
@@ -157,4 +175,10 @@ dashboard; load test with '$PROG bench produce'.
 Guided demos, each explained step by step and checked on this cluster: '$PROG demo' lists them,
 '$PROG demo isr' runs one ('--lang zh' in Chinese, '--auto' without pauses).
 EOF
+  if hosts_on; then
+    cat <<EOF
+These brokers are separate hosts: cut one off with '$PROG isolate 2' (from everyone) or
+'$PROG isolate 1 --from 2,3' (from its peers, while clients still reach it), and restore with '$PROG heal'.
+EOF
+  fi
 }

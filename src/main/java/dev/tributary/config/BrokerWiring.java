@@ -68,8 +68,15 @@ class BrokerWiring {
   }
 
   @Bean
+  ListenerAddresses listenerAddresses(
+      TributaryProperties properties, @Value("${server.address:}") String serverAddress) {
+    return ListenerAddresses.resolve(properties, serverAddress);
+  }
+
+  @Bean
   BrokerConfig brokerConfig(
       TributaryProperties properties,
+      ListenerAddresses addresses,
       @Value("${server.port:8081}") int port,
       @Value("${server.ssl.bundle:}") String serverBundle,
       @Value("${server.ssl.enabled:true}") boolean serverSslEnabled,
@@ -81,6 +88,7 @@ class BrokerWiring {
         properties.dataDir().toAbsolutePath().normalize(),
         advertisedListeners(
             properties,
+            addresses,
             port,
             tls,
             kafkaPort.port(),
@@ -109,12 +117,13 @@ class BrokerWiring {
 
   /**
    * The listeners this broker registers (Kafka's {@code advertised.listeners}), one entry per
-   * listener it serves: the HTTP one, on {@code server.port} at {@code tributary.advertised-host},
-   * SSL when {@code server.ssl.bundle} puts it on TLS; and the Kafka one ({@code
-   * tributary.kafka.*}) when {@code kafkaPort} is one (>= 0), speaking {@code kafkaProtocol}.
+   * listener it serves: the HTTP one, on {@code server.port} at the advertised host, SSL when
+   * {@code server.ssl.bundle} puts it on TLS; and the Kafka one ({@code tributary.kafka.*}) when
+   * {@code kafkaPort} is one (>= 0), speaking {@code kafkaProtocol}.
    */
   static List<AdvertisedListener> advertisedListeners(
       TributaryProperties properties,
+      ListenerAddresses addresses,
       int httpPort,
       boolean httpOnTls,
       int kafkaPort,
@@ -122,7 +131,7 @@ class BrokerWiring {
     AdvertisedListener http =
         new AdvertisedListener(
             AdvertisedListener.HTTP,
-            properties.advertisedHost(),
+            addresses.advertisedHost(),
             httpPort,
             httpOnTls ? SecurityProtocol.SSL : SecurityProtocol.PLAINTEXT);
     if (kafkaPort < 0) {
@@ -133,7 +142,7 @@ class BrokerWiring {
         http,
         new AdvertisedListener(
             KafkaListener.NAME,
-            kafka.advertisedHost() != null ? kafka.advertisedHost() : properties.advertisedHost(),
+            kafka.advertisedHost() != null ? kafka.advertisedHost() : addresses.advertisedHost(),
             kafka.advertisedPort() != null ? kafka.advertisedPort() : kafkaPort,
             kafkaProtocol));
   }

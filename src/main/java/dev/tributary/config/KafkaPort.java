@@ -18,14 +18,14 @@ final class KafkaPort implements AutoCloseable {
     this.channel = channel;
   }
 
-  static KafkaPort bind(TributaryProperties properties) {
+  static KafkaPort bind(TributaryProperties properties, String host) {
     TributaryProperties.Kafka kafka = properties.kafka();
     if (!kafka.enabled()) {
       return new KafkaPort(null);
     }
     int port = kafka.port() != null ? kafka.port() : 9091 + properties.brokerId();
     try {
-      return new KafkaPort(KafkaListener.bind(kafka.host(), port));
+      return new KafkaPort(KafkaListener.bind(host, port));
     } catch (IOException e) {
       throw new UncheckedIOException(
           e.getMessage()

@@ -26,8 +26,8 @@ import org.springframework.context.annotation.Configuration;
 class KafkaWiring {
 
   @Bean(destroyMethod = "close")
-  KafkaPort kafkaPort(TributaryProperties properties) {
-    return KafkaPort.bind(properties);
+  KafkaPort kafkaPort(TributaryProperties properties, ListenerAddresses addresses) {
+    return KafkaPort.bind(properties, addresses.kafkaBindHost());
   }
 
   @Bean(destroyMethod = "close")

@@ -8,6 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Broker settings under {@code tributary.*}, e.g. {@code --tributary.broker-id=2}. Each maps to the
  * Kafka broker config named in {@link dev.tributary.server.BrokerConfig}.
  *
+ * @param advertisedHost the host peers and clients are told to call; unset: {@code server.address}
+ *     when that is one address, else 127.0.0.1 ({@link ListenerAddresses})
  * @param controller the metadata quorum: {@code
  *     tributary.controller.quorum-voters=1@127.0.0.1:9191,...} and optionally {@code
  *     tributary.controller.quorum-listeners=4@127.0.0.1:9194,...} (brokers that do not vote)
@@ -16,7 +18,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record TributaryProperties(
     @DefaultValue("1") int brokerId,
     @DefaultValue("./data/broker-1") Path dataDir,
-    @DefaultValue("127.0.0.1") String advertisedHost,
+    String advertisedHost,
     @DefaultValue("true") boolean autoCreateTopicsEnable,
     @DefaultValue("1") int numPartitions,
     @DefaultValue("1") int defaultReplicationFactor,
@@ -57,6 +59,7 @@ public record TributaryProperties(
    * certificate. So it is SASL_PLAINTEXT by default, SASL_SSL with TLS, PLAINTEXT with security
    * off, SSL with security off and TLS on.
    *
+   * @param host where it binds; unset: {@code server.address}
    * @param port where it listens; unset: 9091 + the broker id (broker 1 on Kafka's 9092); 0: any
    * @param advertisedHost what clients are told to connect to; unset: {@code
    *     tributary.advertised-host}
@@ -64,7 +67,7 @@ public record TributaryProperties(
    */
   public record Kafka(
       @DefaultValue("true") boolean enabled,
-      @DefaultValue("127.0.0.1") String host,
+      String host,
       Integer port,
       String advertisedHost,
       Integer advertisedPort,
