@@ -15,7 +15,10 @@ import java.util.TreeMap;
  *
  * <p>A session lasts {@code sessionTimeoutMs}: a broker last heard from at {@code t} is stale from
  * {@code t + sessionTimeoutMs} on (silent for the whole session timeout). Time comes in as {@code
- * nowMs}; nothing here reads a clock.
+ * nowMs}; nothing here reads a clock. Callers pass monotonic time ({@link
+ * dev.tributary.common.Time#monotonicMs}), as Kafka's BrokerHeartbeatManager reads nanoseconds: on
+ * the wall clock a forward jump would fence every live broker at once, and a backward one would
+ * keep a dead broker unfenced for as long as the jump.
  *
  * <p>Invariant: {@code sessionTimeoutMs > 0}; a broker's last contact never moves backwards.
  *

@@ -17,7 +17,8 @@ import java.util.function.Function;
  * heartbeats and fencing go to {@link ClusterControl}, whose {@link BrokerHeartbeatManager} (soft
  * state) this controller owns.
  *
- * <p>Time comes in as {@code nowMs}; a driver calls {@link #maybeFenceStaleBrokers} again after the
+ * <p>Time comes in as {@code nowMs}, monotonic ({@link Time#monotonicMs}: broker sessions must not
+ * follow a jump of the wall clock); a driver calls {@link #maybeFenceStaleBrokers} again after the
  * delay it returns, and {@link #onBecomeActive} when this member becomes the active controller.
  * Appends on a member that is not the active controller fail with {@link
  * dev.tributary.common.errors.NotControllerException} (from the quorum).
@@ -325,8 +326,9 @@ public final class Controller {
   }
 
   /**
-   * This member became the active controller (Raft term {@code controllerEpoch}) at {@code nowMs}:
-   * every registered broker gets a full session, and the timeline records the election.
+   * This member became the active controller (Raft term {@code controllerEpoch}) at {@code nowMs}
+   * (monotonic): every registered broker gets a full session, and the timeline records the election
+   * at the wall clock's time, as it does every other event.
    */
   public synchronized void onBecomeActive(int controllerId, long controllerEpoch, long nowMs) {
     cluster.onBecomeActive(quorum.image(), nowMs);
@@ -336,7 +338,9 @@ public final class Controller {
           image.lastOffset(),
           List.of(
               new MetadataRecord.EventsRecorded(
-                  List.of(ClusterEvents.controllerElected(controllerId, controllerEpoch, nowMs)))));
+                  List.of(
+                      ClusterEvents.controllerElected(
+                          controllerId, controllerEpoch, time.milliseconds())))));
     } catch (RuntimeException e) {
       // Only the timeline misses it (leadership already lost again, or another batch got in first);
       // the

@@ -50,7 +50,8 @@ public final class ReplicaFetcher {
 
   /**
    * One partition's progress; replaced (never mutated) so a round can tell whether it changed
-   * meanwhile.
+   * meanwhile. {@code delayUntilMs} is monotonic ({@link Time#monotonicMs}), so a backoff ends on
+   * time whatever the wall clock does; 0 when not backing off.
    */
   private record FetchState(
       Partition partition, int leaderEpoch, boolean truncating, long delayUntilMs) {
@@ -126,7 +127,7 @@ public final class ReplicaFetcher {
    * nothing to fetch.
    */
   public long doWork() {
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs();
     Map<TopicPartition, FetchState> snapshot;
     synchronized (this) {
       snapshot = new HashMap<>(states);
@@ -194,7 +195,7 @@ public final class ReplicaFetcher {
     ReplicaFetch.EpochResponse response =
         endpoint.epochEndOffsets(
             leaderId, new ReplicaFetch.EpochRequest(localBrokerId, brokerEpoch.getAsLong(), asks));
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs();
     if (response.error() != Errors.NONE) {
       asked
           .values()
@@ -313,7 +314,7 @@ public final class ReplicaFetcher {
           response.error());
       return config.replicaFetchBackoffMs();
     }
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs();
     for (ReplicaFetch.PartitionResponse answer : response.partitions()) {
       FetchState state = asked.get(answer.topicPartition());
       if (state != null) {

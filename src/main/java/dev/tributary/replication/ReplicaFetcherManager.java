@@ -34,10 +34,11 @@ public final class ReplicaFetcherManager implements AutoCloseable {
   private final boolean startThreads;
 
   /**
-   * Fetching is paused until this time (the dashboard's "pause replication" fault); 0 when not
-   * paused.
+   * Fetching is paused until this monotonic time ({@link Time#monotonicMs}: a jump of the wall
+   * clock must neither end the dashboard's "pause replication" fault early nor stretch it); 0 when
+   * never paused.
    */
-  private volatile long pausedUntilMs;
+  private volatile long pauseDeadlineMs;
 
   public ReplicaFetcherManager(
       int localBrokerId,
@@ -132,7 +133,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
    * runners, asleep until the old end, are woken to read the new one.
    */
   public void pauseFor(long durationMs) {
-    pausedUntilMs = time.milliseconds() + durationMs;
+    pauseDeadlineMs = time.monotonicMs() + durationMs;
     synchronized (this) {
       runners.values().forEach(runner -> runner.fetcher.abandonInFlight());
       runners.values().forEach(Runner::wake);
@@ -140,8 +141,13 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     logger.info("Broker {} pauses replica fetching for {} ms", localBrokerId, durationMs);
   }
 
+  /**
+   * Until when fetching is paused, in wall-clock ms for the dashboard (now plus what is left of the
+   * pause), or 0 when not paused.
+   */
   public long pausedUntilMs() {
-    return pausedUntilMs;
+    long leftMs = pauseDeadlineMs - time.monotonicMs();
+    return leftMs > 0 ? time.milliseconds() + leftMs : 0;
   }
 
   private Runner startRunner(int leaderId) {
@@ -182,7 +188,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     private void run() {
       while (running) {
         long delayMs;
-        long pausedMs = pausedUntilMs - time.milliseconds();
+        long pausedMs = pauseDeadlineMs - time.monotonicMs();
         if (pausedMs > 0) {
           delayMs = pausedMs;
         } else {

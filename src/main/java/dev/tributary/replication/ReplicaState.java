@@ -23,7 +23,9 @@ final class ReplicaState {
 
   /**
    * The last time the follower had everything the leader had (Kafka's lastCaughtUpTimeMs); 0 if it
-   * has not had it in this leader epoch (Kafka's "never").
+   * has not had it in this leader epoch (Kafka's "never"). Wall time, as in Kafka: after a backward
+   * jump it lies ahead of now, so a follower that stopped fetching stays in the ISR that much
+   * longer (or until the controller fences its broker).
    */
   long lastCaughtUpTimeMs;
 

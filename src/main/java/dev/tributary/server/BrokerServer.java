@@ -149,7 +149,7 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
    */
   public void startup(int listenerPort) throws InterruptedException {
     config = config.withPort(listenerPort);
-    long startMs = time.milliseconds();
+    long startMs = time.monotonicMs();
     // A full or read-only data directory fails the start here, in one clear line, before anything
     // (meta.properties, the Raft storage, the logs) half-writes it (docs/adr/0015).
     LogManager.checkWritable(config.dataDir());
@@ -232,7 +232,7 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
         "Broker {} of cluster {} started in {} ms with {} partition(s); controller is broker {}",
         config.brokerId(),
         meta.clusterId(),
-        time.milliseconds() - startMs,
+        time.monotonicMs() - startMs,
         replicaManager.partitions().size(),
         quorum.activeControllerId().isPresent()
             ? quorum.activeControllerId().getAsInt()
@@ -441,12 +441,13 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
     if (!config.clustered() || !ready || lifecycle.brokerEpoch() < 0) {
       return;
     }
-    long deadline = time.milliseconds() + CONTROLLED_SHUTDOWN_TIMEOUT_MS;
-    while (time.milliseconds() < deadline) {
+    // Monotonic: a jump of the wall clock must not cut the hand-over short or stretch it.
+    long deadline = time.monotonicMs() + CONTROLLED_SHUTDOWN_TIMEOUT_MS;
+    while (time.monotonicMs() < deadline) {
       try {
         ControllerChannel.AdminResult result =
             controllerClient.fenceBroker(config.brokerId(), lifecycle.brokerEpoch());
-        long leftMs = Math.max(1, deadline - time.milliseconds());
+        long leftMs = Math.max(1, deadline - time.monotonicMs());
         metadataWaiters.awaitOffset(result.metadataOffset(), leftMs).get();
         logger.info(
             "Broker {} handed over its leaderships (controlled shutdown)", config.brokerId());

@@ -34,7 +34,8 @@ final class ControllerDuties {
    */
   private long activeControllerEpoch = -1;
 
-  private long lastPreferredLeaderCheckMs;
+  /** Monotonic; the first check after start runs at once. */
+  private long nextPreferredLeaderCheckMs = Long.MIN_VALUE;
 
   ControllerDuties(
       BrokerConfig config,
@@ -75,17 +76,17 @@ final class ControllerDuties {
     // and the brokers that could not heartbeat in the gap need a fresh session again.
     if (active && epoch != activeControllerEpoch) {
       logger.info("Broker {} is now the active controller (epoch {})", config.brokerId(), epoch);
-      controller.onBecomeActive(config.brokerId(), epoch, time.milliseconds());
+      controller.onBecomeActive(config.brokerId(), epoch, time.monotonicMs());
     }
     activeControllerEpoch = active ? epoch : -1;
     if (!active) {
       return;
     }
-    long nowMs = time.milliseconds();
+    // Monotonic, like the heartbeats ControllerService stamps: see BrokerHeartbeatManager.
+    long nowMs = time.monotonicMs();
     controller.maybeFenceStaleBrokers(nowMs);
-    if (config.autoLeaderRebalanceEnable()
-        && nowMs - lastPreferredLeaderCheckMs >= config.leaderImbalanceCheckIntervalMs()) {
-      lastPreferredLeaderCheckMs = nowMs;
+    if (config.autoLeaderRebalanceEnable() && nowMs >= nextPreferredLeaderCheckMs) {
+      nextPreferredLeaderCheckMs = nowMs + config.leaderImbalanceCheckIntervalMs();
       controller.maybeElectPreferredLeaders();
     }
   }

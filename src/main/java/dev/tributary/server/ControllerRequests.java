@@ -40,7 +40,7 @@ final class ControllerRequests implements AutoCloseable {
             return thread;
           });
 
-  /** When this broker last reported each broker unreachable. */
+  /** When this broker last reported each broker unreachable (monotonic ms). */
   private final Map<Integer, Long> lastUnreachableReportMs = new ConcurrentHashMap<>();
 
   private volatile boolean closed;
@@ -76,7 +76,7 @@ final class ControllerRequests implements AutoCloseable {
 
   /** A fetcher could not connect to {@code unreachableId}: tell the controller (rate-limited). */
   void reportUnreachable(int unreachableId) {
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs();
     Long last = lastUnreachableReportMs.get(unreachableId);
     if (closed || (last != null && nowMs - last < UNREACHABLE_REPORT_INTERVAL_MS)) {
       return;

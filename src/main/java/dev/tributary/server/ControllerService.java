@@ -21,7 +21,8 @@ import java.util.Map;
  * internal endpoints call it for requests from other brokers; a broker that is its own controller
  * (single-broker mode) uses it directly as its channel, so a lone broker runs the same registration
  * and heartbeat path as a cluster member. The target endpoint argument is ignored: this is the
- * target.
+ * target. Registrations and heartbeats are stamped with the monotonic clock: they open broker
+ * sessions, which a jump of the wall clock must not end or extend.
  */
 public final class ControllerService implements ControllerChannel {
   private final Controller controller;
@@ -43,7 +44,7 @@ public final class ControllerService implements ControllerChannel {
             registration.brokerId(),
             Uuid.parse(registration.incarnationId()),
             registration.listeners(),
-            time.milliseconds());
+            time.monotonicMs());
     return new RegistrationResult(epoch, quorum.image().lastOffset());
   }
 
@@ -55,7 +56,7 @@ public final class ControllerService implements ControllerChannel {
             heartbeat.brokerEpoch(),
             heartbeat.metadataOffset(),
             heartbeat.logDirOffline(),
-            time.milliseconds());
+            time.monotonicMs());
     return new HeartbeatResult(fenced, quorum.image().lastOffset());
   }
 

@@ -62,7 +62,7 @@ public final class ProducerIdManager {
   /** An allocation is in flight (at most one at a time). */
   private boolean fetching;
 
-  /** No allocation before this, after one failed. */
+  /** No allocation before this monotonic time ({@link Time#monotonicMs}), after one failed. */
   private long retryNotBeforeMs;
 
   /** The last id handed out; the next must be above it (see the class invariant). */
@@ -129,7 +129,7 @@ public final class ProducerIdManager {
         current == null
             || nextProducerId
                 >= current.firstProducerId() + (long) (current.size() * PREFETCH_THRESHOLD);
-    if (fetching || prefetched != null || !running || time.milliseconds() < retryNotBeforeMs) {
+    if (fetching || prefetched != null || !running || time.monotonicMs() < retryNotBeforeMs) {
       return false;
     }
     fetching = true;
@@ -157,7 +157,7 @@ public final class ProducerIdManager {
         logger.debug("Broker {} got producer ids {}", brokerId, block);
       } else {
         logger.warn("Broker {} could not get producer ids: {}", brokerId, refusal);
-        retryNotBeforeMs = time.milliseconds() + RETRY_BACKOFF_MS;
+        retryNotBeforeMs = time.monotonicMs() + RETRY_BACKOFF_MS;
         ErrorCodeException error = loadInProgress(refusal);
         while (!waiting.isEmpty()) {
           CompletableFuture<Long> request = waiting.poll();

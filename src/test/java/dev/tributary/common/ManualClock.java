@@ -8,12 +8,20 @@ import java.util.List;
  * A clock and scheduler that move only when a test says so; due tasks run on the test's thread, in
  * due order (ties in scheduling order). Shared by the replication, group, consumer and dashboard
  * tests.
+ *
+ * <p>{@link #advance} moves both clocks and runs due tasks (scheduling is monotonic, like a {@code
+ * ScheduledExecutorService}); {@link #jumpWallClock} moves only the wall clock, as an NTP step or a
+ * skewed host would. Until a jump, {@link #milliseconds} and {@link #monotonicMs} agree.
  */
 public final class ManualClock implements Scheduler, Time {
   private record Task(long dueMs, long seq, Runnable action, boolean[] cancelled) {}
 
   private final List<Task> tasks = new ArrayList<>();
   private long nowMs = 1_700_000_000_000L;
+
+  /** How far the wall clock has jumped away from the monotonic one. */
+  private long wallOffsetMs;
+
   private long seq;
 
   @Override
@@ -50,13 +58,21 @@ public final class ManualClock implements Scheduler, Time {
     }
   }
 
+  /**
+   * Steps the wall clock by {@code ms} (negative: backwards) without moving monotonic time or
+   * running any task.
+   */
+  public synchronized void jumpWallClock(long ms) {
+    wallOffsetMs += ms;
+  }
+
   public synchronized int pendingTasks() {
     return (int) tasks.stream().filter(t -> !t.cancelled[0]).count();
   }
 
   @Override
   public synchronized long milliseconds() {
-    return nowMs;
+    return nowMs + wallOffsetMs;
   }
 
   @Override

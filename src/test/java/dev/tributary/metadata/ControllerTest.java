@@ -69,7 +69,7 @@ class ControllerTest {
 
   @Test
   void everyCommittedChangeLandsOnTheTimelineWithTheControllersClockAndItsReason() {
-    long[] nowMs = {1_000};
+    long[] nowMs = {0};
     dev.tributary.common.Time clock =
         new dev.tributary.common.Time() {
           @Override
@@ -86,6 +86,7 @@ class ControllerTest {
       Controller controller =
           new Controller(log, new TopicControl(new Random(1)), SESSION_TIMEOUT_MS, clock);
       controller.onBecomeActive(1, 4, 0);
+      nowMs[0] = 1_000;
       long epoch = controller.registerBroker(1, new Uuid(1, 1), http("h", 1), 0);
       nowMs[0] = 2_000;
       controller.heartbeat(1, epoch, log.image().lastOffset(), 0);

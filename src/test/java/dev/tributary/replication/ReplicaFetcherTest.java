@@ -570,6 +570,63 @@ class ReplicaFetcherTest {
     assertThat(follower.logEndOffset()).isEqualTo(3);
   }
 
+  /**
+   * A backoff runs on the monotonic clock: after the wall clock steps back ten minutes it still
+   * ends on time (on the wall clock the follower would wait out the ten minutes and leave the ISR).
+   */
+  @Test
+  void aBackoffEndsOnTimeAfterTheWallClockStepsBack() {
+    Partition leader = partition(openLog("leader"), LEADER);
+    leader.becomeLeader(2, 0, List.of(1, 2), List.of(1, 2), clock.milliseconds());
+    leader.appendRecordsAsLeader(batch(3), Acks.LEADER);
+    Partition follower = partition(openLog("follower"), FOLLOWER);
+    follower.becomeFollower(LEADER, 3, 1, List.of(1, 2), List.of(1, 2));
+    ReplicaFetcher fetcher = fetcher(new InMemoryLeader(leader, clock));
+    fetcher.addPartition(follower, 3);
+    fetcher.doWork();
+    fetcher.doWork(); // UNKNOWN_LEADER_EPOCH: the partition backs off for 50 ms
+    leader.becomeLeader(3, 1, List.of(1, 2), List.of(1, 2), clock.milliseconds());
+
+    clock.jumpWallClock(-600_000);
+    fetcher.doWork();
+    assertThat(follower.logEndOffset()).as("still backing off").isZero();
+    clock.advance(50);
+    assertThat(catchUp(fetcher, follower, leader, 5)).isPositive();
+    assertThat(follower.logEndOffset()).isEqualTo(3);
+  }
+
+  /** The dashboard's pause of fetching lasts its duration, whichever way the wall clock jumps. */
+  @Test
+  void aPauseOfFetchingLastsItsDurationWhateverTheWallClockDoes() {
+    Partition leader = partition(openLog("leader"), LEADER);
+    leader.becomeLeader(2, 0, List.of(1, 2), List.of(1, 2), clock.milliseconds());
+    ReplicaFetcherManager manager =
+        new ReplicaFetcherManager(
+            FOLLOWER,
+            () -> FOLLOWER_BROKER_EPOCH,
+            new InMemoryLeader(leader, clock),
+            new ReplicationConfig(10_000, 0, 1 << 20, 1 << 20, 100),
+            clock,
+            FollowerEvents.NONE);
+    try {
+      manager.pauseFor(1_000);
+      clock.jumpWallClock(600_000);
+      assertThat(manager.pausedUntilMs())
+          .as("a forward jump does not end the pause")
+          .isEqualTo(clock.milliseconds() + 1_000);
+      clock.jumpWallClock(-1_200_000);
+      assertThat(manager.pausedUntilMs())
+          .as("a backward jump does not stretch it")
+          .isEqualTo(clock.milliseconds() + 1_000);
+      clock.advance(999);
+      assertThat(manager.pausedUntilMs()).isEqualTo(clock.milliseconds() + 1);
+      clock.advance(1);
+      assertThat(manager.pausedUntilMs()).as("over").isZero();
+    } finally {
+      manager.close();
+    }
+  }
+
   @Test
   void anUnreachableLeaderIsReportedAndBackedOffFrom() {
     Partition leader = partition(openLog("leader"), LEADER);

@@ -124,6 +124,18 @@ class ProducerIdManagerTest {
   }
 
   @Test
+  void theRetryBackoffEndsOnTimeAfterTheWallClockStepsBack() {
+    CompletableFuture<Long> waiting = manager.generateProducerId();
+    asked.poll().completeExceptionally(new NotControllerException("no controller yet"));
+    assertThat(errorOf(waiting)).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
+
+    clock.jumpWallClock(-600_000);
+    clock.advance(ProducerIdManager.RETRY_BACKOFF_MS);
+    manager.generateProducerId();
+    assertThat(asked).as("asked again once the backoff is over, not ten minutes later").hasSize(1);
+  }
+
+  @Test
   void aBlockThatIsNotAboveEveryIdHandedOutIsRefused() {
     CompletableFuture<Long> first = manager.generateProducerId();
     asked.poll().complete(new ProducerIdsBlock(1, 1_000, 2));
