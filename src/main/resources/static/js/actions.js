@@ -64,7 +64,9 @@ export function createApi(baseUrl, clusterId) {
     /** One record's life as its leader measured it: acks '0' | '1' | 'all'; see docs/api.md. */
     trace: (topic, acks, partition) => request('POST', `/dashboard/actions/topics/${encodeURIComponent(topic)}/trace`,
       { body: { acks, partition } }),
-    /** action: crash | shutdown | start | pause-fetching */
+    /** Restores every link of a cluster of separate hosts (./tributary start --hosts). */
+    healNetwork: () => request('POST', '/dashboard/actions/network/heal', { body: {} }),
+    /** action: crash | shutdown | start | pause-fetching | isolate ({from: everyone | brokers | controller}) */
     brokerAction: (brokerId, action, body) => request('POST', `/dashboard/actions/brokers/${brokerId}/${action}`,
       { body: body ?? {} }),
   };

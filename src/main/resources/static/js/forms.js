@@ -10,7 +10,7 @@ import { t } from './i18n.js';
 
 /** The fault buttons' actions, by the catalogue key of their "asking to … broker N" status. */
 const FAULT_ASKING = { crash: 'forms.asking.crash', shutdown: 'forms.asking.shutdown', start: 'forms.asking.start',
-  'pause-fetching': 'forms.asking.pause' };
+  'pause-fetching': 'forms.asking.pause', isolate: 'forms.asking.isolate', heal: 'forms.asking.heal' };
 
 export function createForms(api, dom) {
   const status = createStatus(dom.status);
@@ -74,7 +74,12 @@ function runFault(button, api, status) {
     const seconds = Number(input && input.value) || DEFAULT_PAUSE_SECONDS;
     body = { seconds };
   }
-  run(status, t(FAULT_ASKING[action] || 'forms.asking.other', id, action), () => api.brokerAction(id, action, body),
+  if (action === 'isolate') {
+    const select = button.closest('.broker').querySelector('select[name="from"]');
+    body = { from: (select && select.value) || 'everyone' };
+  }
+  const call = action === 'heal' ? () => api.healNetwork() : () => api.brokerAction(id, action, body);
+  run(status, t(FAULT_ASKING[action] || 'forms.asking.other', id, action), call,
     // The server's message stays English, as the API's messages do.
     result => (result && result.message) || t('forms.accepted', action, id));
 }

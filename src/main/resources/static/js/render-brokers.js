@@ -42,6 +42,7 @@ function buildCard(id) {
     follows: el('b'),
     paused: el('p', { class: 'paused', hidden: true }),
     faults: el('div', { class: 'faults', hidden: true }),
+    network: el('div', { class: 'faults network', hidden: true }),
   };
   parts.secondsInput = el('input', {
     type: 'number', name: 'seconds', min: 1, max: 3600, value: DEFAULT_PAUSE_SECONDS,
@@ -55,6 +56,15 @@ function buildCard(id) {
       faultButton('pause-fetching', id, t('brokers.pause'), t('brokers.pauseTitle')),
       parts.secondsInput, t('brokers.secondsUnit')),
     parts.start);
+  // On a cluster of separate hosts (./tributary start --hosts): cut this broker's links, and heal them all.
+  parts.isolateFrom = el('select', { name: 'from', attrs: { 'aria-label': t('brokers.isolateFromLabel', id) } },
+    el('option', { value: 'everyone' }, t('brokers.isolateFrom.everyone')),
+    el('option', { value: 'brokers' }, t('brokers.isolateFrom.brokers')),
+    el('option', { value: 'controller' }, t('brokers.isolateFrom.controller')));
+  parts.network.append(
+    faultButton('isolate', id, t('brokers.isolate'), t('brokers.isolateTitle')),
+    parts.isolateFrom,
+    faultButton('heal', id, t('brokers.heal'), t('brokers.healTitle')));
 
   const root = el('article', { class: 'broker', data: { broker: id }, attrs: { 'aria-label': t('brokers.label', id) } },
     el('div', { class: 'broker-head' },
@@ -67,7 +77,8 @@ function buildCard(id) {
       term('leader', t('brokers.leads')), ' ', parts.leads, t('brokers.follows'), parts.follows,
       t('brokers.partitions')),
     parts.paused,
-    parts.faults);
+    parts.faults,
+    parts.network);
   return { root, parts };
 }
 
@@ -105,6 +116,7 @@ function updateCard({ root, parts }, b, header, load) {
   setData(root, 'fetchPaused', pausedMs > 0);
 
   setHidden(parts.faults, !header.fault_actions);
+  setHidden(parts.network, !header.network_faults);
   // Start matters for a broker that is down, so it stands out then. It stays clickable otherwise: a broker that
   // just stopped can look alive until its session expires, and the server explains if it is still running.
   setClass(parts.start, 'primary', fenced || b.reachable === false);

@@ -53,6 +53,8 @@ record ClusterSnapshot(
    *     tributary.dashboard.fault-actions})
    * @param demo the guided demo running now, as its runner last told this broker ({@link
    *     DemoBanner}); null when none (or its runner went quiet for a minute)
+   * @param networkFaults whether the page may cut and heal links: fault actions on and the brokers
+   *     on separate hosts ({@code tributary.dashboard.network-faults}, {@link NetworkFaults})
    */
   record Header(
       @JsonProperty("cluster_id") String clusterId,
@@ -62,7 +64,29 @@ record ClusterSnapshot(
       @JsonProperty("metadata_offset") long metadataOffset,
       @JsonProperty("server_time_ms") long serverTimeMs,
       @JsonProperty("fault_actions") boolean faultActions,
-      @JsonProperty("demo") DemoRow demo) {
+      @JsonProperty("demo") DemoRow demo,
+      @JsonProperty("network_faults") boolean networkFaults) {
+
+    Header(
+        String clusterId,
+        int brokerId,
+        int controllerId,
+        long controllerEpoch,
+        long metadataOffset,
+        long serverTimeMs,
+        boolean faultActions,
+        DemoRow demo) {
+      this(
+          clusterId,
+          brokerId,
+          controllerId,
+          controllerEpoch,
+          metadataOffset,
+          serverTimeMs,
+          faultActions,
+          demo,
+          false);
+    }
 
     Header(
         String clusterId,
@@ -94,7 +118,8 @@ record ClusterSnapshot(
               other.metadataOffset,
               serverTimeMs,
               other.faultActions,
-              other.demo));
+              other.demo,
+              other.networkFaults));
     }
   }
 

@@ -35,7 +35,29 @@ final class ClusterSnapshots {
       long nowMs,
       boolean faultActions,
       int defaultMinInsyncReplicas,
-      ClusterSnapshot.DemoRow demo) {
+      ClusterSnapshot.DemoRow demo,
+      boolean networkFaults) {
+
+    Context(
+        String clusterId,
+        int localBrokerId,
+        int controllerId,
+        long controllerEpoch,
+        long nowMs,
+        boolean faultActions,
+        int defaultMinInsyncReplicas,
+        ClusterSnapshot.DemoRow demo) {
+      this(
+          clusterId,
+          localBrokerId,
+          controllerId,
+          controllerEpoch,
+          nowMs,
+          faultActions,
+          defaultMinInsyncReplicas,
+          demo,
+          false);
+    }
 
     Context(
         String clusterId,
@@ -149,7 +171,8 @@ final class ClusterSnapshots {
             image.lastOffset(),
             context.nowMs(),
             context.faultActions(),
-            context.demo()),
+            context.demo(),
+            context.networkFaults()),
         brokers,
         partitions,
         topics,

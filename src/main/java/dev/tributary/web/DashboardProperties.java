@@ -9,6 +9,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param faultActions whether the page's fault buttons work on this broker (crash, shut down, pause
  *     fetching, restart). Off by default: they end processes. {@code ./tributary start} turns them
  *     on for the local demo.
+ * @param networkFaults whether the brokers are separate hosts that the launcher made ({@code
+ *     ./tributary start --hosts}), so that the page can cut a broker's links and heal them ({@link
+ *     NetworkFaults}); only with {@code faultActions} and the launcher
  * @param launcher the launcher script that started this cluster ({@code ./tributary}); with {@code
  *     launcherDataDir}, lets a live broker restart a stopped one ({@code tributary --data DIR start
  *     ID}). Empty: the page cannot restart brokers.
@@ -20,6 +23,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("tributary.dashboard")
 public record DashboardProperties(
     @DefaultValue("false") boolean faultActions,
+    @DefaultValue("false") boolean networkFaults,
     @DefaultValue("") String launcher,
     @DefaultValue("") String launcherDataDir,
     @DefaultValue("67108864") long historyMaxBytes,

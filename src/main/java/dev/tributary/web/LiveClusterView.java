@@ -184,7 +184,8 @@ class LiveClusterView {
         nowMs,
         properties.faultActions(),
         config.minInsyncReplicas(),
-        demoBanner.current(nowMs).orElse(null));
+        demoBanner.current(nowMs).orElse(null),
+        properties.faultActions() && properties.networkFaults());
   }
 
   /** The view now, without waiting on anyone; empty while this broker is starting or stopping. */

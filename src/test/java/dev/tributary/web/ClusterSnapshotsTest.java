@@ -196,6 +196,7 @@ class ClusterSnapshotsTest {
             "server_time_ms",
             "fault_actions",
             "demo",
+            "network_faults",
             "brokers",
             "partitions",
             "topics",

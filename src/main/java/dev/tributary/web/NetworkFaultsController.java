@@ -1,0 +1,195 @@
+package dev.tributary.web;
+
+import dev.tributary.auth.ClusterOrigins;
+import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.MetadataCache;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The dashboard's network buttons on a cluster of separate hosts: {@code POST
+ * /dashboard/actions/brokers/{id}/isolate} with {@code {"from": "everyone" | "brokers" |
+ * "controller"}} cuts a broker's links (with everyone, clients included; with the other brokers
+ * only, so that clients still reach it; or with the active controller only), and {@code POST
+ * /dashboard/actions/network/heal} restores every link. Any broker takes them and runs the launcher
+ * itself: the launcher made the network and acts on every host. Off (403 40301) without {@code
+ * tributary.dashboard.fault-actions}; 409 40912 on a cluster that is not on separate hosts.
+ */
+@RestController
+class NetworkFaultsController {
+  private final MetadataCache broker;
+  private final BrokerConfig config;
+  private final DashboardProperties properties;
+  private final NetworkFaults network;
+  private final JsonMapper json;
+  private final ClusterOrigins origins;
+
+  NetworkFaultsController(
+      MetadataCache broker,
+      BrokerConfig config,
+      DashboardProperties properties,
+      NetworkFaults network,
+      JsonMapper json,
+      ClusterOrigins origins) {
+    this.broker = broker;
+    this.config = config;
+    this.properties = properties;
+    this.network = network;
+    this.json = json;
+    this.origins = origins;
+  }
+
+  @PostMapping("/dashboard/actions/brokers/{brokerId}/isolate")
+  ResponseEntity<Map<String, Object>> isolate(
+      @PathVariable int brokerId,
+      @RequestBody(required = false) byte[] body,
+      @RequestHeader(name = "Origin", required = false) String origin,
+      @RequestHeader(name = "Host", required = false) String host) {
+    Optional<ResponseEntity<Map<String, Object>>> refusal = refuse(origin, host);
+    if (refusal.isPresent()) {
+      return refusal.get();
+    }
+    Optional<String> from = from(body);
+    if (from.isEmpty()) {
+      return error(
+          HttpStatus.BAD_REQUEST,
+          40002,
+          "isolate needs a body {\"from\": \"everyone\" | \"brokers\" | \"controller\"}");
+    }
+    if (broker.metadata().broker(brokerId).isEmpty()) {
+      return error(
+          HttpStatus.NOT_FOUND, 40406, "Broker " + brokerId + " is not registered in this cluster");
+    }
+    List<Integer> peers;
+    switch (from.get()) {
+      case "everyone" -> {
+        if (brokerId == config.brokerId()) {
+          // This broker's own answer would be dropped on its way out: answer, then cut.
+          network.isolateSoon(brokerId);
+          return accepted(
+              "Broker "
+                  + brokerId
+                  + " (this page's broker) is being cut off from everyone; the page moves to"
+                  + " another broker");
+        }
+        peers = List.of();
+      }
+      case "controller" -> {
+        int controller = broker.activeControllerId();
+        if (controller < 0 || controller == brokerId) {
+          return error(
+              HttpStatus.CONFLICT,
+              40913,
+              controller < 0
+                  ? "There is no active controller to cut broker " + brokerId + " off from"
+                  : "Broker "
+                      + brokerId
+                      + " is the active controller; cut it off from everyone or from the other"
+                      + " brokers instead");
+        }
+        peers = List.of(controller);
+      }
+      default -> {
+        peers = broker.metadata().brokers().keySet().stream().filter(id -> id != brokerId).toList();
+        if (peers.isEmpty()) {
+          return error(
+              HttpStatus.CONFLICT, 40913, "Broker " + brokerId + " has no other broker to lose");
+        }
+      }
+    }
+    try {
+      return accepted(network.isolate(brokerId, peers));
+    } catch (NetworkFaults.LauncherFailed e) {
+      return error(
+          HttpStatus.INTERNAL_SERVER_ERROR,
+          50001,
+          "Could not cut broker " + brokerId + " off: " + e.getMessage());
+    }
+  }
+
+  @PostMapping("/dashboard/actions/network/heal")
+  ResponseEntity<Map<String, Object>> heal(
+      @RequestHeader(name = "Origin", required = false) String origin,
+      @RequestHeader(name = "Host", required = false) String host) {
+    Optional<ResponseEntity<Map<String, Object>>> refusal = refuse(origin, host);
+    if (refusal.isPresent()) {
+      return refusal.get();
+    }
+    try {
+      return accepted(network.heal());
+    } catch (NetworkFaults.LauncherFailed e) {
+      return error(
+          HttpStatus.INTERNAL_SERVER_ERROR, 50001, "Could not heal the links: " + e.getMessage());
+    }
+  }
+
+  private Optional<ResponseEntity<Map<String, Object>>> refuse(String origin, String host) {
+    if (!origins.isAllowed(origin, host)) {
+      return Optional.of(
+          error(
+              HttpStatus.FORBIDDEN,
+              40302,
+              "Fault actions are accepted only from the cluster's own dashboard pages, not from "
+                  + origin));
+    }
+    if (!properties.faultActions()) {
+      return Optional.of(
+          error(
+              HttpStatus.FORBIDDEN,
+              40301,
+              "Fault actions are off on broker "
+                  + config.brokerId()
+                  + "; they are for the local demo (./tributary start turns them on:"
+                  + " tributary.dashboard.fault-actions=true)"));
+    }
+    if (!network.available()) {
+      return Optional.of(
+          error(
+              HttpStatus.CONFLICT,
+              40912,
+              "The brokers of this cluster are not separate hosts; start it with"
+                  + " ./tributary start --hosts to cut and heal links"));
+    }
+    return Optional.empty();
+  }
+
+  private Optional<String> from(byte[] body) {
+    if (body == null || body.length == 0) {
+      return Optional.empty();
+    }
+    try {
+      JsonNode from = json.readTree(body).path("from");
+      if (!from.isString()) {
+        return Optional.empty();
+      }
+      return switch (from.asString()) {
+        case "everyone", "brokers", "controller" -> Optional.of(from.asString());
+        default -> Optional.empty();
+      };
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static ResponseEntity<Map<String, Object>> accepted(String message) {
+    return ResponseEntity.accepted()
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(Map.of("message", message));
+  }
+
+  private static ResponseEntity<Map<String, Object>> error(
+      HttpStatus status, int code, String message) {
+    return InternalRelay.error(status, code, message);
+  }
+}
