@@ -16,7 +16,7 @@ export const THROUGHPUT_SAMPLE_MS = 500;
 export const THROUGHPUT_MAX_POINTS = Math.ceil(THROUGHPUT_WINDOW_MS / THROUGHPUT_SAMPLE_MS) + 10;
 
 const HEADER_FIELDS = ['cluster_id', 'broker_id', 'controller_id', 'controller_epoch', 'metadata_offset',
-  'server_time_ms', 'fault_actions'];
+  'server_time_ms', 'fault_actions', 'network_faults'];
 
 /** The state before the first snapshot: no header, nothing known. */
 export function emptyState() {

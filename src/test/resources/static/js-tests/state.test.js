@@ -83,6 +83,13 @@ test('delta does not mutate the previous state', () => {
   eq(s.seq, 1, 'old seq');
 });
 
+test('the header says whether the page may cut and heal links, in snapshots and deltas', () => {
+  let s = S.applyMessage(S.emptyState(), snapshot({ ...header({ network_faults: true }) })).state;
+  eq(s.header.network_faults, true, 'from the snapshot');
+  s = S.applyMessage(s, delta(2, { header: header({ network_faults: false }) })).state;
+  eq(s.header.network_faults, false, 'from a delta');
+});
+
 test('delta header replaces every header field', () => {
   const s = start();
   const r = S.applyMessage(s, delta(2, { header: header({ controller_id: 3, controller_epoch: 4, metadata_offset: 11 }) }));
