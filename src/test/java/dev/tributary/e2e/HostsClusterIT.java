@@ -117,6 +117,7 @@ class HostsClusterIT {
     // on loopback, which only that namespace reaches; none on the wildcard or 127.0.0.1 for them.
     for (BrokerProcess broker : cluster.all()) {
       List<String> listening = listeningAddresses(broker.netns());
+      System.out.println("listening in " + broker.netns() + ": " + listening);
       String ip = broker.host();
       assertThat(listening)
           .as("listening sockets in %s", broker.netns())
