@@ -241,6 +241,11 @@ final class TestNetwork implements AutoCloseable {
     }
     closed = true;
     try {
+      try {
+        heal(); // first, so a broker still running in a namespace is not left partitioned
+      } catch (RuntimeException e) {
+        System.err.println("cannot heal " + this + " before removing it: " + e.getMessage());
+      }
       removeLeftovers();
     } finally {
       release();
