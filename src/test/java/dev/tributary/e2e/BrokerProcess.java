@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real broker: the packaged jar ({@code -Dtributary.jar}, set by Failsafe) started as its own JVM
- * on a loopback port from {@link TestPorts}, with its stdout and stderr appended straight to {@link
- * #logFile()} (one file across restarts; the fixture writes a line before each start).
+ * on a loopback port from {@link TestPorts} (or on a host of a {@link TestNetwork}, in its network
+ * namespace), with its stdout and stderr appended straight to {@link #logFile()} (one file across
+ * restarts; the fixture writes a line before each start).
  *
  * <p>Every process started here is registered until it has exited; a JVM shutdown hook SIGKILLs
  * whatever is still registered, so no broker outlives the test run, whatever way the run ends
@@ -52,6 +53,13 @@ final class BrokerProcess implements AutoCloseable {
   private final int brokerId;
   private final Path logFile;
   private final List<String> extraArgs;
+
+  /** Where it listens and what it advertises; loopback unless it runs on a {@link TestNetwork}. */
+  private final String host;
+
+  /** The network namespace it runs in ({@code ip netns exec}); null: the test JVM's own. */
+  private final String netns;
+
   private volatile Process process;
   private volatile boolean paused;
 
@@ -62,6 +70,23 @@ final class BrokerProcess implements AutoCloseable {
 
   /** A broker on a given port with extra {@code --name=value} arguments (cluster settings). */
   BrokerProcess(Path dataDir, int brokerId, int port, Path logFile, List<String> extraArgs) {
+    this(dataDir, brokerId, port, logFile, extraArgs, "127.0.0.1", null);
+  }
+
+  /**
+   * A broker on host {@code host} of a {@link TestNetwork}, run in namespace {@code netns}: it
+   * binds HTTP, Kafka and Raft to that address and advertises it.
+   */
+  BrokerProcess(
+      Path dataDir,
+      int brokerId,
+      int port,
+      Path logFile,
+      List<String> extraArgs,
+      String host,
+      String netns) {
+    this.host = host;
+    this.netns = netns;
     this.dataDir = dataDir;
     this.brokerId = brokerId;
     this.port = port;
@@ -70,9 +95,19 @@ final class BrokerProcess implements AutoCloseable {
     this.extraArgs = List.copyOf(extraArgs);
   }
 
-  /** The port of its Kafka listener: {@code 127.0.0.1:kafkaPort()} bootstraps a Kafka client. */
+  /** The port of its Kafka listener: {@code host():kafkaPort()} bootstraps a Kafka client. */
   int kafkaPort() {
     return kafkaPort;
+  }
+
+  /** The address it listens on and advertises. */
+  String host() {
+    return host;
+  }
+
+  /** Its network namespace, or null when it runs in the test JVM's. */
+  String netns() {
+    return netns;
   }
 
   /** Every broker process started in this JVM that has not been seen to exit. */
@@ -109,6 +144,11 @@ final class BrokerProcess implements AutoCloseable {
           "broker jar not found at " + jar + "; run the tests with ./mvnw verify");
     }
     List<String> command = new ArrayList<>();
+    if (netns != null) {
+      // ip netns exec execs the command (no fork), so the process (and its PID) stays java's:
+      // destroy, SIGSTOP and SIGCONT reach the broker itself.
+      command.addAll(List.of("ip", "netns", "exec", netns));
+    }
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // C1 only (TieredStopAtLevel=1): these brokers carry light test loads, and without C2 compiling
     // in the
@@ -121,6 +161,11 @@ final class BrokerProcess implements AutoCloseable {
     command.add("--tributary.broker-id=" + brokerId);
     command.add("--tributary.data-dir=" + dataDir);
     command.add("--tributary.kafka.port=" + kafkaPort);
+    if (netns != null) {
+      command.add("--server.address=" + host);
+      command.add("--tributary.advertised-host=" + host);
+      command.add("--tributary.kafka.host=" + host);
+    }
     // Most end-to-end tests exercise replication, not access control (SecurityApiTest does that).
     if (extraArgs.stream().noneMatch(a -> a.startsWith("--tributary.security.enabled="))) {
       command.add("--tributary.security.enabled=false");
@@ -308,7 +353,7 @@ final class BrokerProcess implements AutoCloseable {
   }
 
   String url(String path) {
-    return "http://127.0.0.1:" + port + path;
+    return "http://" + host + ":" + port + path;
   }
 
   /** SIGKILLs the process if it still runs (a SIGSTOPped one too). */

@@ -31,6 +31,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *       or never got to its own cleanup. {@link BrokerProcess}'s JVM shutdown hook covers the rest.
  *       A broker that a {@code @BeforeEach} method (re)started belongs to the class's cluster, not
  *       to the test: it counts as running before the test.
+ *   <li>Networks ({@link TestNetwork}) likewise: after each test, one it opened is closed and the
+ *       class's are healed; after the class, every one is closed (once its brokers are dead). A JVM
+ *       shutdown hook covers the rest.
  *   <li>Test boundaries in the logs: each broker still running when a test starts or ends gets a
  *       {@code ====} line.
  * </ul>
@@ -44,6 +47,7 @@ final class E2eFixture
   private Path classDir;
   private Path currentDir;
   private Set<BrokerProcess> runningBeforeTest = Set.of();
+  private Set<TestNetwork> openBeforeTest = Set.of();
 
   /**
    * The log directory for brokers started now (in a test, or in {@code @BeforeAll} for a shared
@@ -85,6 +89,7 @@ final class E2eFixture
   @Override
   public void beforeTestExecution(ExtensionContext context) {
     runningBeforeTest = BrokerProcess.live();
+    openBeforeTest = TestNetwork.open();
   }
 
   @Override
@@ -96,6 +101,14 @@ final class E2eFixture
     for (BrokerProcess broker : leftovers) {
       broker.mark("test " + test + " ended; killing the broker it left running");
       broker.close();
+    }
+    // A class's network outlives its tests, but no test's faults do; a test's own network goes.
+    for (TestNetwork network : TestNetwork.open()) {
+      if (openBeforeTest.contains(network)) {
+        network.heal();
+      } else {
+        network.close();
+      }
     }
     BrokerProcess.live()
         .forEach(broker -> broker.mark("test " + test + (failed ? " FAILED" : " passed")));
@@ -112,6 +125,7 @@ final class E2eFixture
       broker.mark("test class ended; killing the broker it left running");
       broker.close();
     }
+    TestNetwork.closeAll();
   }
 
   private static void deleteRecursively(Path dir) {

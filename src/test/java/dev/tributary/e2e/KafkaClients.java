@@ -36,7 +36,7 @@ final class KafkaClients {
   KafkaClients(TestCluster cluster) {
     this.bootstrap =
         cluster.all().stream()
-            .map(b -> "127.0.0.1:" + b.kafkaPort())
+            .map(b -> b.host() + ":" + b.kafkaPort())
             .collect(Collectors.joining(","));
   }
 

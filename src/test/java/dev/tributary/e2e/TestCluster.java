@@ -10,10 +10,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A cluster of real broker processes on loopback for the end-to-end tests: HTTP and Raft ports from
- * {@link TestPorts}, one quorum of voters, a shared cluster id and secret, each broker's data under
- * {@code dataDir/broker-N} and its log at {@code logDir/broker-N.log}. Restarting a broker starts a
- * new process on the same ports, data and log file.
+ * A cluster of real broker processes on loopback (or on the hosts of a {@link TestNetwork}: {@link
+ * #onHosts}) for the end-to-end tests: HTTP and Raft ports from {@link TestPorts}, one quorum of
+ * voters, a shared cluster id and secret, each broker's data under {@code dataDir/broker-N} and its
+ * log at {@code logDir/broker-N.log}. Restarting a broker starts a new process on the same ports,
+ * data and log file.
  */
 final class TestCluster implements AutoCloseable {
   static final String CLUSTER_ID = "aXQtY2x1c3Rlci1pZDAx";
@@ -33,6 +34,7 @@ final class TestCluster implements AutoCloseable {
               + "33fe89e88fd446a77a3d9a82fe2122d4643c03914ba4e7708f811fbb0a20f415");
 
   private final Map<Integer, BrokerProcess> brokers = new TreeMap<>();
+  private final Map<Integer, Integer> raftPorts = new TreeMap<>();
 
   TestCluster(Path dataDir, Path logDir, int size) {
     this(dataDir, logDir, size, List.of());
@@ -42,11 +44,29 @@ final class TestCluster implements AutoCloseable {
    * @param extraArgs {@code --name=value} settings given to every broker
    */
   TestCluster(Path dataDir, Path logDir, int size, List<String> extraArgs) {
+    this(dataDir, logDir, size, extraArgs, null);
+  }
+
+  /**
+   * A cluster of {@code network.size()} brokers on separate hosts: broker N runs in host N's
+   * namespace and listens on (and advertises) host N's address; the voters are {@code N@IP:port}.
+   * Ports still come from {@link TestPorts}, so they differ between brokers as on loopback.
+   */
+  static TestCluster onHosts(
+      TestNetwork network, Path dataDir, Path logDir, List<String> extraArgs) {
+    return new TestCluster(dataDir, logDir, network.size(), extraArgs, network);
+  }
+
+  private TestCluster(
+      Path dataDir, Path logDir, int size, List<String> extraArgs, TestNetwork network) {
     Map<Integer, Integer> httpPorts = new TreeMap<>();
     StringBuilder voters = new StringBuilder();
     for (int id = 1; id <= size; id++) {
       httpPorts.put(id, TestPorts.next());
-      voters.append(id == 1 ? "" : ",").append(id).append("@127.0.0.1:").append(TestPorts.next());
+      String host = network == null ? "127.0.0.1" : network.ip(id);
+      raftPorts.put(id, TestPorts.next());
+      voters.append(id == 1 ? "" : ",").append(id).append('@').append(host).append(':');
+      voters.append(raftPorts.get(id));
     }
     List<String> args =
         new ArrayList<>(
@@ -64,7 +84,9 @@ final class TestCluster implements AutoCloseable {
                     id,
                     port,
                     logDir.resolve("broker-" + id + ".log"),
-                    args)));
+                    args,
+                    network == null ? "127.0.0.1" : network.ip(id),
+                    network == null ? null : network.namespace(id))));
   }
 
   /**
@@ -97,6 +119,11 @@ final class TestCluster implements AutoCloseable {
   /** Starts broker {@code id} again on its data and waits until it is ready. */
   BrokerProcess restart(int id) {
     return brokers.get(id).start();
+  }
+
+  /** The port of broker {@code id}'s Raft (quorum) listener. */
+  int raftPort(int id) {
+    return raftPorts.get(id);
   }
 
   BrokerProcess get(int id) {
