@@ -114,6 +114,7 @@ class DashboardMessagesTest {
             "metadata_offset",
             "server_time_ms",
             "fault_actions",
-            "demo");
+            "demo",
+            "network_faults");
   }
 }
