@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * make a connection time out, never be refused; heal must restore it; close must leave none of the
  * network's names behind.
  */
-class TestNetworkIT {
+class NetworkHarnessIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
 
   /** What bash prints for a connection that was answered, refused, or timed out. */
