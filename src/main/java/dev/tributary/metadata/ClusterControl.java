@@ -419,7 +419,6 @@ public final class ClusterControl {
   static MetadataRecord.PartitionChange change(
       Uuid topicId, PartitionImage p, List<Integer> isr, int leader) {
     int leaderEpoch = leader != p.leader() ? p.leaderEpoch() + 1 : p.leaderEpoch();
-    return new MetadataRecord.PartitionChange(
-        topicId, p.partition(), p.replicas(), isr, leader, leaderEpoch, p.partitionEpoch() + 1);
+    return p.change(topicId, isr, leader, leaderEpoch, p.partitionEpoch() + 1);
   }
 }

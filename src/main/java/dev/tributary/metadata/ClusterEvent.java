@@ -95,6 +95,11 @@ public record ClusterEvent(
     /** Replicas joined a partition's ISR. */
     ISR_EXPAND(false),
     /**
+     * A partition's replicas are being moved (KIP-455): a reassignment started, got a new target,
+     * completed or was cancelled; or replicas changed at once (a reorder or a shrink in sync).
+     */
+    REASSIGNMENT(false),
+    /**
      * A replica dropped the tail of its log that its new leader never had (reported by its broker;
      * the only event that is not a metadata change).
      */

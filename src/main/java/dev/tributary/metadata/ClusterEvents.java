@@ -310,6 +310,7 @@ public final class ClusterEvents {
               reason));
       return;
     }
+    maybeReassignmentEvent(topic, old, PartitionImage.of(change), reason, nowMs, events);
     if (old.leader() != change.leader()) {
       String text =
           change.leader() < 0
@@ -359,6 +360,57 @@ public final class ClusterEvents {
         reason,
         nowMs,
         events);
+  }
+
+  /** A reassignment's step, if {@code next} changes the replicas or the reassignment's state. */
+  private static void maybeReassignmentEvent(
+      TopicImage topic,
+      PartitionImage old,
+      PartitionImage next,
+      String reason,
+      long nowMs,
+      Batch events) {
+    if (old.replicas().equals(next.replicas())
+        && old.addingReplicas().equals(next.addingReplicas())
+        && old.removingReplicas().equals(next.removingReplicas())) {
+      return;
+    }
+    String tp = topic.name() + "-" + next.partition();
+    String text;
+    if (next.isReassigning()) {
+      text =
+          tp
+              + (old.isReassigning() ? " reassignment retargeted: " : " reassignment started: ")
+              + old.targetReplicas()
+              + " → "
+              + next.targetReplicas()
+              + " (adding "
+              + next.addingReplicas()
+              + ", removing "
+              + next.removingReplicas()
+              + ")";
+    } else if (old.isReassigning() && next.replicas().equals(old.targetReplicas())) {
+      text = tp + " reassignment completed: replicas " + next.replicas();
+    } else if (old.isReassigning()) {
+      text = tp + " reassignment cancelled: replicas back to " + next.replicas();
+    } else {
+      text = tp + " replicas " + old.replicas() + " → " + next.replicas() + " (all in sync)";
+    }
+    List<Integer> joined =
+        next.replicas().stream().filter(id -> !old.replicas().contains(id)).toList();
+    List<Integer> left =
+        old.replicas().stream().filter(id -> !next.replicas().contains(id)).toList();
+    events.add(
+        event(
+            nowMs,
+            ClusterEvent.Type.REASSIGNMENT,
+            topic.name(),
+            next.partition(),
+            next.leader(),
+            text,
+            reason),
+        Set.copyOf(left),
+        Set.copyOf(joined));
   }
 
   /**

@@ -121,6 +121,24 @@ public final class Controller {
   }
 
   /**
+   * Starts, replaces or cancels (an empty target) the reassignment of each partition in {@code
+   * targets} (see {@link ReassignmentControl}); returns each partition's outcome, as computed on
+   * the image the change committed over. Partitions refused do not hold back the others.
+   */
+  public Map<TopicPartition, PartitionOutcome> alterPartitionReassignments(
+      Map<TopicPartition, java.util.Optional<List<Integer>>> targets) {
+    AtomicReference<Map<TopicPartition, PartitionOutcome>> outcomes = new AtomicReference<>();
+    submit(
+        "reassignment requested",
+        image -> {
+          ReassignmentControl.Result result = ReassignmentControl.alter(image, targets);
+          outcomes.set(result.outcomes()); // the last attempt's: the one committed
+          return result.records();
+        });
+    return outcomes.get();
+  }
+
+  /**
    * Commits what {@code compute} gives and returns the committed image, or with {@code
    * validateOnly} only computes it (throwing if the request is invalid) over the current image.
    */

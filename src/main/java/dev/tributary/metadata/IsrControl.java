@@ -20,7 +20,8 @@ import java.util.Map;
  * (else INVALID_UPDATE_VERSION: the leader has not seen the last change yet); the new ISR must hold
  * the leader and only assigned replicas, and every replica it adds must be an unfenced broker in
  * the registration the leader saw fetch (KIP-841, KIP-903), so a dead or restarted broker cannot be
- * added on the strength of an old incarnation's fetches. See
+ * added on the strength of an old incarnation's fetches. An ISR change that brings every target
+ * replica of a reassignment in sync completes the reassignment ({@link ReassignmentControl}). See
  * docs/adr/0009-isr-and-high-watermark.md.
  */
 public final class IsrControl {
@@ -114,14 +115,16 @@ public final class IsrControl {
     if (newIsr.equals(current.isr())) {
       return List.of();
     }
+    // The ISR change that puts the last target replica of a reassignment in sync also completes
+    // it, in the same record.
     return List.of(
-        new MetadataRecord.PartitionChange(
-            topic.topicId(),
-            partition,
-            current.replicas(),
-            newIsr,
-            current.leader(),
-            current.leaderEpoch(),
-            current.partitionEpoch() + 1));
+        ReassignmentControl.completeIfCaughtUp(
+            image,
+            current.change(
+                topic.topicId(),
+                newIsr,
+                current.leader(),
+                current.leaderEpoch(),
+                current.partitionEpoch() + 1)));
   }
 }

@@ -222,14 +222,7 @@ public record MetadataImage(
                   records.add(new MetadataRecord.TopicConfigChanged(topic.topicId(), key, value)));
       for (PartitionImage p : topic.partitions().values()) {
         records.add(
-            new MetadataRecord.PartitionChange(
-                topic.topicId(),
-                p.partition(),
-                p.replicas(),
-                p.isr(),
-                p.leader(),
-                p.leaderEpoch(),
-                p.partitionEpoch()));
+            p.change(topic.topicId(), p.isr(), p.leader(), p.leaderEpoch(), p.partitionEpoch()));
       }
     }
     for (ApiKey key : security.apiKeys().values()) {

@@ -79,12 +79,16 @@ public sealed interface MetadataRecord {
   record TopicCreated(Uuid topicId, String name) implements MetadataRecord {}
 
   /**
-   * The full state of one partition: replicas, in-sync replicas, leader, leader epoch and partition
-   * epoch. Both creation and every later change use it.
+   * The full state of one partition: replicas, in-sync replicas, leader, leader epoch, partition
+   * epoch and, while it is being reassigned (KIP-455), the replicas being added and removed. Both
+   * creation and every later change use it.
    *
    * <p>Invariants: {@code leader ∈ isr ⊆ replicas} unless the partition is offline ({@code leader
    * == -1}); the ISR is never empty (an offline partition keeps its last in-sync replica, as Kafka
-   * does without unclean election).
+   * does without unclean election); {@code addingReplicas} and {@code removingReplicas} are
+   * disjoint subsets of {@code replicas}, both empty unless a reassignment is in progress. During
+   * one, {@code replicas} lists the target replicas first, then the removing ones (Kafka's order),
+   * so the preferred leader is the target's first replica.
    */
   record PartitionChange(
       Uuid topicId,
@@ -93,11 +97,15 @@ public sealed interface MetadataRecord {
       List<Integer> isr,
       int leader,
       int leaderEpoch,
-      int partitionEpoch)
+      int partitionEpoch,
+      List<Integer> addingReplicas,
+      List<Integer> removingReplicas)
       implements MetadataRecord {
     public PartitionChange {
       replicas = List.copyOf(replicas);
       isr = List.copyOf(isr);
+      addingReplicas = List.copyOf(addingReplicas);
+      removingReplicas = List.copyOf(removingReplicas);
       if (isr.isEmpty()) {
         throw new IllegalArgumentException(
             "empty isr for partition " + partition + " of " + topicId);
@@ -108,6 +116,38 @@ public sealed interface MetadataRecord {
       if (!replicas.containsAll(isr)) {
         throw new IllegalArgumentException("isr " + isr + " not a subset of replicas " + replicas);
       }
+      if (!replicas.containsAll(addingReplicas)
+          || !replicas.containsAll(removingReplicas)
+          || addingReplicas.stream().anyMatch(removingReplicas::contains)) {
+        throw new IllegalArgumentException(
+            "adding "
+                + addingReplicas
+                + " and removing "
+                + removingReplicas
+                + " must be disjoint subsets of replicas "
+                + replicas);
+      }
+    }
+
+    /** A partition that is not being reassigned. */
+    public PartitionChange(
+        Uuid topicId,
+        int partition,
+        List<Integer> replicas,
+        List<Integer> isr,
+        int leader,
+        int leaderEpoch,
+        int partitionEpoch) {
+      this(
+          topicId,
+          partition,
+          replicas,
+          isr,
+          leader,
+          leaderEpoch,
+          partitionEpoch,
+          List.of(),
+          List.of());
     }
   }
 

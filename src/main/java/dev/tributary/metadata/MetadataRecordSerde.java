@@ -30,7 +30,8 @@ import java.util.List;
  * EventsRecorded}: version 1 adds {@code index int32, causeIndex int32} after each event's fields
  * (the event's place in its batch and its cause's, see {@link ClusterEvent}); a record whose events
  * are at their list positions with no causes is written at version 0, whose reader gives each event
- * its list position and no cause.
+ * its list position and no cause. {@code PartitionChange}: version 1 adds {@code addingReplicas,
+ * removingReplicas} (int lists) at the end, written only while a reassignment is in progress.
  */
 public final class MetadataRecordSerde {
   private static final byte REGISTER_BROKER = 1;
@@ -67,7 +68,8 @@ public final class MetadataRecordSerde {
         uuid(out, r.topicId());
         out.writeUTF(r.name());
       } else if (record instanceof MetadataRecord.PartitionChange r) {
-        header(out, PARTITION_CHANGE);
+        boolean reassigning = !r.addingReplicas().isEmpty() || !r.removingReplicas().isEmpty();
+        header(out, PARTITION_CHANGE, reassigning ? VERSION_1 : VERSION_0);
         uuid(out, r.topicId());
         out.writeInt(r.partition());
         ints(out, r.replicas());
@@ -75,6 +77,10 @@ public final class MetadataRecordSerde {
         out.writeInt(r.leader());
         out.writeInt(r.leaderEpoch());
         out.writeInt(r.partitionEpoch());
+        if (reassigning) {
+          ints(out, r.addingReplicas());
+          ints(out, r.removingReplicas());
+        }
       } else if (record instanceof MetadataRecord.TopicConfigChanged r) {
         header(out, TOPIC_CONFIG_CHANGED);
         uuid(out, r.topicId());
@@ -150,7 +156,10 @@ public final class MetadataRecordSerde {
       byte type = in.readByte();
       byte version = in.readByte();
       byte latest =
-          type == REGISTER_BROKER || type == BROKER_REGISTRATION || type == EVENTS_RECORDED
+          type == REGISTER_BROKER
+                  || type == BROKER_REGISTRATION
+                  || type == EVENTS_RECORDED
+                  || type == PARTITION_CHANGE
               ? VERSION_1
               : VERSION_0;
       if (version < VERSION_0 || version > latest) {
@@ -161,15 +170,7 @@ public final class MetadataRecordSerde {
         case REGISTER_BROKER ->
             new MetadataRecord.RegisterBroker(in.readInt(), uuid(in), listeners(in, version));
         case TOPIC_CREATED -> new MetadataRecord.TopicCreated(uuid(in), in.readUTF());
-        case PARTITION_CHANGE ->
-            new MetadataRecord.PartitionChange(
-                uuid(in),
-                in.readInt(),
-                ints(in),
-                ints(in),
-                in.readInt(),
-                in.readInt(),
-                in.readInt());
+        case PARTITION_CHANGE -> partitionChange(in, version);
         case TOPIC_CONFIG_CHANGED ->
             new MetadataRecord.TopicConfigChanged(uuid(in), in.readUTF(), nullableString(in));
         case TOPIC_DELETED -> new MetadataRecord.TopicDeleted(uuid(in));
@@ -192,6 +193,21 @@ public final class MetadataRecordSerde {
     } catch (IOException e) {
       throw new IllegalArgumentException("truncated metadata record", e);
     }
+  }
+
+  private static MetadataRecord.PartitionChange partitionChange(DataInputStream in, byte version)
+      throws IOException {
+    Uuid topicId = uuid(in);
+    int partition = in.readInt();
+    List<Integer> replicas = ints(in);
+    List<Integer> isr = ints(in);
+    int leader = in.readInt();
+    int leaderEpoch = in.readInt();
+    int partitionEpoch = in.readInt();
+    List<Integer> adding = version >= VERSION_1 ? ints(in) : List.of();
+    List<Integer> removing = version >= VERSION_1 ? ints(in) : List.of();
+    return new MetadataRecord.PartitionChange(
+        topicId, partition, replicas, isr, leader, leaderEpoch, partitionEpoch, adding, removing);
   }
 
   // Enums by name: reordering them must not change old records' meaning.
