@@ -15,6 +15,7 @@ import dev.tributary.transport.http.SecurityChangeWire;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -117,6 +118,19 @@ class InternalControllerEndpoints {
             broker
                 .activeController()
                 .electPreferredLeaders(null, AdminWire.electionPartitions(read(body)))));
+  }
+
+  @PostMapping(InternalApi.REASSIGNMENTS)
+  ResponseEntity<Map<String, Object>> alterReassignments(@RequestBody byte[] body) {
+    Map<TopicPartition, Optional<List<Integer>>> targets;
+    try {
+      targets = AdminWire.reassignments(read(body));
+    } catch (IllegalArgumentException e) {
+      throw RestException.badRequest("malformed reassignment: " + e.getMessage());
+    }
+    return ok(
+        AdminWire.reassignmentResult(
+            broker.activeController().alterPartitionReassignments(null, targets)));
   }
 
   @PostMapping(InternalApi.SECURITY)

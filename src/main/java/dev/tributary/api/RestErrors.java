@@ -31,6 +31,9 @@ final class RestErrors {
       case INVALID_CONFIG -> respond422(42202, message);
       case INVALID_PARTITIONS -> respond422(42203, message);
       case INVALID_REPLICATION_FACTOR -> respond422(42204, message);
+      case INVALID_REPLICA_ASSIGNMENT -> respond422(42206, message);
+      case NO_REASSIGNMENT_IN_PROGRESS ->
+          ApiExceptionHandler.respond(HttpStatus.NOT_FOUND, 40412, message);
       case INVALID_RECORD -> respond422(42205, message);
       case CORRUPT_MESSAGE ->
           // The only batches a REST request stores are the ones this broker built, so corruption

@@ -9,6 +9,8 @@ import dev.tributary.metadata.ElectionOutcome;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.NewPartitions;
 import dev.tributary.metadata.NewTopic;
+import dev.tributary.metadata.PartitionImage;
+import dev.tributary.metadata.PartitionOutcome;
 import dev.tributary.metadata.TopicImage;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
@@ -18,6 +20,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
@@ -275,6 +278,64 @@ public final class AdminService {
                 metadata
                     .awaitOffset(result.metadataOffset(), METADATA_PROPAGATION_TIMEOUT_MS)
                     .thenApply(image -> result.outcomes()));
+  }
+
+  /**
+   * Starts, replaces or cancels (an empty target) the reassignment of each partition in {@code
+   * targets} (see {@link dev.tributary.metadata.ReassignmentControl}); needs ADMIN on the cluster,
+   * as every move of replicas by hand (Kafka's ALTER on the cluster). Completes with each
+   * partition's outcome once this broker has applied the change (the move itself goes on).
+   */
+  public CompletableFuture<Map<TopicPartition, PartitionOutcome>> alterPartitionReassignments(
+      RequestContext context, Map<TopicPartition, Optional<List<Integer>>> targets) {
+    access.require(context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName());
+    return broker
+        .controller()
+        .alterPartitionReassignments(new LinkedHashMap<>(targets))
+        .thenCompose(
+            result ->
+                metadata
+                    .awaitOffset(result.metadataOffset(), METADATA_PROPAGATION_TIMEOUT_MS)
+                    .thenApply(image -> result.outcomes()));
+  }
+
+  /**
+   * The partitions being reassigned, by topic and partition: of every topic when {@code topics} is
+   * null, else of the topics named (an unknown one is left out, as Kafka's
+   * ListPartitionReassignments does). Needs READ on the cluster (Kafka's DESCRIBE). Read from this
+   * broker's metadata image.
+   */
+  public java.util.SortedMap<TopicPartition, PartitionImage> listPartitionReassignments(
+      RequestContext context, Collection<String> topics) {
+    access.require(context, AclOperation.READ, ResourceType.CLUSTER, AccessControl.clusterName());
+    java.util.SortedMap<TopicPartition, PartitionImage> ongoing =
+        new java.util.TreeMap<>(
+            java.util.Comparator.comparing(TopicPartition::topic)
+                .thenComparingInt(TopicPartition::partition));
+    MetadataImage image = broker.replicaManager().metadataImage();
+    for (TopicImage topic : image.topicsByName().values()) {
+      if (topics != null && !topics.contains(topic.name())) {
+        continue;
+      }
+      for (PartitionImage p : topic.partitions().values()) {
+        if (p.isReassigning()) {
+          ongoing.put(new TopicPartition(topic.name(), p.partition()), p);
+        }
+      }
+    }
+    return ongoing;
+  }
+
+  /**
+   * One partition's replicas and reassignment state (empty adding and removing lists when none is
+   * in progress); needs READ on the cluster.
+   *
+   * @throws UnknownTopicOrPartitionException no such topic or partition
+   */
+  public PartitionImage partitionReplicas(RequestContext context, TopicPartition tp) {
+    access.require(context, AclOperation.READ, ResourceType.CLUSTER, AccessControl.clusterName());
+    return topic(broker.replicaManager().metadataImage(), tp.topic())
+        .requirePartition(tp.partition());
   }
 
   /** Creates and deletes API keys and ACLs. */

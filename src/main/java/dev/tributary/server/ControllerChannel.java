@@ -6,6 +6,7 @@ import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.ElectionOutcome;
 import dev.tributary.metadata.NewPartitions;
 import dev.tributary.metadata.NewTopic;
+import dev.tributary.metadata.PartitionOutcome;
 import dev.tributary.metadata.ProducerIdsBlock;
 import dev.tributary.replication.Truncation;
 import java.util.List;
@@ -41,6 +42,14 @@ public interface ControllerChannel {
    * need; answers each partition's outcome.
    */
   ElectionResult electPreferredLeaders(Endpoint controller, List<TopicPartition> partitions);
+
+  /**
+   * Starts, replaces or cancels (an empty target) the reassignment of each partition in {@code
+   * targets} (see {@link dev.tributary.metadata.ReassignmentControl}); answers each partition's
+   * outcome.
+   */
+  ReassignmentResult alterPartitionReassignments(
+      Endpoint controller, Map<TopicPartition, java.util.Optional<List<Integer>>> targets);
 
   /** Creates and deletes API keys and ACLs (an admin request). */
   AdminResult alterSecurity(Endpoint controller, dev.tributary.security.SecurityChange change);
@@ -136,6 +145,13 @@ public interface ControllerChannel {
    */
   record ElectionResult(long metadataOffset, Map<TopicPartition, ElectionOutcome> outcomes) {
     public ElectionResult {
+      outcomes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(outcomes));
+    }
+  }
+
+  /** Reassignments committed at {@code metadataOffset}, with each partition's outcome. */
+  record ReassignmentResult(long metadataOffset, Map<TopicPartition, PartitionOutcome> outcomes) {
+    public ReassignmentResult {
       outcomes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(outcomes));
     }
   }

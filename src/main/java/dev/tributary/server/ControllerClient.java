@@ -89,6 +89,12 @@ public final class ControllerClient {
     return callAsync(t -> t.channel().electPreferredLeaders(t.endpoint(), partitions));
   }
 
+  /** See {@link ControllerChannel#alterPartitionReassignments}. */
+  public CompletableFuture<ControllerChannel.ReassignmentResult> alterPartitionReassignments(
+      java.util.Map<TopicPartition, java.util.Optional<List<Integer>>> targets) {
+    return callAsync(t -> t.channel().alterPartitionReassignments(t.endpoint(), targets));
+  }
+
   public CompletableFuture<ControllerChannel.AdminResult> alterSecurity(SecurityChange change) {
     return callAsync(t -> t.channel().alterSecurity(t.endpoint(), change));
   }

@@ -176,4 +176,12 @@ public final class ControllerService implements ControllerChannel {
     Map<TopicPartition, ElectionOutcome> outcomes = controller.electPreferredLeaders(partitions);
     return new ElectionResult(quorum.image().lastOffset(), outcomes);
   }
+
+  @Override
+  public ReassignmentResult alterPartitionReassignments(
+      Endpoint target, Map<TopicPartition, java.util.Optional<List<Integer>>> targets) {
+    Map<TopicPartition, dev.tributary.metadata.PartitionOutcome> outcomes =
+        controller.alterPartitionReassignments(targets);
+    return new ReassignmentResult(quorum.image().lastOffset(), outcomes);
+  }
 }

@@ -225,6 +225,12 @@ class BrokerLifecycleManagerTest {
     }
 
     @Override
+    public ReassignmentResult alterPartitionReassignments(
+        Endpoint c, java.util.Map<TopicPartition, java.util.Optional<List<Integer>>> targets) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public AdminResult alterSecurity(Endpoint c, dev.tributary.security.SecurityChange change) {
       throw new UnsupportedOperationException();
     }

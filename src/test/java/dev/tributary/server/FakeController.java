@@ -138,6 +138,27 @@ final class FakeController implements ControllerChannel {
   }
 
   @Override
+  public ReassignmentResult alterPartitionReassignments(
+      Endpoint controller,
+      java.util.Map<TopicPartition, java.util.Optional<List<Integer>>> targets) {
+    dev.tributary.metadata.ReassignmentControl.Result[] result =
+        new dev.tributary.metadata.ReassignmentControl.Result[1];
+    AdminResult committed =
+        commit(
+            "alterPartitionReassignments",
+            controller,
+            List.of(targets),
+            false,
+            () -> {
+              result[0] =
+                  dev.tributary.metadata.ReassignmentControl.alter(
+                      harness.controllerImage(), targets);
+              return result[0].records();
+            });
+    return new ReassignmentResult(committed.metadataOffset(), result[0].outcomes());
+  }
+
+  @Override
   public AdminResult alterSecurity(Endpoint controller, SecurityChange change) {
     return commit(
         "alterSecurity",

@@ -6,6 +6,7 @@ import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.ElectionOutcome;
 import dev.tributary.metadata.NewPartitions;
 import dev.tributary.metadata.NewTopic;
+import dev.tributary.metadata.PartitionOutcome;
 import dev.tributary.server.ControllerChannel;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -113,18 +114,28 @@ public final class AdminWire {
   }
 
   public static Map<String, Object> electionResult(ControllerChannel.ElectionResult result) {
+    return outcomes(
+        result.metadataOffset(),
+        result.outcomes(),
+        ElectionOutcome::error,
+        ElectionOutcome::message);
+  }
+
+  private static <T> Map<String, Object> outcomes(
+      long metadataOffset,
+      Map<TopicPartition, T> byPartition,
+      java.util.function.Function<T, Errors> error,
+      java.util.function.Function<T, String> message) {
     List<Map<String, Object>> outcomes = new ArrayList<>();
-    result
-        .outcomes()
-        .forEach(
-            (tp, outcome) -> {
-              Map<String, Object> o = tp(tp);
-              o.put("error_code", outcome.error().code());
-              o.put("message", outcome.message());
-              outcomes.add(o);
-            });
+    byPartition.forEach(
+        (tp, outcome) -> {
+          Map<String, Object> o = tp(tp);
+          o.put("error_code", error.apply(outcome).code());
+          o.put("message", message.apply(outcome));
+          outcomes.add(o);
+        });
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("metadata_offset", result.metadataOffset());
+    body.put("metadata_offset", metadataOffset);
     body.put("outcomes", outcomes);
     return body;
   }
@@ -140,6 +151,74 @@ public final class AdminWire {
               message.isNull() || message.isMissingNode() ? null : message.asString()));
     }
     return new ControllerChannel.ElectionResult(body.path("metadata_offset").asLong(), outcomes);
+  }
+
+  /** Reassignment targets: each partition with its target replicas, or null to cancel. */
+  public static Map<String, Object> reassignments(
+      Map<TopicPartition, java.util.Optional<List<Integer>>> targets) {
+    List<Map<String, Object>> partitions = new ArrayList<>();
+    targets.forEach(
+        (tp, target) -> {
+          Map<String, Object> p = tp(tp);
+          p.put("replicas", target.orElse(null));
+          partitions.add(p);
+        });
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("partitions", partitions);
+    return body;
+  }
+
+  /**
+   * The targets a reassignment request names.
+   *
+   * @throws IllegalArgumentException a replica list that is not a list of ints
+   */
+  public static Map<TopicPartition, java.util.Optional<List<Integer>>> reassignments(
+      JsonNode body) {
+    Map<TopicPartition, java.util.Optional<List<Integer>>> targets = new LinkedHashMap<>();
+    for (JsonNode p : body.path("partitions")) {
+      JsonNode replicas = p.path("replicas");
+      java.util.Optional<List<Integer>> target = java.util.Optional.empty();
+      if (!replicas.isNull() && !replicas.isMissingNode()) {
+        if (!replicas.isArray()) {
+          throw new IllegalArgumentException("replicas must be a list of broker ids");
+        }
+        List<Integer> ids = new ArrayList<>();
+        for (JsonNode id : replicas) {
+          if (!id.isInt()) {
+            throw new IllegalArgumentException("replicas must be a list of broker ids");
+          }
+          ids.add(id.asInt());
+        }
+        target = java.util.Optional.of(ids);
+      }
+      targets.put(
+          new TopicPartition(p.path("topic").asString(), p.path("partition").asInt()), target);
+    }
+    return targets;
+  }
+
+  public static Map<String, Object> reassignmentResult(
+      ControllerChannel.ReassignmentResult result) {
+    return outcomes(
+        result.metadataOffset(),
+        result.outcomes(),
+        PartitionOutcome::error,
+        PartitionOutcome::message);
+  }
+
+  public static ControllerChannel.ReassignmentResult reassignmentResult(JsonNode body) {
+    Map<TopicPartition, PartitionOutcome> outcomes = new LinkedHashMap<>();
+    for (JsonNode o : body.path("outcomes")) {
+      JsonNode message = o.path("message");
+      outcomes.put(
+          new TopicPartition(o.path("topic").asString(), o.path("partition").asInt()),
+          new PartitionOutcome(
+              Errors.forCode((short) o.path("error_code").asInt()),
+              message.isNull() || message.isMissingNode() ? null : message.asString()));
+    }
+    return new ControllerChannel.ReassignmentResult(
+        body.path("metadata_offset").asLong(), outcomes);
   }
 
   private static Map<String, Object> tp(TopicPartition tp) {

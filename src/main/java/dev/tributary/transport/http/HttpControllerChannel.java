@@ -144,6 +144,13 @@ public final class HttpControllerChannel implements ControllerChannel {
   }
 
   @Override
+  public ReassignmentResult alterPartitionReassignments(
+      Endpoint controller, Map<TopicPartition, java.util.Optional<List<Integer>>> targets) {
+    return AdminWire.reassignmentResult(
+        call(controller, "POST", InternalApi.REASSIGNMENTS, AdminWire.reassignments(targets)));
+  }
+
+  @Override
   public AdminResult alterSecurity(
       Endpoint controller, dev.tributary.security.SecurityChange change) {
     return admin(call(controller, "POST", InternalApi.SECURITY, SecurityChangeWire.toJson(change)));
