@@ -1,0 +1,226 @@
+package dev.tributary.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.tributary.e2e.ClusterClient.PartitionState;
+import dev.tributary.e2e.HistoryChecker.Result;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Moving replicas between broker processes while they serve (KIP-455), end to end: a move under an
+ * {@code acks=all} load that takes leadership off a leaving leader and loses nothing, the removed
+ * replica's files gone; a move that cannot finish (its new broker is down) surviving the
+ * controller's death and completing once the broker is back; and a cancellation. One cluster of
+ * three for the class; every test starts with every broker running.
+ */
+class ReassignmentIT {
+  @RegisterExtension static final E2eFixture e2e = new E2eFixture();
+  private static final String V3 = "/v3/clusters/" + TestCluster.CLUSTER_ID;
+  private static final Duration MOVE = Duration.ofSeconds(60);
+
+  @TempDir static Path data;
+  static TestCluster cluster;
+  static ClusterClient client;
+
+  @BeforeAll
+  static void startCluster() {
+    cluster =
+        new TestCluster(
+            data,
+            e2e.logDir(),
+            3,
+            List.of(
+                "--tributary.replica-lag-time-max-ms=2000", "--tributary.request-timeout-ms=5000"));
+    client = new ClusterClient(cluster);
+    cluster.startAll();
+  }
+
+  @AfterAll
+  static void stopCluster() throws InterruptedException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @BeforeEach
+  void everyBrokerRuns() {
+    cluster.healAll();
+  }
+
+  @Test
+  void aMoveOffTheLeaderUnderLoadLosesNoAcknowledgedRecord() throws Exception {
+    String topic = "moving";
+    HistoryChecker history = new HistoryChecker(topic);
+    client.createTopic(topic, 2, 2, Map.of("min.insync.replicas", "2"));
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 2, MOVE);
+    PartitionState before = client.partition(topic, 0);
+    int leaving = before.leader();
+    int staying = before.replicas().stream().filter(id -> id != leaving).findFirst().orElseThrow();
+    int joining = otherThan(before.replicas());
+    List<Integer> target = List.of(joining, staying);
+
+    try (ProducerLoad load = ProducerLoad.start(cluster, client, history, topic, 2, 455)) {
+      await("records acknowledged before the move")
+          .atMost(MOVE)
+          .until(() -> history.acknowledgedSentAfter(Long.MIN_VALUE, 0) >= 20);
+      HttpResponse<String> started = reassign(topic, 0, target);
+      assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+
+      JsonNode done = awaitMoved(topic, 0, target);
+      assertThat(done.path("isr_ids").size()).isEqualTo(2);
+      long afterMove = System.nanoTime();
+      await("records acknowledged after the move")
+          .atMost(MOVE)
+          .until(() -> history.acknowledgedSentAfter(afterMove, 0) >= 10);
+    }
+
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 2, MOVE);
+    PartitionState after = client.partition(topic, 0);
+    assertThat(after.replicas()).containsExactlyElementsOf(target);
+    assertThat(after.leader()).isIn(target).isNotEqualTo(leaving);
+    assertThat(after.leaderEpoch()).isGreaterThan(before.leaderEpoch());
+    Result result = history.check(ReplicationChecks.views(cluster, client, topic, 2));
+    System.out.println(topic + ": " + result.summary());
+    result.assertNoViolations();
+    await("the removed replica's files deleted on broker " + leaving)
+        .atMost(MOVE)
+        .until(() -> !Files.exists(logDir(leaving, topic, 0)));
+    assertThat(logDir(joining, topic, 0)).isDirectory();
+  }
+
+  @Test
+  void aMoveToADownBrokerSurvivesTheControllersDeathAndCompletesWhenItReturns() throws Exception {
+    String topic = "pending";
+    client.createTopic(topic, 1, 2, Map.of());
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 1, MOVE);
+    List<Integer> replicas = client.partition(topic, 0).replicas();
+    int down = otherThan(replicas);
+    cluster.get(down).kill();
+    List<Integer> target = new ArrayList<>(replicas);
+    target.add(down);
+
+    await("the reassignment accepted")
+        .atMost(MOVE)
+        .until(() -> reassign(topic, 0, target).statusCode() == 202);
+    JsonNode listed = client.getJson(client.anyLive(), V3 + "/topics/-/partitions/-/reassignment");
+    JsonNode moving = find(listed.path("data"), topic);
+    assertThat(ints(moving.path("adding_replicas"))).containsExactly(down);
+    assertThat(moving.path("in_progress").booleanValue()).isTrue();
+
+    int controller = client.controllerId();
+    if (controller != down) {
+      cluster.get(controller).kill();
+      await("another controller")
+          .atMost(MOVE)
+          .until(
+              () -> {
+                int now = client.controllerId();
+                return now >= 0 && now != controller;
+              });
+    }
+    JsonNode stillMoving =
+        client.getJson(client.anyLive(), V3 + "/topics/" + topic + "/partitions/0/reassignment");
+    assertThat(stillMoving.path("in_progress").booleanValue()).isTrue();
+
+    cluster.healAll();
+    awaitMoved(topic, 0, target);
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 1, MOVE);
+  }
+
+  @Test
+  void aCancelledMoveReturnsToTheOriginalReplicas() throws Exception {
+    String topic = "cancelled";
+    client.createTopic(topic, 1, 2, Map.of());
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 1, MOVE);
+    List<Integer> replicas = client.partition(topic, 0).replicas();
+    int down = otherThan(replicas);
+    cluster.get(down).kill();
+    List<Integer> target = List.of(replicas.get(0), down);
+
+    await("the reassignment accepted")
+        .atMost(MOVE)
+        .until(() -> reassign(topic, 0, target).statusCode() == 202);
+    HttpResponse<String> cancelled =
+        client.send(
+            "DELETE",
+            client.anyLive(),
+            V3 + "/topics/" + topic + "/partitions/0/reassignment",
+            null);
+
+    assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(202);
+    JsonNode back = client.json.readTree(cancelled.body());
+    assertThat(back.path("in_progress").booleanValue()).isFalse();
+    assertThat(ints(back.path("replica_ids"))).containsExactlyElementsOf(replicas);
+    cluster.healAll();
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 1, MOVE);
+    assertThat(logDir(down, topic, 0)).doesNotExist();
+  }
+
+  private static HttpResponse<String> reassign(String topic, int partition, List<Integer> target)
+      throws Exception {
+    return client.send(
+        "POST",
+        client.anyLive(),
+        V3 + "/topics/" + topic + "/partitions/" + partition + "/reassignment",
+        "{\"replicas\":" + target + "}");
+  }
+
+  /** Waits until the partition's replicas are {@code target} with no move in progress. */
+  private static JsonNode awaitMoved(String topic, int partition, List<Integer> target) {
+    JsonNode[] last = new JsonNode[1];
+    await(topic + "-" + partition + " moved to " + target)
+        .atMost(MOVE)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              last[0] =
+                  client.getJson(
+                      client.anyLive(),
+                      V3 + "/topics/" + topic + "/partitions/" + partition + "/reassignment");
+              return !last[0].path("in_progress").booleanValue()
+                  && ints(last[0].path("replica_ids")).equals(target);
+            });
+    return last[0];
+  }
+
+  private static int otherThan(List<Integer> replicas) {
+    return cluster.all().stream()
+        .map(BrokerProcess::brokerId)
+        .filter(id -> !replicas.contains(id))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static Path logDir(int broker, String topic, int partition) {
+    return cluster.get(broker).dataDir().resolve("logs").resolve(topic + "-" + partition);
+  }
+
+  private static JsonNode find(JsonNode data, String topic) {
+    for (JsonNode item : data) {
+      if (item.path("topic_name").asString().equals(topic)) {
+        return item;
+      }
+    }
+    throw new AssertionError("no reassignment of " + topic + " in " + data);
+  }
+
+  private static List<Integer> ints(JsonNode array) {
+    List<Integer> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asInt()));
+    return out;
+  }
+}
