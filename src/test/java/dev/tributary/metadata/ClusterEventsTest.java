@@ -116,6 +116,60 @@ class ClusterEventsTest {
   }
 
   @Test
+  void aReassignmentSaysWhereItGoesWhenItStartsAndWhereItEndedWhenItCompletes() {
+    MetadataImage image = cluster();
+    image =
+        image.replay(
+            image.lastOffset() + 1,
+            new MetadataRecord.RegisterBroker(4, new Uuid(0, 4), "127.0.0.1", 8084));
+    image =
+        image.replay(
+            image.lastOffset() + 1, new MetadataRecord.BrokerUnfenced(4, image.lastOffset()));
+    MetadataRecord.PartitionChange started =
+        new MetadataRecord.PartitionChange(
+            ORDERS, 0, List.of(2, 3, 4, 1), List.of(1, 2, 3), 1, 0, 1, List.of(4), List.of(1));
+
+    List<ClusterEvent> start =
+        ClusterEvents.describe(image, List.of(started), "reassignment requested", 10);
+
+    assertThat(start)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.type()).isEqualTo(ClusterEvent.Type.REASSIGNMENT);
+              assertThat(e.text())
+                  .isEqualTo(
+                      "orders-0 reassignment started: [1, 2, 3] → [2, 3, 4]"
+                          + " (adding [4], removing [1])");
+              assertThat(e.topic()).isEqualTo("orders");
+              assertThat(e.partition()).isZero();
+              assertThat(e.brokerId()).as("the leader").isEqualTo(1);
+              assertThat(e.reason()).isEqualTo("reassignment requested");
+            });
+
+    image = image.replay(image.lastOffset() + 1, started);
+    List<ClusterEvent> done =
+        ClusterEvents.describe(
+            image,
+            List.of(
+                new MetadataRecord.PartitionChange(
+                    ORDERS, 0, List.of(2, 3, 4), List.of(2, 3, 4), 2, 1, 2)),
+            "proposed by leader 1: replica 4 caught up",
+            11);
+
+    assertThat(done.get(0).type()).isEqualTo(ClusterEvent.Type.REASSIGNMENT);
+    assertThat(done.get(0).text()).isEqualTo("orders-0 reassignment completed: replicas [2, 3, 4]");
+    assertThat(done)
+        .extracting(ClusterEvent::type)
+        .as("the leader and ISR changes of the same record follow")
+        .containsExactly(
+            ClusterEvent.Type.REASSIGNMENT,
+            ClusterEvent.Type.LEADER_CHANGED,
+            ClusterEvent.Type.ISR_SHRINK,
+            ClusterEvent.Type.ISR_EXPAND);
+  }
+
+  @Test
   void aLateFencingOfAPreviousRegistrationIsNoEventBecauseItChangesNothing() {
     MetadataImage image = cluster();
 
