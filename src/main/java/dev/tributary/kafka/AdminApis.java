@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * The admin APIs of the Kafka listener, the ones kafka-clients' Admin and Kafka's topic and config
- * tools call: topics and partitions, configs, the cluster, leader elections. All go through {@link
- * AdminService} and {@link ConfigDescriptions}, as REST's admin does.
+ * tools call: topics and partitions, configs, the cluster, leader elections, partition
+ * reassignments. All go through {@link AdminService} and {@link ConfigDescriptions}, as REST's
+ * admin does.
  */
 final class AdminApis {
   private AdminApis() {}
@@ -23,6 +24,8 @@ final class AdminApis {
         new AlterConfigsApis.Legacy(admin),
         new AlterConfigsApis.Incremental(admin),
         new DescribeClusterApi(metadata, access),
-        new ElectLeadersApi(admin));
+        new ElectLeadersApi(admin),
+        new AlterPartitionReassignmentsApi(admin, metadata),
+        new ListPartitionReassignmentsApi(admin));
   }
 }

@@ -87,7 +87,9 @@ class KafkaAdminWireApiTest extends ApiTestSupport {
             ApiKeys.ALTER_CONFIGS, "0-2",
             ApiKeys.INCREMENTAL_ALTER_CONFIGS, "0-1",
             ApiKeys.DESCRIBE_CLUSTER, "0-2",
-            ApiKeys.ELECT_LEADERS, "0-2");
+            ApiKeys.ELECT_LEADERS, "0-2",
+            ApiKeys.ALTER_PARTITION_REASSIGNMENTS, "0-1",
+            ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0");
     expected.forEach(
         (api, range) -> {
           ApiVersion advertised = response.data().apiKeys().find(api.id);

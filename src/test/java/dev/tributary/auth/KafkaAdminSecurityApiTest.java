@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.kafka.KafkaListener;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.ElectionType;
@@ -30,9 +32,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * The Kafka admin APIs ask the ACLs REST's admin asks: ADMIN on the topic (or, to create, on the
  * cluster) to create, grow, delete or configure it, READ on it to describe its configs, READ and
- * ADMIN on the cluster for the broker's configs and for elections; a refusal is Kafka's
- * TOPIC_AUTHORIZATION_FAILED or CLUSTER_AUTHORIZATION_FAILED and changes nothing. The client
- * authenticates with SASL/PLAIN as a principal of its own, granted topic ACLs by name (never
+ * ADMIN on the cluster for the broker's configs, elections and partition reassignments; a refusal
+ * is Kafka's TOPIC_AUTHORIZATION_FAILED or CLUSTER_AUTHORIZATION_FAILED and changes nothing. The
+ * client authenticates with SASL/PLAIN as a principal of its own, granted topic ACLs by name (never
  * cluster ones, which the other tests of this broker would see).
  */
 class KafkaAdminSecurityApiTest extends SecuredBrokerTestSupport {
@@ -149,7 +151,7 @@ class KafkaAdminSecurityApiTest extends SecuredBrokerTestSupport {
   }
 
   @Test
-  void brokerConfigsAndElectionsNeedTheCluster() throws Exception {
+  void brokerConfigsElectionsAndReassignmentsNeedTheCluster() throws Exception {
     String topic = name();
     createTopic(topic);
     String brokerId =
@@ -181,6 +183,20 @@ class KafkaAdminSecurityApiTest extends SecuredBrokerTestSupport {
                 admin
                     .electLeaders(ElectionType.PREFERRED, Set.of(new TopicPartition(topic, 0)))
                     .partitions()))
+        .isInstanceOf(ClusterAuthorizationException.class);
+    TopicPartition partition = new TopicPartition(topic, 0);
+    assertThat(
+            causeOf(
+                admin
+                    .alterPartitionReassignments(
+                        Map.of(
+                            partition,
+                            Optional.of(
+                                new NewPartitionReassignment(List.of(Integer.parseInt(brokerId))))))
+                    .values()
+                    .get(partition)))
+        .isInstanceOf(ClusterAuthorizationException.class);
+    assertThat(causeOf(admin.listPartitionReassignments().reassignments()))
         .isInstanceOf(ClusterAuthorizationException.class);
     assertThat(
             admin
