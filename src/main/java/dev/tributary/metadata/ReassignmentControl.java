@@ -93,33 +93,51 @@ public final class ReassignmentControl {
       return change;
     }
     List<Integer> target = next.targetReplicas();
-    return moveTo(image, change.topicId(), next, target, change.partitionEpoch())
+    // One partition epoch past the one the change was based on: the completion replaces it.
+    return moveTo(image, change.topicId(), next, target, change.partitionEpoch() - 1)
         .orElse(change); // no target replica may lead yet: completes on a later change
   }
 
   private static MetadataRecord.PartitionChange start(
       MetadataImage image, TopicImage topic, PartitionImage p, List<Integer> target) {
     checkTarget(image, name(topic, p), target);
-    List<Integer> current = p.replicas();
-    if (!p.isReassigning() && current.equals(target)) {
-      return null; // already there
+    // Computed from the replicas the partition had before any move began, so that a new target
+    // for a move in progress (or the same one sent again) keeps a cancellation exact: replicas an
+    // earlier target was adding and this one does not want leave at once (they hold no data
+    // anyone needs: the original replicas still do).
+    List<Integer> original = p.originalReplicas();
+    List<Integer> dropped = p.addingReplicas().stream().filter(id -> !target.contains(id)).toList();
+    if (dropped.contains(p.leader())) {
+      throw new Refusal(
+          Errors.REASSIGNMENT_IN_PROGRESS,
+          "Replica "
+              + p.leader()
+              + " leads "
+              + name(topic, p)
+              + " and is being added; a new target must keep it (or cancel the move first)");
     }
     List<Integer> replicas = new ArrayList<>(target);
-    current.stream().filter(id -> !target.contains(id)).forEach(replicas::add);
-    List<Integer> adding = target.stream().filter(id -> !current.contains(id)).toList();
-    List<Integer> removing = current.stream().filter(id -> !target.contains(id)).toList();
+    original.stream().filter(id -> !target.contains(id)).forEach(replicas::add);
+    List<Integer> adding = target.stream().filter(id -> !original.contains(id)).toList();
+    List<Integer> removing = original.stream().filter(id -> !target.contains(id)).toList();
+    List<Integer> isr = p.isr().stream().filter(id -> !dropped.contains(id)).toList();
+    if (replicas.equals(p.replicas())
+        && adding.equals(p.addingReplicas())
+        && removing.equals(p.removingReplicas())) {
+      return null; // already there, or already moving there
+    }
     MetadataRecord.PartitionChange started =
         new MetadataRecord.PartitionChange(
             topic.topicId(),
             p.partition(),
             replicas,
-            p.isr(),
+            isr,
             p.leader(),
             p.leaderEpoch(),
             p.partitionEpoch() + 1,
             adding,
             removing);
-    if (p.isr().containsAll(target)) {
+    if (isr.containsAll(target)) {
       // Nothing to copy (a shrink, a reorder): straight to the target. A leader that must go and
       // has
       // no successor yet (none of the target may lead) leaves the reassignment to complete later.

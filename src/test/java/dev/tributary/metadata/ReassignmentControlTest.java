@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -291,11 +290,6 @@ class ReassignmentControlTest {
   }
 
   @Test
-  @Disabled(
-      "Bug in ReassignmentControl.start: resubmitting the target of a reassignment in progress"
-          + " recomputes adding from the current replicas, which already hold 4, so it commits"
-          + " adding [] and a later cancel keeps 4 as a full, out-of-sync replica (replicas"
-          + " [2, 3, 4, 1]) instead of returning to [1, 2, 3]")
   void resubmittingTheTargetOfAReassignmentInProgressKeepsItCancellable() {
     partition(0, List.of(1, 2, 3), List.of(1, 2, 3), 1);
     reassign(0, 2, 3, 4);
