@@ -7,9 +7,9 @@ import { t, has } from './i18n.js';
 
 /** The terms, in the glossary's order. */
 export const TERMS = ['record', 'topic', 'partition', 'offset', 'broker', 'controller', 'leader', 'ar', 'isr', 'osr',
-  'leo', 'hw', 'lag_time', 'acks', 'min_isr', 'leader_epoch', 'truncation', 'fenced', 'broker_epoch', 'incarnation',
-  'under_replicated', 'offline', 'unreachable', 'consumer_group', 'generation', 'rebalance', 'coordinator',
-  'consumer_lag', 'committed_offset', 'internal_topic', 'bootstrap_server', 'client_id', 'principal',
+  'leo', 'hw', 'lag_time', 'acks', 'min_isr', 'leader_epoch', 'truncation', 'reassignment', 'fenced', 'broker_epoch',
+  'incarnation', 'under_replicated', 'offline', 'unreachable', 'consumer_group', 'generation', 'rebalance',
+  'coordinator', 'consumer_lag', 'committed_offset', 'internal_topic', 'bootstrap_server', 'client_id', 'principal',
   'below_min_isr', 'member_id'];
 
 /** A term's name, e.g. "ISR (in-sync replicas)". */

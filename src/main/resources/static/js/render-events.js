@@ -34,6 +34,7 @@ const TYPES = {
   leader_changed: ['★', 'controller'],
   isr_shrink: ['▼', 'warn'],
   isr_expand: ['▲', 'ok'],
+  reassignment: ['⇄', 'controller'],
   replica_truncated: ['✂', 'bad'],
 };
 
@@ -52,6 +53,7 @@ const TYPE_HOVER = {
   isr_shrink: 'osr',
   isr_expand: 'isr',
   leader_changed: 'leader_epoch',
+  reassignment: 'reassignment',
   replica_truncated: 'truncation',
   controller_elected: 'controller',
   rebalance_started: 'rebalance',

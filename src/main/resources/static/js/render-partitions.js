@@ -10,7 +10,7 @@ import { el, setText, setData, setAttr, setClass, setHidden, setClassName, badge
 import { term, definition } from './glossary.js';
 import { t } from './i18n.js';
 import { partitionsByTopic, topicSummary, partitionHealth, isProblem, isBelowMinIsr, isInternalTopic, lagTimeMaxMsOf,
-  truncationsByPartition, demoMarks } from './state.js';
+  truncationsByPartition, demoMarks, reassignmentOf } from './state.js';
 import { formatBytes, idList } from './format.js';
 import { createReplicas, updateReplicas } from './render-replicas.js';
 import { eventText, eventReason } from './timeline.js';
@@ -250,7 +250,7 @@ function buildRow() {
   const row = el('tr', {}, td('pid'), td('state'), td('leader'), td('num'), td('ids'), td('ids'), td('bars'),
     td('num'), td('num'), td('num col-size'));
   row.cells[1].append(badge('', 'ok'), ' ', badge(t('partitions.belowMinIsr'), 'bad', definition('below_min_isr')), ' ',
-    badge(t('partitions.truncated'), 'bad', definition('truncation')));
+    badge(t('partitions.truncated'), 'bad', definition('truncation')), ' ', badge('', 'controller moving'));
   row.cells[6].append(createReplicas());
   return row;
 }
@@ -270,6 +270,10 @@ function updateRow(row, p, topic, lagTimeMaxMs, truncation, inDemo) {
   setData(row, 'leaderEpoch', p.leader_epoch);
   setData(row, 'isr', p.isr.join(','));
   setData(row, 'osr', p.osr.join(','));
+  const move = reassignmentOf(p);
+  setData(row, 'moving', move ? move.target.join(',') : '');
+  setData(row, 'adding', move ? move.adding.join(',') : '');
+  setData(row, 'removing', move ? move.removing.join(',') : '');
   setData(row, 'hw', o ? o.high_watermark : '');
   setData(row, 'leo', o ? o.log_end_offset : '');
   setClassName(row, 'health-' + health + (inDemo ? ' demo-highlight' : ''));
@@ -280,11 +284,11 @@ function updateRow(row, p, topic, lagTimeMaxMs, truncation, inDemo) {
   setAttr(pid, 'title', (o && o.status_line ? o.status_line : `${p.key}: ${p.state}`)
     + (inDemo ? ' · ' + t('demo.row') : ''));
 
-  const [stateBadge, , minIsrBadge, , truncatedBadge] = state.childNodes;
+  const [stateBadge, , minIsrBadge, , truncatedBadge, , movingBadge] = state.childNodes;
   const [text, kind, title] = HEALTH_BADGE[health]();
   setText(stateBadge, text);
   setClassName(stateBadge, 'badge ' + kind);
-  setAttr(stateBadge, 'title', title);
+  setAttr(stateBadge, 'title', move && health === 'ok' ? t('partitions.health.okMovingTitle') : title);
   setHidden(minIsrBadge, !isBelowMinIsr(p, topic));
   setHidden(truncatedBadge, !truncation);
   setData(row, 'truncated', truncation ? truncation.broker_id : '');
@@ -292,11 +296,19 @@ function updateRow(row, p, topic, lagTimeMaxMs, truncation, inDemo) {
     setAttr(truncatedBadge, 'title', `${eventText(truncation)}. ${eventReason(truncation) ?? ''}`.trim());
   }
 
+  setHidden(movingBadge, !move);
+  if (move) {
+    setText(movingBadge, t('partitions.moving', idList(move.target)));
+    setAttr(movingBadge, 'title', `${t('partitions.movingTitle', idList(move.target), idList(move.adding),
+      idList(move.removing))} ${definition('reassignment')}`.trim());
+  }
+
   setText(leader, p.leader < 0 ? t('partitions.noLeader') : '★ ' + p.leader);
   setText(epoch, p.leader_epoch);
   setText(isr, idList(p.isr));
   setText(osr, idList(p.osr));
-  setClass(osr, 'warn-text', p.osr.length > 0);
+  // The adding replicas of a move are out of sync by design until they catch up: not a warning by themselves.
+  setClass(osr, 'warn-text', p.osr.some(id => !move || !move.adding.includes(id)));
   updateReplicas(bars.firstChild, p, lagTimeMaxMs);
   setText(hw, o ? o.high_watermark : '—');
   setText(leo, o ? o.log_end_offset : '—');

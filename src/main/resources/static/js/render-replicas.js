@@ -5,6 +5,14 @@
 //     3  [███████████        |  ]   88 · lag 32 · 3 s   [███▒] 3.2 s of 5 s     (behind: the lag timer)
 //     4  [▨▨▨▨▨▨             |  ]   50 · lag 70 · 14 s  out of ISR · 14 s      (out of sync: hatched, dashed)
 //
+// While the partition is being moved (a reassignment), its lines are the target's then the leaving replicas':
+//
+//    +4  [▨▨▨▨▨▨             |  ]   50 of 120 · catching up                  (adding: copies outside the ISR)
+//    −1  [██████████████████|  ]  120 · lag 0 · <1 s · leaving              (removing: struck through)
+//
+// An adding replica has never been in the ISR, so it shows no "out of ISR" timer: its LEO against the leader's is
+// its progress. Once it joins the ISR it reads like any follower, tagged "joined ISR" until the move completes.
+//
 // The bar spans the partition's log_start_offset .. the largest LEO; its fill ends at that replica's LEO and the
 // vertical line is the high watermark, at the same place on every bar of the row. See replicaBars() in state.js.
 // The lag timer (lag-time.js) shows how long a follower has not been caught up against its leader's
@@ -66,19 +74,42 @@ function updateLine(line, r, bars, lagTimeMaxMs) {
   setClass(line, 'leader', r.isLeader);
   setClass(line, 'osr', !r.inSync);
   setClass(line, 'unknown', !r.known);
+  setData(line, 'role', r.role ?? '');
+  setClass(line, 'adding', r.role === 'adding');
+  setClass(line, 'removing', r.role === 'removing');
 
-  setText(rid, (r.isLeader ? '★ ' : '') + r.brokerId);
+  setText(rid, (r.isLeader ? '★ ' : '') + (ROLE_SIGN[r.role] ?? '') + r.brokerId);
   setAttr(fill, 'style', `width:${r.widthPct.toFixed(2)}%`);
   setHidden(hw, bars.hwPct === null);
   if (bars.hwPct !== null) setAttr(hw, 'style', `left:${bars.hwPct.toFixed(2)}%`);
-  setText(nums, numbers(r));
-  setAttr(track, 'aria-label', describe(r));
-  setAttr(line, 'title', describe(r));
+  setText(nums, numbers(r, bars));
+  const sentence = describe(r, bars);
+  setAttr(track, 'aria-label', sentence);
+  setAttr(line, 'title', sentence);
   updateLag(line, r, lagTimeMaxMs);
 }
 
+/** The mark before a moving partition's replica id: + joining, − leaving (U+2212, as wide as +). */
+const ROLE_SIGN = { adding: '+', removing: '−' };
+
+/** An adding replica still copying outside the ISR: its progress is its LEO against the leader's. */
+function catchingUp(r) {
+  return r.role === 'adding' && !r.inSync;
+}
+
 /** The short text beside the bar. */
-function numbers(r) {
+function numbers(r, bars) {
+  if (catchingUp(r)) {
+    return r.known && bars.leaderLeo !== null ? t('replicas.catchingUp', r.leo, bars.leaderLeo)
+      : t('replicas.catchingUpUnknown');
+  }
+  const text = followerNumbers(r);
+  if (r.role === 'adding') return text + t('replicas.joinedTag');
+  if (r.role === 'removing') return text + t('replicas.leavingTag');
+  return text;
+}
+
+function followerNumbers(r) {
   if (!r.known) return r.inSync ? t('replicas.unknown') : t('replicas.unknownOutOfSync');
   if (r.isLeader) return t('replicas.leaderNums', r.leo);
   const age = r.lastFetchAgeMs === null ? t('replicas.never') : r.lastFetchAgeMs < 1000 ? t('replicas.underSecond')
@@ -86,8 +117,18 @@ function numbers(r) {
   return t('replicas.followerNums', r.leo, r.lag ?? '?', age);
 }
 
-/** The sentence for screen readers and the hover. */
-function describe(r) {
+/** The sentence for screen readers and the hover; a moving partition's replica also says its part in the move. */
+function describe(r, bars) {
+  const sentence = describeReplica(r);
+  if (r.role === 'removing') return t('replicas.describeWithRole', sentence, t('replicas.describeRemoving'));
+  if (r.role !== 'adding') return sentence;
+  if (!catchingUp(r)) return t('replicas.describeWithRole', sentence, t('replicas.describeAddingInSync'));
+  const unknown = t('replicas.unknown');
+  return t('replicas.describeWithRole', sentence, t('replicas.describeAdding', r.leo ?? unknown,
+    bars.leaderLeo ?? unknown));
+}
+
+function describeReplica(r) {
   const role = r.isLeader ? t('replicas.leader') : t('replicas.follower');
   const sync = r.inSync ? t('replicas.inSync') : t('replicas.outOfSync');
   if (!r.known) return t('replicas.describeUnknown', r.brokerId, role, sync);
@@ -102,7 +143,8 @@ function describe(r) {
 
 function updateLag(line, r, limitMs) {
   const lag = line.lastChild;
-  const standing = lagStanding(r, limitMs);
+  // An adding replica copying outside the ISR never left it: no "out of ISR" time (its numbers say how far it is).
+  const standing = catchingUp(r) ? { state: 'none', ms: null } : lagStanding(r, limitMs);
   setData(line, 'lagState', standing.state === 'none' ? '' : standing.state.replace('_', '-'));
   const limit = limitMs ? formatLimit(limitMs) : t('replicas.unknown');
   if (standing.state === 'counting' && standing.ms !== null) {

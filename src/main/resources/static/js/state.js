@@ -291,8 +291,26 @@ export function partitionHealth(p) {
   return 'ok';
 }
 
+/**
+ * Fewer in-sync replicas than the partition should have. While it is being moved, that is its target's count
+ * (Kafka's rule): the adding replicas copying outside the ISR are expected, not a lost copy, as long as the ISR still
+ * holds as many replicas as the target.
+ */
 export function isUnderReplicated(p) {
+  const move = reassignmentOf(p);
+  if (move) return !!p.isr && p.isr.length < move.target.length;
   return (p.osr && p.osr.length > 0) || (p.isr && p.replicas && p.isr.length < p.replicas.length);
+}
+
+/**
+ * A partition's reassignment in progress (KIP-455): {adding, removing, target}, or null when it is not being moved
+ * (or the server predates the fields). `target` is the replicas it will have: `replicas` without the leaving ones.
+ */
+export function reassignmentOf(p) {
+  const adding = Array.isArray(p.adding_replicas) ? p.adding_replicas : [];
+  const removing = Array.isArray(p.removing_replicas) ? p.removing_replicas : [];
+  if (adding.length === 0 && removing.length === 0) return null;
+  return { adding, removing, target: (p.replicas || []).filter(id => !removing.includes(id)) };
 }
 
 /** What the "only under-replicated / offline" filter keeps. */
@@ -382,7 +400,9 @@ export function fetchPausedRemainingMs(broker, serverTimeMs) {
  * The geometry of a partition's replica bars. The range is log_start_offset .. the largest LEO known; each bar
  * spans log_start_offset .. that replica's LEO, and the HW marker sits at the same relative position on every bar.
  * Replicas are in assignment order (stable across leader changes). A replica is `known` only when the partition
- * is online and the leader reported a LEO for it; otherwise its bar shows "unknown".
+ * is online and the leader reported a LEO for it; otherwise its bar shows "unknown". While the partition is moved,
+ * each replica's `role` is 'adding' (copying the log to join it) or 'removing' (leaving once the move completes),
+ * else null; `leaderLeo` is the leader's LEO, which an adding replica's is compared with (null when not online).
  */
 export function replicaBars(p) {
   const o = p.state === 'online' ? p.offsets : null;
@@ -391,6 +411,7 @@ export function replicaBars(p) {
   const start = o ? o.log_start_offset : 0;
   const end = o ? Math.max(o.log_end_offset, o.high_watermark, ...knownLeos) : 0;
   const pct = offset => (end > start ? clamp((100 * (offset - start)) / (end - start), 0, 100) : 0);
+  const move = reassignmentOf(p);
   const replicas = p.replicas.map(id => {
     const r = progress.get(id);
     const known = !!o && !!r && r.log_end_offset >= 0;
@@ -405,9 +426,11 @@ export function replicaBars(p) {
       // How long not caught up, by the leader's clock (lag-time.js); null when the leader did not say.
       outOfSyncMs: o && r && typeof r.out_of_sync_ms === 'number' ? r.out_of_sync_ms : null,
       widthPct: known ? pct(r.log_end_offset) : 0,
+      role: !move ? null : move.adding.includes(id) ? 'adding' : move.removing.includes(id) ? 'removing' : null,
     };
   });
-  return { known: !!o, start, end, hwPct: o ? pct(o.high_watermark) : null, replicas };
+  return { known: !!o, start, end, hwPct: o ? pct(o.high_watermark) : null, leaderLeo: o ? o.log_end_offset : null,
+    replicas };
 }
 
 function clamp(x, lo, hi) {

@@ -77,6 +77,12 @@ export function consequencesSummary(shown, folded) {
   return parts.join(' · ');
 }
 
+/** "orders-0 reassignment started: [1, 2, 3] → [2, 3, 4] (adding [4], removing [1])": partition, from, to, lists. */
+function moveStep(verb) {
+  const ids = '(\\[[\\d, ]*\\])';
+  return new RegExp(`^(\\S+) reassignment ${verb}: ${ids} → ${ids} \\(adding ${ids}, removing ${ids}\\)$`);
+}
+
 /**
  * How a cluster event is said in the page's language: the catalogue's sentence js.events.text.<key>, filled from the
  * event's fields where they say all its English `text` says (the server writes the text in English only), or from
@@ -107,6 +113,14 @@ const SAYINGS = {
     ['partition_created', /^partition (\S+) on replicas (\[[\d, ]*\]), leader (\d+|none)$/,
       (e, m) => [m[1], m[2], m[3] === 'none' ? t('partitions.noLeader') : m[3]]],
     ['partitions_more', /^and (\d+) more partitions? of (\S+)$/, (e, m) => [m[1], m[2]]]],
+  reassignment: [
+    ['reassignment_started', moveStep('started'), (e, m) => m.slice(1, 6)],
+    ['reassignment_retargeted', moveStep('retargeted'), (e, m) => m.slice(1, 6)],
+    ['reassignment_completed', /^(\S+) reassignment completed: replicas (\[[\d, ]*\])$/, (e, m) => [m[1], m[2]]],
+    ['reassignment_cancelled', /^(\S+) reassignment cancelled: replicas back to (\[[\d, ]*\])$/,
+      (e, m) => [m[1], m[2]]],
+    ['replicas_changed', /^(\S+) replicas (\[[\d, ]*\]) → (\[[\d, ]*\]) \(all in sync\)$/,
+      (e, m) => [m[1], m[2], m[3]]]],
   replica_truncated: [
     ['replica_truncated', /^replica (\d+) dropped offsets? (\d+(?:–\d+)?) that leader (\d+) never had \(leader epoch (\d+)\)$/,
       (e, m) => [m[1], m[2], m[3], m[4]]]],

@@ -40,6 +40,7 @@ test('the glossary has every term, Kafka\'s own names kept', () => {
   eq(termName('lag_time'), 'replica.lag.time.max.ms', 'a config name');
   eq(definition('hw').startsWith(zh ? 'HW（高水位，high watermark）：' : 'HW (high watermark): '), true, 'hover');
   eq(definition('no_such_term'), '', 'unknown term');
+  eq(termName('reassignment'), zh ? '重分配（reassignment，迁移副本）' : 'reassignment (moving replicas)', 'reassignment');
 });
 
 test('a cluster event says what its fields say in the page language, else the server text', () => {
@@ -71,9 +72,20 @@ test('the server\'s sentences with numbers the fields lack are read back, in the
       'broker 2 重新注册（新进程），地址 127.0.0.1:8082, KAFKA 127.0.0.1:9093'],
     ['partitions_added', 'partition orders-1 on replicas [2, 3, 1], leader 2', '分区 orders-1，副本 [2, 3, 1]，Leader 2'],
     ['partitions_added', 'and 7 more partitions of orders', '以及 orders 的另外 7 个分区'],
+    ['reassignment', 't-0 reassignment started: [1, 2, 3] → [2, 3, 4] (adding [4], removing [1])',
+      't-0 开始重分配：[1, 2, 3] → [2, 3, 4]（新增 [4]，移除 [1]）'],
+    ['reassignment', 't-0 reassignment retargeted: [2, 3, 4] → [3, 4, 5] (adding [4, 5], removing [1, 2])',
+      't-0 的重分配改换目标：[2, 3, 4] → [3, 4, 5]（新增 [4, 5]，移除 [1, 2]）'],
+    ['reassignment', 't-0 reassignment started: [1, 2, 3] → [1, 2] (adding [], removing [3])',
+      't-0 开始重分配：[1, 2, 3] → [1, 2]（新增 []，移除 [3]）'],
+    ['reassignment', 't-0 reassignment completed: replicas [2, 3, 4]', 't-0 重分配完成：副本 [2, 3, 4]'],
+    ['reassignment', 't-0 reassignment cancelled: replicas back to [1, 2, 3]', 't-0 重分配已取消：副本恢复为 [1, 2, 3]'],
+    ['reassignment', 't-0 replicas [1, 2, 3] → [1, 2] (all in sync)', 't-0 的副本 [1, 2, 3] → [1, 2]（全部同步）'],
   ];
   for (const [type, text, chinese] of cases) eq(say(type, text), zh ? chinese : text, text);
   eq(say('isr_shrink', 'orders-0 ISR changed somehow'), 'orders-0 ISR changed somehow', 'another form: as sent');
+  eq(say('reassignment', 't-0 reassignment paused: replicas [1]'), 't-0 reassignment paused: replicas [1]',
+    'a reassignment step in another form: as sent');
   eq(eventReason(event('replica_truncated', { reason: 'above the high watermark (10): never committed, so no '
     + 'acks=all producer was told they were written; acks=1 or acks=0 producers may have been, and lost them' }))
     .startsWith(zh ? '位于高水位（10）之上' : 'above the high watermark (10)'), true, 'truncation reason');

@@ -5,6 +5,7 @@ import * as F from '/js/format.js';
 import * as C from '/js/clients.js';
 import * as L from '/js/lag-time.js';
 import { createApi } from '/js/actions.js';
+import { createReplicas, updateReplicas } from '/js/render-replicas.js';
 
 import { createSuite, eq } from '/js-tests/harness.js';
 
@@ -230,6 +231,73 @@ test('partitionHealth ranks offline, unreachable, under-replicated, ok', () => {
   eq(S.partitionHealth(partition('t', 0, { isr: [1, 2], osr: [3] })), 'under_replicated', 'under');
   eq(S.partitionHealth(partition('t', 0, { state: 'offline', leader: -1, offsets: null })), 'offline', 'offline');
   eq(S.partitionHealth(partition('t', 0, { state: 'unreachable', offsets: null })), 'unreachable', 'unreachable');
+});
+
+// orders-0 moving from [1, 2, 3] to [2, 3, 4]: the target then the replica leaving; 4 copies outside the ISR.
+const moving = (over = {}) => partition('orders', 0, { replicas: [2, 3, 4, 1], isr: [1, 2, 3], osr: [4],
+  adding_replicas: [4], removing_replicas: [1],
+  offsets: { log_start_offset: 0, high_watermark: 120, log_end_offset: 120, size_bytes: 1, segments: 1,
+    status_line: '', replicas: [replica(1, 120), replica(2, 120), replica(3, 120),
+      replica(4, 30, { in_sync: false, lag: 90, last_fetch_age_ms: 0, out_of_sync_ms: 4000 })] }, ...over });
+
+test('a partition being moved: its adding and removing replicas and its target, none without a move', () => {
+  eq(S.reassignmentOf(moving()), { adding: [4], removing: [1], target: [2, 3, 4] }, 'moving');
+  eq(S.reassignmentOf(partition('t', 0, { adding_replicas: [], removing_replicas: [] })), null, 'empty lists');
+  eq(S.reassignmentOf(partition('t', 0)), null, 'a server that predates the fields');
+  eq(S.reassignmentOf(moving({ replicas: [1, 2], adding_replicas: [], removing_replicas: [3] })),
+    { adding: [], removing: [3], target: [1, 2] }, 'a shrink: only removing');
+});
+
+test('a snapshot and a delta carry a partition\'s move; the move ending is a changed row', () => {
+  let s = start({ partitions: [moving(), partition('orders', 1)] });
+  eq(s.partitions.get('orders-0').adding_replicas, [4], 'adding');
+  eq(s.partitions.get('orders-0').removing_replicas, [1], 'removing');
+  const done = partition('orders', 0, { replicas: [2, 3, 4], isr: [2, 3, 4], leader: 2, adding_replicas: [],
+    removing_replicas: [] });
+  const r = S.applyMessage(s, delta(2, { partitions: [done] }));
+  s = r.state;
+  eq([...r.changes.partitions], ['orders-0'], 'changed');
+  eq(S.reassignmentOf(s.partitions.get('orders-0')), null, 'completed');
+  eq(s.partitions.get('orders-0').replicas, [2, 3, 4], 'the target');
+});
+
+test('a move is under-replicated only when the ISR holds fewer replicas than its target (Kafka\'s rule)', () => {
+  eq(S.partitionHealth(moving()), 'ok', 'the adding replica catching up is no lost copy');
+  eq(S.partitionHealth(moving({ isr: [1, 2], osr: [4, 3] })), 'under_replicated', 'one of the target fell out');
+  eq(S.partitionHealth(moving({ isr: [2, 3], osr: [4, 1] })), 'under_replicated', 'the leaving one fell out too');
+  eq(S.partitionHealth(moving({ isr: [2, 3, 4, 1], osr: [] })), 'ok', 'all in sync, about to complete');
+  eq(S.topicSummary([moving(), moving({ isr: [1, 2], osr: [4, 3] })]).underReplicated, 1, 'summary');
+});
+
+test('replicaBars: a moving partition\'s replicas in order, each with its role, the leader\'s LEO to compare', () => {
+  const bars = S.replicaBars(moving());
+  eq(bars.replicas.map(r => [r.brokerId, r.role, r.inSync]),
+    [[2, null, true], [3, null, true], [4, 'adding', false], [1, 'removing', true]], 'roles');
+  eq(bars.leaderLeo, 120, 'leader LEO');
+  eq(bars.replicas[2].leo, 30, 'the adding replica\'s LEO');
+  eq(bars.replicas[2].widthPct, 25, 'its bar');
+  eq(S.replicaBars(partition('t', 0)).replicas.map(r => r.role), [null, null, null], 'no move: no roles');
+  eq(S.replicaBars(moving({ state: 'unreachable', offsets: null })).leaderLeo, null, 'not online: unknown');
+});
+
+test('replica lines mark the adding replica catching up and the one leaving (in the page only)', () => {
+  if (typeof document === 'undefined') return;
+  const container = createReplicas();
+  updateReplicas(container, moving(), 5000);
+  const line = id => container.querySelector(`[data-replica="${id}"]`);
+  eq([...container.children].map(l => l.dataset.replica), ['2', '3', '4', '1'], 'lines');
+  eq([line(4).dataset.role, line(1).dataset.role, line(2).dataset.role], ['adding', 'removing', ''], 'data-role');
+  eq(line(4).querySelector('.rid').textContent, '+4', 'adding id');
+  eq(line(4).querySelector('.nums').textContent, '30 of 120 · catching up', 'its LEO against the leader\'s');
+  eq(line(4).querySelector('.lag').hidden, true, 'never in the ISR: no "out of ISR" timer');
+  eq(line(1).querySelector('.rid').textContent, '★ −1', 'the leader leaving');
+  eq(line(1).classList.contains('removing'), true, 'struck through');
+  eq(line(1).querySelector('.nums').textContent, '120 · leader · leaving', 'leaving');
+  eq(line(4).title.includes('copies the log outside the ISR'), true, 'the hover says why');
+
+  updateReplicas(container, moving({ isr: [1, 2, 3, 4], osr: [], offsets: { ...moving().offsets,
+    replicas: [replica(1, 120), replica(2, 120), replica(3, 120), replica(4, 120)] } }), 5000);
+  eq(line(4).querySelector('.nums').textContent, '120 · lag 0 · <1 s · joined ISR', 'in the ISR, the move not done');
 });
 
 test('problem partitions are the under-replicated and not-online ones', () => {

@@ -62,6 +62,23 @@ test('a cause links only within its batch: same index at another offset is not i
   eq(T.groupedTimeline([a, b], [], false).entries.length, 2, 'entries');
 });
 
+test('the ISR change that completes a move: each step its own entry, the newest of the decision on top', () => {
+  // One record of the controller (ClusterEvents): the move completed, leadership left the leaving leader, the
+  // leaving replica left the ISR, the last new one joined. No step causes another: none folds under another.
+  const at = (index, type, text) => ev(70, index, -1, type, 't', { text, reason: null });
+  const completion = [at(0, 'reassignment', 't-0 reassignment completed: replicas [2, 3, 4]'),
+    at(1, 'leader_changed', 't-0 leader 1 → 2 (leader epoch 5)'),
+    at(2, 'isr_shrink', 't-0 ISR [1, 2, 3, 4] → [2, 3, 4]: replica 1 left'),
+    at(3, 'isr_expand', 't-0 ISR [1, 2, 3] → [1, 2, 3, 4]: replica 4 joined')];
+  const started = ev(60, 0, -1, 'reassignment', 't',
+    { text: 't-0 reassignment started: [1, 2, 3] → [2, 3, 4] (adding [4], removing [1])' });
+  const { entries } = T.groupedTimeline([started, ...completion], [], false);
+  eq(entries.map(e => e.event.type), ['isr_expand', 'isr_shrink', 'leader_changed', 'reassignment', 'reassignment'],
+    'newest first');
+  eq(entries.map(e => e.children.length), [0, 0, 0, 0, 0], 'no children');
+  eq(T.eventText(entries[3].event), 't-0 reassignment completed: replicas [2, 3, 4]', 'English: the server\'s text');
+});
+
 test('group events interleave by time, newest first, above cluster events of the same moment', () => {
   const { entries } = T.groupedTimeline(fencing, [groupEvent(1_000_040), groupEvent(1_000_100)], false);
   eq(entries.map(e => e.kind), ['group', 'group', 'cluster'], 'kinds');

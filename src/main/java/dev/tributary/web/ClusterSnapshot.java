@@ -220,7 +220,14 @@ record ClusterSnapshot(
    *
    * @param key {@code topic-partition}, unique: the live view's row key
    * @param leader the leader's broker id, -1 when the partition is offline
-   * @param osr the out-of-sync replicas: replicas not in the ISR, in replica order
+   * @param replicas the assigned replicas; during a reassignment the target followed by the
+   *     replicas leaving
+   * @param osr the out-of-sync replicas: replicas not in the ISR, in replica order (during a
+   *     reassignment the adding replicas are among them until they catch up)
+   * @param addingReplicas the replicas a reassignment in progress adds (KIP-455): they copy the log
+   *     outside the ISR, then join it; empty when the partition is not being moved
+   * @param removingReplicas the replicas it removes once every target replica is in sync; empty
+   *     when the partition is not being moved
    * @param state see {@link PartitionState}
    * @param offsets the leader's offsets, {@code null} unless {@code state} is {@code online}
    */
@@ -234,7 +241,36 @@ record ClusterSnapshot(
       @JsonProperty("replicas") List<Integer> replicas,
       @JsonProperty("isr") List<Integer> isr,
       @JsonProperty("osr") List<Integer> osr,
-      @JsonProperty("offsets") OffsetsRow offsets) {}
+      @JsonProperty("adding_replicas") List<Integer> addingReplicas,
+      @JsonProperty("removing_replicas") List<Integer> removingReplicas,
+      @JsonProperty("offsets") OffsetsRow offsets) {
+    /** A partition that is not being moved. */
+    PartitionRow(
+        String key,
+        String topic,
+        int partition,
+        String state,
+        int leader,
+        int leaderEpoch,
+        List<Integer> replicas,
+        List<Integer> isr,
+        List<Integer> osr,
+        OffsetsRow offsets) {
+      this(
+          key,
+          topic,
+          partition,
+          state,
+          leader,
+          leaderEpoch,
+          replicas,
+          isr,
+          osr,
+          List.of(),
+          List.of(),
+          offsets);
+    }
+  }
 
   /** The leader's offsets of one partition, and each replica's progress as the leader sees it. */
   record OffsetsRow(

@@ -255,6 +255,8 @@ final class ClusterSnapshots {
         p.replicas(),
         p.isr(),
         osr,
+        p.addingReplicas(),
+        p.removingReplicas(),
         led == null ? null : offsetsRow(led.offsets()));
   }
 
@@ -279,8 +281,15 @@ final class ClusterSnapshots {
             .toList());
   }
 
+  /**
+   * The largest partition's replica count, a partition being moved counted by its target (as
+   * Kafka's topic description does): the replicas leaving are not part of the factor.
+   */
   private static int replicationFactor(TopicImage topic) {
-    return topic.partitions().values().stream().mapToInt(p -> p.replicas().size()).max().orElse(0);
+    return topic.partitions().values().stream()
+        .mapToInt(p -> p.targetReplicas().size())
+        .max()
+        .orElse(0);
   }
 
   /** The topic's override, else the broker's default (as the produce path resolves it). */

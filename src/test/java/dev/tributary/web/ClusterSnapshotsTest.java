@@ -167,6 +167,45 @@ class ClusterSnapshotsTest {
     assertThat(pending.offsets()).isNull();
   }
 
+  /**
+   * orders-0 moving from [1, 2, 3] to [2, 3, 4]: the image lists the target then the replica
+   * leaving, 4 copies the log outside the ISR.
+   */
+  @Test
+  void aPartitionBeingMovedShowsItsAddingAndRemovingReplicasAndTheTopicItsTargetFactor() {
+    MetadataImage image = image();
+    TreeMap<Integer, PartitionImage> partitions =
+        new TreeMap<>(image.topicsByName().get("orders").partitions());
+    partitions.put(
+        0,
+        new PartitionImage(
+            0, List.of(2, 3, 4, 1), List.of(1, 2, 3), 1, 4, 7, List.of(4), List.of(1)));
+    TreeMap<String, TopicImage> topics = new TreeMap<>();
+    topics.put("orders", new TopicImage(ORDERS, "orders", partitions, Map.of()));
+    ClusterSnapshot snapshot =
+        ClusterSnapshots.merge(
+            new ClusterSnapshots.Context("c-1", 1, 1, 3, 1_000, false, 1),
+            new MetadataImage(43, topics, Map.of(ORDERS, "orders"), image.brokers()),
+            Map.of(1, self()),
+            Set.of(2),
+            Map.of());
+
+    ClusterSnapshot.PartitionRow moving = partition(snapshot, 0);
+    assertThat(moving.replicas()).containsExactly(2, 3, 4, 1);
+    assertThat(moving.addingReplicas()).containsExactly(4);
+    assertThat(moving.removingReplicas()).containsExactly(1);
+    assertThat(moving.osr()).as("the adding replica, until it catches up").containsExactly(4);
+    assertThat(partition(snapshot, 1).addingReplicas()).isEmpty();
+    assertThat(partition(snapshot, 1).removingReplicas()).isEmpty();
+    assertThat(snapshot.topics().get(0).replicationFactor())
+        .as("the leaving replica is not part of the factor")
+        .isEqualTo(3);
+
+    JsonNode row = json.readTree(json.writeValueAsString(snapshot)).get("partitions").get(0);
+    assertThat(row.get("adding_replicas").toString()).isEqualTo("[4]");
+    assertThat(row.get("removing_replicas").toString()).isEqualTo("[1]");
+  }
+
   @Test
   void brokersShowFencingAndTheController() {
     ClusterSnapshot snapshot = merge(Map.of(1, self()), Set.of(2));
@@ -238,6 +277,8 @@ class ClusterSnapshotsTest {
             "replicas",
             "isr",
             "osr",
+            "adding_replicas",
+            "removing_replicas",
             "offsets");
     assertThat(fieldNames(online.get("offsets")))
         .containsExactlyInAnyOrder(
@@ -250,6 +291,10 @@ class ClusterSnapshotsTest {
             "replicas");
     assertThat(online.get("offsets").get("high_watermark").asLong()).isEqualTo(120);
     assertThat(online.get("osr").toString()).isEqualTo("[3]");
+    assertThat(online.get("adding_replicas").toString())
+        .as("not being moved: empty, never null")
+        .isEqualTo("[]");
+    assertThat(online.get("removing_replicas").toString()).isEqualTo("[]");
 
     JsonNode unreachable = tree.get("partitions").get(1);
     assertThat(unreachable.get("state").asString()).isEqualTo("unreachable");
