@@ -23,9 +23,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * Moving replicas between broker processes while they serve (KIP-455), end to end: a move under an
  * {@code acks=all} load that takes leadership off a leaving leader and loses nothing, the removed
- * replica's files gone; a move that cannot finish (its new broker is down) surviving a restart of
- * the controller's process and completing once the broker is back; and a cancellation. One cluster
- * of three for the class; every test starts with every broker running.
+ * replica's files gone; moves that cannot finish (their new broker is down): one cancelled, one
+ * surviving a restart of the controller's process and completing once the broker is back. One
+ * cluster of three for the class; every test starts with every broker running.
  */
 class ReassignmentIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
@@ -102,24 +102,45 @@ class ReassignmentIT {
     assertThat(logDir(joining, topic, 0)).isDirectory();
   }
 
+  /**
+   * Two moves onto a broker that is down: one is cancelled (back to the old replicas, and the down
+   * broker never gets the log), the other waits out a restart of the controller's process (the move
+   * is metadata-log state) and completes once the broker is back.
+   */
   @Test
-  void aMoveToADownBrokerSurvivesAControllerRestartAndCompletesWhenItReturns() throws Exception {
-    String topic = "pending";
-    client.createTopic(topic, 1, 2, Map.of());
-    ReplicationChecks.awaitFullIsr(cluster, client, topic, 1, MOVE);
-    List<Integer> replicas = client.partition(topic, 0).replicas();
+  void movesToADownBrokerWaitSurviveAControllerRestartAndCanBeCancelled() throws Exception {
+    client.createTopic("pending", 1, 2, Map.of());
+    client.createTopic("cancelled", 1, 2, Map.of());
+    ReplicationChecks.awaitFullIsr(cluster, client, "pending", 1, MOVE);
+    ReplicationChecks.awaitFullIsr(cluster, client, "cancelled", 1, MOVE);
+    List<Integer> replicas = client.partition("pending", 0).replicas();
     int down = otherThan(replicas);
+    // Both partitions on the same two brokers first (a move between running brokers, if needed).
+    assertThat(reassign("cancelled", 0, replicas).statusCode()).isEqualTo(202);
+    awaitMoved("cancelled", 0, replicas);
     cluster.get(down).kill();
     List<Integer> target = new ArrayList<>(replicas);
     target.add(down);
+    List<Integer> cancelledTarget = List.of(replicas.get(0), down);
 
-    await("the reassignment accepted")
+    await("the reassignments accepted")
         .atMost(MOVE)
-        .until(() -> reassign(topic, 0, target).statusCode() == 202);
+        .until(
+            () ->
+                reassign("pending", 0, target).statusCode() == 202
+                    && reassign("cancelled", 0, cancelledTarget).statusCode() == 202);
     JsonNode listed = client.getJson(client.anyLive(), V3 + "/topics/-/partitions/-/reassignment");
-    JsonNode moving = find(listed.path("data"), topic);
+    JsonNode moving = find(listed.path("data"), "pending");
     assertThat(ints(moving.path("adding_replicas"))).containsExactly(down);
     assertThat(moving.path("in_progress").booleanValue()).isTrue();
+
+    HttpResponse<String> cancelled =
+        client.send(
+            "DELETE", client.anyLive(), V3 + "/topics/cancelled/partitions/0/reassignment", null);
+    assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(202);
+    JsonNode back = client.json.readTree(cancelled.body());
+    assertThat(back.path("in_progress").booleanValue()).isFalse();
+    assertThat(ints(back.path("replica_ids"))).containsExactlyInAnyOrderElementsOf(replicas);
 
     // The controller's process dies and comes back (with one broker already down, the other two
     // are the quorum): the move is in the metadata log, so the controller elected after it still
@@ -131,42 +152,15 @@ class ReassignmentIT {
     }
     await("a controller again").atMost(MOVE).until(() -> client.controllerId() >= 0);
     JsonNode stillMoving =
-        client.getJson(client.anyLive(), V3 + "/topics/" + topic + "/partitions/0/reassignment");
+        client.getJson(client.anyLive(), V3 + "/topics/pending/partitions/0/reassignment");
     assertThat(stillMoving.path("in_progress").booleanValue()).isTrue();
     assertThat(ints(stillMoving.path("adding_replicas"))).containsExactly(down);
 
     cluster.healAll();
-    awaitMoved(topic, 0, target);
-    ReplicationChecks.awaitFullIsr(cluster, client, topic, 1, MOVE);
-  }
-
-  @Test
-  void aCancelledMoveReturnsToTheOriginalReplicas() throws Exception {
-    String topic = "cancelled";
-    client.createTopic(topic, 1, 2, Map.of());
-    ReplicationChecks.awaitFullIsr(cluster, client, topic, 1, MOVE);
-    List<Integer> replicas = client.partition(topic, 0).replicas();
-    int down = otherThan(replicas);
-    cluster.get(down).kill();
-    List<Integer> target = List.of(replicas.get(0), down);
-
-    await("the reassignment accepted")
-        .atMost(MOVE)
-        .until(() -> reassign(topic, 0, target).statusCode() == 202);
-    HttpResponse<String> cancelled =
-        client.send(
-            "DELETE",
-            client.anyLive(),
-            V3 + "/topics/" + topic + "/partitions/0/reassignment",
-            null);
-
-    assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(202);
-    JsonNode back = client.json.readTree(cancelled.body());
-    assertThat(back.path("in_progress").booleanValue()).isFalse();
-    assertThat(ints(back.path("replica_ids"))).containsExactlyElementsOf(replicas);
-    cluster.healAll();
-    ReplicationChecks.awaitFullIsr(cluster, client, topic, 1, MOVE);
-    assertThat(logDir(down, topic, 0)).doesNotExist();
+    awaitMoved("pending", 0, target);
+    ReplicationChecks.awaitFullIsr(cluster, client, "pending", 1, MOVE);
+    ReplicationChecks.awaitFullIsr(cluster, client, "cancelled", 1, MOVE);
+    assertThat(logDir(down, "cancelled", 0)).doesNotExist();
   }
 
   private static HttpResponse<String> reassign(String topic, int partition, List<Integer> target)
