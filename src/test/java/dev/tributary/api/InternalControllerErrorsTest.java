@@ -36,10 +36,10 @@ class InternalControllerErrorsTest {
   @Test
   void aCodeOnlyKafkaKnowsGetsThroughToo() {
     ResponseEntity<Object> answer =
-        endpoints.refused(Errors.INVALID_REPLICA_ASSIGNMENT.exception("broker 9 is unknown"));
+        endpoints.refused(Errors.REASSIGNMENT_IN_PROGRESS.exception("orders-0 is being moved"));
 
     assertThat(answer.getStatusCode().value()).isEqualTo(400);
     assertThat(((Map<?, ?>) answer.getBody()).get(InternalApi.KAFKA_ERROR_CODE))
-        .isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT.code());
+        .isEqualTo(Errors.REASSIGNMENT_IN_PROGRESS.code());
   }
 }
