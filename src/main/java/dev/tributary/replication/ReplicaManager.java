@@ -272,14 +272,23 @@ public final class ReplicaManager {
     }
   }
 
+  /**
+   * Stops serving {@code tp} here and deletes its log. A deletion that fails (a failing disk: the
+   * log directory goes offline with it) is logged and the image is still applied to every other
+   * partition, as a placement that fails to apply is; the files go with the directory's repair.
+   */
   private void removePartition(TopicPartition tp) {
     fetchers.removePartition(tp);
     Partition removed = partitions.remove(tp);
     if (removed != null) {
       removed.resign();
     }
-    logManager.deleteLog(tp);
-    logger.info("Deleted partition {}", tp);
+    try {
+      logManager.deleteLog(tp);
+      logger.info("Deleted partition {}", tp);
+    } catch (RuntimeException e) {
+      logger.error("Could not delete the log of {}; it no longer serves here", tp, e);
+    }
   }
 
   /**
