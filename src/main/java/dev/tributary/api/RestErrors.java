@@ -32,6 +32,8 @@ final class RestErrors {
       case INVALID_PARTITIONS -> respond422(42203, message);
       case INVALID_REPLICATION_FACTOR -> respond422(42204, message);
       case INVALID_REPLICA_ASSIGNMENT -> respond422(42206, message);
+      case REASSIGNMENT_IN_PROGRESS ->
+          ApiExceptionHandler.respond(HttpStatus.CONFLICT, 40914, message);
       case NO_REASSIGNMENT_IN_PROGRESS ->
           ApiExceptionHandler.respond(HttpStatus.NOT_FOUND, 40412, message);
       case INVALID_RECORD -> respond422(42205, message);

@@ -12,6 +12,7 @@ import dev.tributary.replication.ReplicationConfig;
 import dev.tributary.server.AccessControl;
 import dev.tributary.server.AdminService;
 import dev.tributary.server.AutoTopicCreator;
+import dev.tributary.server.BalanceService;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.BrokerStats;
@@ -265,6 +266,15 @@ class BrokerWiring {
       AccessControl access,
       MetadataWaiters metadataWaiters) {
     return new AdminService(broker, config, access, metadataWaiters);
+  }
+
+  @Bean
+  BalanceService balanceService(
+      BrokerServer broker,
+      AdminService adminService,
+      AccessControl access,
+      ExecutorScheduler scheduler) {
+    return new BalanceService(broker, adminService, access, scheduler, Time.SYSTEM);
   }
 
   @Bean

@@ -36,10 +36,10 @@ class InternalControllerErrorsTest {
   @Test
   void aCodeOnlyKafkaKnowsGetsThroughToo() {
     ResponseEntity<Object> answer =
-        endpoints.refused(Errors.REASSIGNMENT_IN_PROGRESS.exception("orders-0 is being moved"));
+        endpoints.refused(Errors.POLICY_VIOLATION.exception("a policy said no"));
 
     assertThat(answer.getStatusCode().value()).isEqualTo(400);
     assertThat(((Map<?, ?>) answer.getBody()).get(InternalApi.KAFKA_ERROR_CODE))
-        .isEqualTo(Errors.REASSIGNMENT_IN_PROGRESS.code());
+        .isEqualTo(Errors.POLICY_VIOLATION.code());
   }
 }

@@ -119,6 +119,11 @@ class ReassignmentIT {
     assertThat(reassign("cancelled", 0, replicas).statusCode()).isEqualTo(202);
     awaitMoved("cancelled", 0, replicas);
     cluster.get(down).kill();
+    // A topic created while it is down lives on the other two: the balancer evens it out later.
+    await("broker " + down + " fenced")
+        .atMost(MOVE)
+        .until(() -> "fenced".equals(client.brokerStates().get(down)));
+    client.createTopic("skewed", 6, 2, Map.of());
     List<Integer> target = new ArrayList<>(replicas);
     target.add(down);
     List<Integer> cancelledTarget = List.of(replicas.get(0), down);
@@ -161,6 +166,33 @@ class ReassignmentIT {
     ReplicationChecks.awaitFullIsr(cluster, client, "pending", 1, MOVE);
     ReplicationChecks.awaitFullIsr(cluster, client, "cancelled", 1, MOVE);
     assertThat(logDir(down, "cancelled", 0)).doesNotExist();
+
+    // The balancer moves a share of the skewed topic onto the broker that was down.
+    ReplicationChecks.awaitFullIsr(cluster, client, "skewed", 6, MOVE);
+    assertThat(replicasOn(down, "skewed")).isZero();
+    HttpResponse<String> balancing = client.send("POST", cluster.get(1), V3 + "/balance", "{}");
+    assertThat(balancing.statusCode()).as(balancing.body()).isEqualTo(202);
+    await("the balance done")
+        .atMost(MOVE)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                client
+                    .getJson(cluster.get(1), V3 + "/balance")
+                    .path("execution")
+                    .path("state")
+                    .asString()
+                    .equals("done"));
+    JsonNode after = client.getJson(cluster.get(1), V3 + "/balance");
+    System.out.println("after the balance:\n" + after.path("text").asString());
+    assertThat(after.path("balanced").booleanValue()).as(after.path("text").asString()).isTrue();
+    assertThat(replicasOn(down, "skewed")).isBetween(3, 5); // 12 replicas on 3 brokers: about 4
+    ReplicationChecks.awaitFullIsr(cluster, client, "skewed", 6, MOVE);
+  }
+
+  private static int replicasOn(int broker, String topic) throws Exception {
+    return (int)
+        client.partitions(topic).stream().filter(p -> p.replicas().contains(broker)).count();
   }
 
   private static HttpResponse<String> reassign(String topic, int partition, List<Integer> target)

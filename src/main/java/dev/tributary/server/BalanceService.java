@@ -1,0 +1,307 @@
+package dev.tributary.server;
+
+import dev.tributary.common.Scheduler;
+import dev.tributary.common.Time;
+import dev.tributary.common.TopicPartition;
+import dev.tributary.common.errors.ErrorCodeException;
+import dev.tributary.common.errors.Errors;
+import dev.tributary.metadata.BalanceOptions;
+import dev.tributary.metadata.BalancePlan;
+import dev.tributary.metadata.BalancePlanner;
+import dev.tributary.metadata.MetadataImage;
+import dev.tributary.metadata.PartitionImage;
+import dev.tributary.metadata.PartitionOutcome;
+import dev.tributary.metadata.TopicImage;
+import dev.tributary.security.AclOperation;
+import dev.tributary.security.ResourceType;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The built-in balancer (what Kafka leaves to Cruise Control): proposes a plan with {@link
+ * BalancePlanner} over this broker's metadata image, and carries one out as reassignments, a few at
+ * a time, then a preferred leader election for the partitions it moved, so leadership follows the
+ * new preferred replicas. Protocol-neutral: REST and the launcher call it.
+ *
+ * <p>An execution lives on the broker that started it; the moves themselves are metadata-log state
+ * ({@link dev.tributary.metadata.ReassignmentControl}), so those already started complete even if
+ * this broker stops, and a new balance plans around them. One execution at a time per broker.
+ *
+ * <p>Concurrency: the execution's state changes under {@code this}; it advances on the scheduler
+ * (every {@link #TICK_MS}) and when the controller answers.
+ */
+public final class BalanceService {
+  private static final Logger logger = LoggerFactory.getLogger(BalanceService.class);
+  static final long TICK_MS = 250;
+  public static final int DEFAULT_MAX_CONCURRENT_MOVES = 2;
+
+  private final RunningBroker broker;
+  private final AdminService admin;
+  private final AccessControl access;
+  private final Scheduler scheduler;
+  private final Time time;
+  private Execution execution;
+
+  public BalanceService(
+      RunningBroker broker,
+      AdminService admin,
+      AccessControl access,
+      Scheduler scheduler,
+      Time time) {
+    this.broker = broker;
+    this.admin = admin;
+    this.access = access;
+    this.scheduler = scheduler;
+    this.time = time;
+  }
+
+  /**
+   * The plan for the cluster as this broker sees it now: replicas and preferred leaders even across
+   * the unfenced brokers, the {@code excluded} ones emptied. Needs READ on the cluster.
+   */
+  public BalancePlan propose(RequestContext context, Set<Integer> excluded) {
+    access.require(context, AclOperation.READ, ResourceType.CLUSTER, AccessControl.clusterName());
+    return plan(excluded);
+  }
+
+  /**
+   * Plans afresh and starts carrying the plan out, at most {@code maxConcurrentMoves} moves at a
+   * time; returns the execution as it starts (done at once when there is nothing to do). Needs
+   * ADMIN on the cluster.
+   *
+   * @throws ErrorCodeException REASSIGNMENT_IN_PROGRESS while another balance runs here
+   */
+  public synchronized ExecutionStatus execute(
+      RequestContext context, Set<Integer> excluded, int maxConcurrentMoves) {
+    access.require(context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName());
+    if (maxConcurrentMoves < 1 || maxConcurrentMoves > 100) {
+      throw Errors.INVALID_REQUEST.exception(
+          "max_concurrent_moves must be between 1 and 100, not " + maxConcurrentMoves);
+    }
+    if (execution != null && execution.state == State.RUNNING) {
+      throw new ErrorCodeException(
+          Errors.REASSIGNMENT_IN_PROGRESS,
+          "A balance is already running on broker "
+              + broker.brokerId()
+              + " ("
+              + execution.done.size()
+              + " of "
+              + execution.plan.moves().size()
+              + " moves done); wait for it to finish");
+    }
+    BalancePlan plan = plan(excluded);
+    execution = new Execution(context, plan, Set.copyOf(excluded), maxConcurrentMoves, now());
+    logger.info(
+        "Balance started: {} move(s), {} replica(s) to copy, excluding {}",
+        plan.moves().size(),
+        plan.replicasToCopy(),
+        excluded);
+    advance(execution);
+    return execution.status();
+  }
+
+  /** The last execution started on this broker, running or finished. */
+  public synchronized Optional<ExecutionStatus> execution() {
+    return Optional.ofNullable(execution).map(Execution::status);
+  }
+
+  private BalancePlan plan(Set<Integer> excluded) {
+    MetadataImage image = broker.replicaManager().metadataImage();
+    for (int id : excluded) {
+      if (image.broker(id).isEmpty()) {
+        throw Errors.INVALID_REQUEST.exception(
+            "Broker " + id + " is not registered; registered: " + image.brokers().keySet());
+      }
+    }
+    return BalancePlanner.plan(image, BalanceOptions.NONE.withExcluded(excluded));
+  }
+
+  /**
+   * One step: moves that finished leave the in-flight set, new ones start up to the limit; once
+   * every move is settled, the preferred leader election; then done. Reschedules itself while
+   * running.
+   */
+  private synchronized void advance(Execution run) {
+    if (run != execution || run.state != State.RUNNING) {
+      return;
+    }
+    MetadataImage image = broker.replicaManager().metadataImage();
+    for (BalancePlan.Move move : List.copyOf(run.inFlight.values())) {
+      if (run.starting.contains(move.partition())) {
+        continue; // not committed yet: the image cannot say anything about it
+      }
+      Optional<PartitionImage> now = partition(image, move.partition());
+      if (now.isEmpty()) {
+        run.fail(move.partition(), "the partition is gone (its topic was deleted)");
+      } else if (!now.get().isReassigning()) {
+        if (now.get().replicas().equals(move.targetReplicas())) {
+          run.inFlight.remove(move.partition());
+          run.done.add(move.partition());
+        } else {
+          run.fail(
+              move.partition(),
+              "ended on " + now.get().replicas() + ", not " + move.targetReplicas());
+        }
+      }
+    }
+    Map<TopicPartition, Optional<List<Integer>>> next = new LinkedHashMap<>();
+    while (run.inFlight.size() + next.size() < run.maxConcurrentMoves && !run.pending.isEmpty()) {
+      BalancePlan.Move move = run.pending.poll();
+      next.put(move.partition(), Optional.of(move.targetReplicas()));
+      run.inFlight.put(move.partition(), move);
+      run.starting.add(move.partition());
+    }
+    if (!next.isEmpty()) {
+      admin
+          .alterPartitionReassignments(run.context, next)
+          .whenComplete((outcomes, failure) -> started(run, next, outcomes, failure));
+    }
+    if (run.pending.isEmpty() && run.inFlight.isEmpty() && !run.electing) {
+      run.electing = true;
+      electLeaders(run);
+      return;
+    }
+    scheduler.schedule(TICK_MS, () -> advance(run));
+  }
+
+  private synchronized void started(
+      Execution run,
+      Map<TopicPartition, Optional<List<Integer>>> requested,
+      Map<TopicPartition, PartitionOutcome> outcomes,
+      Throwable failure) {
+    for (TopicPartition tp : requested.keySet()) {
+      run.starting.remove(tp); // committed and applied here (or refused): the image tells from now
+      if (failure != null) {
+        run.fail(tp, "the controller did not take the move: " + Errors.messageOf(failure));
+        continue;
+      }
+      PartitionOutcome outcome = outcomes.get(tp);
+      if (outcome != null && outcome.error() != Errors.NONE) {
+        run.fail(tp, outcome.error() + ": " + outcome.message());
+      }
+    }
+  }
+
+  private void electLeaders(Execution run) {
+    List<TopicPartition> moved = List.copyOf(run.done);
+    if (moved.isEmpty()) {
+      finish(run);
+      return;
+    }
+    admin
+        .electPreferredLeaders(run.context, moved)
+        .whenComplete(
+            (outcomes, failure) -> {
+              if (failure != null) {
+                logger.info(
+                    "Balance: the preferred leader election failed ({}); leadership follows at"
+                        + " the next automatic one",
+                    Errors.messageOf(failure));
+              }
+              finish(run);
+            });
+  }
+
+  private synchronized void finish(Execution run) {
+    run.state = run.failed.isEmpty() ? State.DONE : State.FAILED;
+    run.finishedAtMs = now();
+    logger.info(
+        "Balance {}: {} of {} move(s) done, {} failed, in {} ms",
+        run.state.name().toLowerCase(java.util.Locale.ROOT),
+        run.done.size(),
+        run.plan.moves().size(),
+        run.failed.size(),
+        run.finishedAtMs - run.startedAtMs);
+  }
+
+  private long now() {
+    return time.milliseconds();
+  }
+
+  private static Optional<PartitionImage> partition(MetadataImage image, TopicPartition tp) {
+    return image.topic(tp.topic()).map(TopicImage::partitions).map(p -> p.get(tp.partition()));
+  }
+
+  /** Where an execution is. */
+  public enum State {
+    RUNNING,
+    DONE,
+    FAILED
+  }
+
+  /**
+   * An execution as it stands: its plan, state, and the moves done, in flight and failed (with
+   * why), by partition.
+   */
+  public record ExecutionStatus(
+      BalancePlan plan,
+      State state,
+      Set<Integer> excluded,
+      int maxConcurrentMoves,
+      List<TopicPartition> done,
+      List<TopicPartition> inFlight,
+      Map<TopicPartition, String> failed,
+      long startedAtMs,
+      long finishedAtMs) {}
+
+  /** The mutable state of one execution; guarded by the service. */
+  private static final class Execution {
+    final RequestContext context;
+    final BalancePlan plan;
+    final Set<Integer> excluded;
+    final int maxConcurrentMoves;
+    final Deque<BalancePlan.Move> pending;
+    final Map<TopicPartition, BalancePlan.Move> inFlight = new LinkedHashMap<>();
+
+    /** In flight, but the controller has not answered the request that starts them yet. */
+    final Set<TopicPartition> starting = new java.util.HashSet<>();
+
+    final List<TopicPartition> done = new ArrayList<>();
+    final Map<TopicPartition, String> failed = new LinkedHashMap<>();
+    final long startedAtMs;
+    long finishedAtMs = -1;
+    boolean electing;
+    State state = State.RUNNING;
+
+    Execution(
+        RequestContext context,
+        BalancePlan plan,
+        Set<Integer> excluded,
+        int maxConcurrentMoves,
+        long startedAtMs) {
+      this.context = context;
+      this.plan = plan;
+      this.excluded = excluded;
+      this.maxConcurrentMoves = maxConcurrentMoves;
+      this.pending = new ArrayDeque<>(plan.moves());
+      this.startedAtMs = startedAtMs;
+    }
+
+    void fail(TopicPartition tp, String why) {
+      inFlight.remove(tp);
+      failed.put(tp, why);
+      logger.info("Balance: the move of {} failed: {}", tp, why);
+    }
+
+    ExecutionStatus status() {
+      return new ExecutionStatus(
+          plan,
+          state,
+          excluded,
+          maxConcurrentMoves,
+          List.copyOf(done),
+          List.copyOf(inFlight.keySet()),
+          java.util.Collections.unmodifiableMap(new LinkedHashMap<>(failed)),
+          startedAtMs,
+          finishedAtMs);
+    }
+  }
+}
