@@ -20,6 +20,7 @@ import dev.tributary.server.ControllerChannel;
 import dev.tributary.server.FetchService;
 import dev.tributary.server.GroupServices;
 import dev.tributary.server.GroupTransport;
+import dev.tributary.server.LogDirsService;
 import dev.tributary.server.MetadataWaiters;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.PartitionForwarder;
@@ -299,6 +300,12 @@ class BrokerWiring {
       BrokerConfig config) {
     return new RecordProducer(
         broker, produceService, autoTopicCreator, Time.SYSTEM, config.requestTimeoutMs());
+  }
+
+  @Bean
+  LogDirsService logDirsService(BrokerServer broker, BrokerConfig config, AccessControl access) {
+    return new LogDirsService(
+        broker, config.logDir(), () -> broker.offlineLogDir().isPresent(), access);
   }
 
   @Bean

@@ -11,6 +11,7 @@ import dev.tributary.server.BrokerServer;
 import dev.tributary.server.ClientConnections;
 import dev.tributary.server.FetchService;
 import dev.tributary.server.GroupServices;
+import dev.tributary.server.LogDirsService;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.ProduceService;
 import dev.tributary.server.ProducerIdService;
@@ -49,6 +50,7 @@ class KafkaWiring {
       GroupServices groups,
       Scheduler tributaryScheduler,
       AdminService admin,
+      LogDirsService logDirs,
       ListenerSecurity kafkaListenerSecurity) {
     TributaryProperties.Kafka kafka = properties.kafka();
     try {
@@ -70,7 +72,8 @@ class KafkaWiring {
               producerIds,
               groups,
               tributaryScheduler,
-              admin),
+              admin,
+              logDirs),
           kafkaListenerSecurity);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -29,8 +29,10 @@ import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
  * validate_only}, once the controller has checked them). A topic needs ADMIN on it
  * (TOPIC_AUTHORIZATION_FAILED); an unknown one is UNKNOWN_TOPIC_OR_PARTITION, an unknown config or
  * a bad value INVALID_CONFIG. A broker resource needs ADMIN on the cluster
- * (CLUSTER_AUTHORIZATION_FAILED), and any change to it is INVALID_REQUEST: every broker config is
- * read-only. Other resource types, a resource named twice, a config named twice: INVALID_REQUEST.
+ * (CLUSTER_AUTHORIZATION_FAILED); every broker config is read-only, so a DELETE (there is no
+ * dynamic override to remove) succeeds and changes nothing, and any other change is
+ * INVALID_REQUEST. Other resource types, a resource named twice, a config named twice:
+ * INVALID_REQUEST.
  */
 final class AlterConfigsApis {
   private AlterConfigsApis() {}
@@ -40,8 +42,8 @@ final class AlterConfigsApis {
     /** For a topic. */
     CompletableFuture<Void> applyToTopic(String topic, boolean validateOnly);
 
-    /** The names of the configs changed, for a broker. */
-    List<String> names();
+    /** The changes, for a broker. */
+    List<ConfigChange> toBroker();
   }
 
   /**
@@ -66,7 +68,7 @@ final class AlterConfigsApis {
               return switch (resourceType) {
                 case TOPIC -> changes.get().applyToTopic(name, validateOnly);
                 case BROKER ->
-                    admin.alterBrokerConfigs(context.request(), name, changes.get().names());
+                    admin.alterBrokerConfigs(context.request(), name, changes.get().toBroker());
                 default ->
                     throw new InvalidRequestException("Unsupported resource type: " + resourceType);
               };
@@ -153,9 +155,18 @@ final class AlterConfigsApis {
           return admin.replaceConfigs(context.request(), topic, configs, validateOnly);
         }
 
+        /**
+         * The configs as SETs; a null value, which Kafka leaves out of the broker's new set, as a
+         * DELETE.
+         */
         @Override
-        public List<String> names() {
-          return List.copyOf(configs.keySet());
+        public List<ConfigChange> toBroker() {
+          List<ConfigChange> changes = new ArrayList<>();
+          configs.forEach(
+              (key, value) ->
+                  changes.add(
+                      value == null ? ConfigChange.delete(key) : ConfigChange.set(key, value)));
+          return changes;
         }
       };
     }
@@ -236,8 +247,8 @@ final class AlterConfigsApis {
         }
 
         @Override
-        public List<String> names() {
-          return changes.stream().map(ConfigChange::name).toList();
+        public List<ConfigChange> toBroker() {
+          return changes;
         }
       };
     }

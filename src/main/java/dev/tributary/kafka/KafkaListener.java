@@ -11,6 +11,7 @@ import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.ClientConnections;
 import dev.tributary.server.FetchService;
 import dev.tributary.server.GroupServices;
+import dev.tributary.server.LogDirsService;
 import dev.tributary.server.MetadataCache;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.ProduceService;
@@ -63,7 +64,8 @@ public final class KafkaListener implements AutoCloseable {
       ProducerIdService producerIds,
       GroupServices groups,
       Scheduler scheduler,
-      AdminService admin) {}
+      AdminService admin,
+      LogDirsService logDirs) {}
 
   /**
    * @param security PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL ({@link ListenerSecurity}); the
@@ -96,7 +98,8 @@ public final class KafkaListener implements AutoCloseable {
                 new InitProducerIdApi(services.producerIds()),
                 new SaslApis.Handshake(),
                 new SaslApis.Authenticate()));
-    handlerList.addAll(AdminApis.of(services.admin(), services.metadata(), services.access()));
+    handlerList.addAll(
+        AdminApis.of(services.admin(), services.logDirs(), services.metadata(), services.access()));
     handlerList.addAll(
         GroupBackend.of(services.groups(), services.metadata(), services.access()).apis());
     KafkaApis apis = new KafkaApis(handlerList, handlers, services.scheduler());

@@ -3,6 +3,7 @@ package dev.tributary.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.kafka.KafkaListener;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -20,13 +21,17 @@ import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.DescribeReplicaLogDirsResult.ReplicaLogDirInfo;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
@@ -47,8 +52,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * kafka-clients' Admin, unmodified, against the broker's Kafka listener: topics created, grown,
  * described and deleted, configs described and changed (and read back over REST), the cluster
- * described, preferred leaders elected; bad input gets Kafka's exception and changes nothing. One
- * broker (see {@link ApiTestSupport}).
+ * described, preferred leaders elected, the broker's log directory described; bad input gets
+ * Kafka's exception and changes nothing. One broker (see {@link ApiTestSupport}).
  */
 class KafkaAdminApiTest extends ApiTestSupport {
   @Autowired KafkaListener kafka;
@@ -405,5 +410,101 @@ class KafkaAdminApiTest extends ApiTestSupport {
     assertThat(causeOf(admin.electLeaders(ElectionType.UNCLEAN, Set.of(first)).partitions()))
         .as("the client tells the request's error, not its message")
         .isInstanceOf(InvalidRequestException.class);
+  }
+
+  @Test
+  void theBrokersOwnLogDirIsDescribedWithTheReplicasItHosts() throws Exception {
+    String topic = newTopicName();
+    admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+    produceJson(topic, "{\"records\":[{\"value\":\"a\",\"partition\":0}]}");
+    TopicPartition written = new TopicPartition(topic, 0);
+    TopicPartition empty = new TopicPartition(topic, 1);
+    int broker = brokerId();
+
+    Map<String, LogDirDescription> dirs =
+        admin.describeLogDirs(List.of(broker)).allDescriptions().get().get(broker);
+
+    assertThat(dirs).as("one log directory per broker").hasSize(1);
+    String logDir = dirs.keySet().iterator().next();
+    assertThat(Path.of(logDir)).isAbsolute().endsWith(Path.of("logs"));
+    LogDirDescription described = dirs.get(logDir);
+    assertThat(described.error()).isNull();
+    assertThat(described.totalBytes().orElseThrow()).isPositive();
+    assertThat(described.usableBytes().orElseThrow())
+        .isBetween(0L, described.totalBytes().getAsLong());
+    assertThat(described.replicaInfos()).containsKeys(written, empty);
+    ReplicaInfo replica = described.replicaInfos().get(written);
+    assertThat(replica.size()).isPositive();
+    assertThat(replica.offsetLag()).isZero();
+    assertThat(replica.isFuture()).isFalse();
+    assertThat(described.replicaInfos().get(empty).size()).isZero();
+
+    // What kafka-reassign-partitions reads: the same API, for the replicas named.
+    TopicPartitionReplica named = new TopicPartitionReplica(topic, 0, broker);
+    TopicPartitionReplica elsewhere = new TopicPartitionReplica(topic, 7, broker);
+    Map<TopicPartitionReplica, ReplicaLogDirInfo> replicas =
+        admin.describeReplicaLogDirs(List.of(named, elsewhere)).all().get();
+    assertThat(replicas.get(named).getCurrentReplicaLogDir()).isEqualTo(logDir);
+    assertThat(replicas.get(named).getFutureReplicaLogDir()).isNull();
+    assertThat(replicas.get(elsewhere).getCurrentReplicaLogDir()).as("not hosted here").isNull();
+  }
+
+  @Test
+  void deletingTheReplicationThrottlesIsANoOpAndSettingThemIsRefused() throws Exception {
+    ConfigResource broker =
+        new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(brokerId()));
+    String topic = newTopicName();
+    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+    ConfigResource topicResource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+
+    // What kafka-reassign-partitions --verify sends once a reassignment is done.
+    admin
+        .incrementalAlterConfigs(
+            Map.of(
+                broker,
+                List.of(
+                    deleteOp("leader.replication.throttled.rate"),
+                    deleteOp("follower.replication.throttled.rate"),
+                    deleteOp("replica.alter.log.dirs.io.max.bytes.per.second")),
+                topicResource,
+                List.of(
+                    deleteOp("leader.replication.throttled.replicas"),
+                    deleteOp("follower.replication.throttled.replicas"))))
+        .all()
+        .get();
+    assertThat(topicConfig(topic).get("leader.replication.throttled.replicas"))
+        .as("still not a topic config here")
+        .isNull();
+
+    assertThat(
+            causeOf(
+                admin
+                    .incrementalAlterConfigs(
+                        Map.of(
+                            broker,
+                            List.of(
+                                new AlterConfigOp(
+                                    new ConfigEntry("leader.replication.throttled.rate", "1000"),
+                                    AlterConfigOp.OpType.SET))))
+                    .all()))
+        .as("broker configs are read-only")
+        .isInstanceOf(InvalidRequestException.class);
+    assertThat(
+            causeOf(
+                admin
+                    .incrementalAlterConfigs(
+                        Map.of(
+                            topicResource,
+                            List.of(
+                                new AlterConfigOp(
+                                    new ConfigEntry("leader.replication.throttled.replicas", "0:1"),
+                                    AlterConfigOp.OpType.SET))))
+                    .all()))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("replication throttles are not supported yet");
+  }
+
+  private static AlterConfigOp deleteOp(String name) {
+    return new AlterConfigOp(new ConfigEntry(name, null), AlterConfigOp.OpType.DELETE);
   }
 }

@@ -19,6 +19,9 @@ import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData;
+import org.apache.kafka.common.message.DescribeLogDirsResponseData.DescribeLogDirsResult;
+import org.apache.kafka.common.message.DescribeLogDirsResponseData.DescribeLogDirsTopic;
 import org.apache.kafka.common.message.ElectLeadersResponseData.PartitionResult;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -34,6 +37,8 @@ import org.apache.kafka.common.requests.DescribeClusterRequest;
 import org.apache.kafka.common.requests.DescribeClusterResponse;
 import org.apache.kafka.common.requests.DescribeConfigsRequest;
 import org.apache.kafka.common.requests.DescribeConfigsResponse;
+import org.apache.kafka.common.requests.DescribeLogDirsRequest;
+import org.apache.kafka.common.requests.DescribeLogDirsResponse;
 import org.apache.kafka.common.requests.ElectLeadersRequest;
 import org.apache.kafka.common.requests.ElectLeadersResponse;
 import org.junit.jupiter.api.Test;
@@ -41,7 +46,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The admin APIs frame by frame, for what kafka-clients' Admin cannot send: the old AlterConfigs, a
- * topic named twice, old versions and unusual fields; and the versions ApiVersions advertises.
+ * topic named twice, old versions and unusual fields (the old AlterConfigs of a broker,
+ * DescribeLogDirs v1 and v4); and the versions ApiVersions advertises.
  */
 class KafkaAdminWireApiTest extends ApiTestSupport {
   @Autowired KafkaListener kafka;
@@ -79,17 +85,18 @@ class KafkaAdminWireApiTest extends ApiTestSupport {
         send(new ApiVersionsRequest.Builder().build(ApiKeys.API_VERSIONS.latestVersion()));
 
     Map<ApiKeys, String> expected =
-        Map.of(
-            ApiKeys.CREATE_TOPICS, "2-7",
-            ApiKeys.DELETE_TOPICS, "1-6",
-            ApiKeys.CREATE_PARTITIONS, "0-3",
-            ApiKeys.DESCRIBE_CONFIGS, "1-4",
-            ApiKeys.ALTER_CONFIGS, "0-2",
-            ApiKeys.INCREMENTAL_ALTER_CONFIGS, "0-1",
-            ApiKeys.DESCRIBE_CLUSTER, "0-2",
-            ApiKeys.ELECT_LEADERS, "0-2",
-            ApiKeys.ALTER_PARTITION_REASSIGNMENTS, "0-1",
-            ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0");
+        Map.ofEntries(
+            Map.entry(ApiKeys.CREATE_TOPICS, "2-7"),
+            Map.entry(ApiKeys.DELETE_TOPICS, "1-6"),
+            Map.entry(ApiKeys.CREATE_PARTITIONS, "0-3"),
+            Map.entry(ApiKeys.DESCRIBE_CONFIGS, "1-4"),
+            Map.entry(ApiKeys.ALTER_CONFIGS, "0-2"),
+            Map.entry(ApiKeys.INCREMENTAL_ALTER_CONFIGS, "0-1"),
+            Map.entry(ApiKeys.DESCRIBE_CLUSTER, "0-2"),
+            Map.entry(ApiKeys.ELECT_LEADERS, "0-2"),
+            Map.entry(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, "0-1"),
+            Map.entry(ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0"),
+            Map.entry(ApiKeys.DESCRIBE_LOG_DIRS, "1-5"));
     expected.forEach(
         (api, range) -> {
           ApiVersion advertised = response.data().apiKeys().find(api.id);
@@ -148,6 +155,86 @@ class KafkaAdminWireApiTest extends ApiTestSupport {
                 .build((short) 2));
     assertThat(invalid.errors().get(resource).error()).isEqualTo(Errors.INVALID_CONFIG);
     assertThat(restConfig(topic, "segment.ms")).isEqualTo("7000");
+  }
+
+  @Test
+  void theOldAlterConfigsOfABrokerChangesNothingAndRefusesAValue() throws Exception {
+    ConfigResource broker =
+        new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(brokerId()));
+
+    AlterConfigsRequest nullValue =
+        new AlterConfigsRequest.Builder(
+                Map.of(
+                    broker,
+                    new AlterConfigsRequest.Config(
+                        List.of(
+                            new AlterConfigsRequest.ConfigEntry(
+                                "leader.replication.throttled.rate", "0")))),
+                false)
+            .build((short) 2);
+    // kafka-clients' entry takes no null value; the wire does
+    nullValue.data().resources().iterator().next().configs().iterator().next().setValue(null);
+    AlterConfigsResponse nothing = send(nullValue);
+    assertThat(nothing.errors().get(broker).error())
+        .as("a null value is left out of the broker's set: no override, nothing to remove")
+        .isEqualTo(Errors.NONE);
+
+    AlterConfigsResponse refused =
+        send(
+            new AlterConfigsRequest.Builder(
+                    Map.of(
+                        broker,
+                        new AlterConfigsRequest.Config(
+                            List.of(
+                                new AlterConfigsRequest.ConfigEntry(
+                                    "leader.replication.throttled.rate", "1000")))),
+                    false)
+                .build((short) 2));
+    assertThat(refused.errors().get(broker).error()).isEqualTo(Errors.INVALID_REQUEST);
+    assertThat(refused.errors().get(broker).message())
+        .startsWith("Cannot update these configs dynamically: [leader.replication.throttled.rate]");
+  }
+
+  @Test
+  void describeLogDirsAnswersEveryVersionTheClientsSend() throws Exception {
+    String topic = newTopicName();
+    createTopic(topic, 1);
+    produceJson(topic, "{\"records\":[{\"value\":\"a\"}]}");
+
+    DescribeLogDirsResponse v1 =
+        send(
+            new DescribeLogDirsRequest.Builder(new DescribeLogDirsRequestData().setTopics(null))
+                .build((short) 1));
+    assertThat(v1.data().results()).hasSize(1);
+    DescribeLogDirsResult all = v1.data().results().get(0);
+    assertThat(all.errorCode()).isEqualTo(Errors.NONE.code());
+    assertThat(all.totalBytes())
+        .as("not in v1")
+        .isEqualTo(DescribeLogDirsResponse.UNKNOWN_VOLUME_BYTES);
+    assertThat(all.topics()).extracting(DescribeLogDirsTopic::name).contains(topic);
+
+    DescribeLogDirsRequestData named = new DescribeLogDirsRequestData();
+    named
+        .topics()
+        .add(
+            new DescribeLogDirsRequestData.DescribableLogDirTopic()
+                .setTopic(topic)
+                .setPartitions(List.of(0, 5)));
+    DescribeLogDirsResponse v4 = send(new DescribeLogDirsRequest.Builder(named).build((short) 4));
+    DescribeLogDirsResult result = v4.data().results().get(0);
+    assertThat(result.logDir()).isEqualTo(all.logDir());
+    assertThat(result.totalBytes()).isPositive();
+    assertThat(result.topics()).extracting(DescribeLogDirsTopic::name).containsExactly(topic);
+    assertThat(result.topics().get(0).partitions())
+        .as("partition 5 does not exist: left out")
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.partitionIndex()).isZero();
+              assertThat(p.partitionSize()).isPositive();
+              assertThat(p.offsetLag()).isZero();
+              assertThat(p.isFutureKey()).isFalse();
+            });
   }
 
   @Test

@@ -260,12 +260,46 @@ class AdminServiceKafkaAdminTest {
   }
 
   @Test
-  void noBrokerConfigChangesAtRunTime() {
+  void noBrokerConfigChangesAtRunTimeButDeletingAnOverrideIsANoOp() {
     assertThat(
-            failureOf(admin.alterBrokerConfigs(ALICE, "1", List.of("num.partitions", "log.dirs"))))
+            failureOf(
+                admin.alterBrokerConfigs(
+                    ALICE,
+                    "1",
+                    List.of(
+                        ConfigChange.set("num.partitions", "9"),
+                        ConfigChange.delete("leader.replication.throttled.rate"),
+                        new ConfigChange("log.dirs", ConfigChange.Op.APPEND, "/x")))))
         .isInstanceOf(dev.tributary.common.errors.InvalidRequestException.class)
         .hasMessageStartingWith(
             "Cannot update these configs dynamically: [log.dirs, num.partitions]");
+    assertThat(
+            admin.alterBrokerConfigs(
+                ALICE,
+                "1",
+                List.of(
+                    ConfigChange.delete("leader.replication.throttled.rate"),
+                    ConfigChange.delete("follower.replication.throttled.rate"),
+                    ConfigChange.delete("replica.alter.log.dirs.io.max.bytes.per.second"))))
+        .as("no dynamic override to delete")
+        .isCompleted();
+    assertThat(
+            failureOf(
+                admin.alterBrokerConfigs(
+                    ALICE,
+                    "1",
+                    List.of(
+                        ConfigChange.delete("leader.replication.throttled.rate"),
+                        ConfigChange.delete("leader.replication.throttled.rate")))))
+        .hasMessage("Error due to duplicate config keys");
+    assertThat(
+            failureOf(
+                admin.alterBrokerConfigs(
+                    ALICE,
+                    "b1",
+                    List.of(ConfigChange.delete("leader.replication.throttled.rate")))))
+        .as("the broker id is checked for a delete too")
+        .hasMessage("Broker id must be an integer, but it is: b1");
     assertThat(failureOf(admin.alterBrokerConfigs(ALICE, "b1", List.of())))
         .hasMessage("Broker id must be an integer, but it is: b1");
     assertThat(admin.alterBrokerConfigs(ALICE, "", List.of()))
@@ -279,5 +313,68 @@ class AdminServiceKafkaAdminTest {
         .isInstanceOfSatisfying(
             AuthorizationException.class,
             e -> assertThat(e.error()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED));
+    assertThatThrownBy(
+            () ->
+                secured.alterBrokerConfigs(
+                    ALICE, "1", List.of(ConfigChange.delete("leader.replication.throttled.rate"))))
+        .as("a delete needs ADMIN on the cluster too")
+        .isInstanceOf(AuthorizationException.class);
+  }
+
+  @Test
+  void throttledReplicasAreNotSupportedYetSoDeletingThemIsANoOpAndSettingThemIsRefused() {
+    harness.createTopic("orders", 1, Map.of("retention.ms", "1000"), 1);
+
+    CompletableFuture<Void> deleted =
+        admin.alterConfigs(
+            ALICE,
+            "orders",
+            List.of(
+                ConfigChange.delete("leader.replication.throttled.replicas"),
+                ConfigChange.delete("follower.replication.throttled.replicas"),
+                ConfigChange.set("segment.ms", "7")),
+            false);
+    harness.catchUp();
+    assertThat(deleted).isCompleted();
+    assertThat(broker.metadata().topic("orders").orElseThrow().configs())
+        .as("the other changes applied")
+        .isEqualTo(Map.of("retention.ms", "1000", "segment.ms", "7"));
+
+    CompletableFuture<Void> onlyThrottles =
+        admin.alterConfigs(
+            ALICE,
+            "orders",
+            List.of(ConfigChange.delete("leader.replication.throttled.replicas")),
+            false);
+    harness.catchUp();
+    assertThat(onlyThrottles).isCompleted();
+
+    assertThatThrownBy(
+            () ->
+                admin.alterConfigs(
+                    ALICE,
+                    "orders",
+                    List.of(ConfigChange.set("leader.replication.throttled.replicas", "0:1")),
+                    false))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageContaining("replication throttles are not supported yet");
+    assertThatThrownBy(
+            () ->
+                admin.replaceConfigs(
+                    ALICE, "orders", Map.of("follower.replication.throttled.replicas", "*"), false))
+        .as("the old AlterConfigs sets them")
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageContaining("replication throttles are not supported yet");
+    assertThat(
+            failureOf(
+                admin.alterConfigs(
+                    ALICE,
+                    "nope",
+                    List.of(ConfigChange.delete("leader.replication.throttled.replicas")),
+                    false)))
+        .as("the topic must still exist")
+        .isInstanceOf(dev.tributary.common.errors.UnknownTopicOrPartitionException.class);
+    assertThat(broker.metadata().topic("orders").orElseThrow().configs())
+        .isEqualTo(Map.of("retention.ms", "1000", "segment.ms", "7"));
   }
 }
