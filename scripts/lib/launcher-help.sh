@@ -45,6 +45,17 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
   reassignments [TOPIC] [--broker ID]
                                      list the moves in progress, of every topic or of TOPIC (any running broker
                                      answers these two, unless --broker ID picks one)
+  balance [--dry-run] [--exclude ID,ID] [--max-moves N] [--timeout SECONDS] [--broker ID]
+                                     print the broker's plan to even out replicas and preferred leaders (one
+                                     line per move, 'orders-2: [1,2] → [4,2]', then each broker before → after);
+                                     unless --dry-run, carry it out as reassignments, at most N at a time, and
+                                     print the progress until done (default timeout 600 s); --exclude empties
+                                     those brokers. The broker asked (--broker) runs it: Ctrl-C only stops watching
+  decommission ID [--timeout SECONDS]
+                                     balance with --exclude ID, check that no partition has a replica left on
+                                     broker ID, then stop it (SIGTERM); refuses, and leaves it running, if a
+                                     replica cannot move. It stays registered (fenced) in the metadata: there is
+                                     no unregistration yet
   bench produce|consume [ARGS]       run the load generator; \`$PROG bench produce --help\` lists ARGS
   demo [NAME] [--auto] [--lang zh|en]
                                      guided demos: without NAME, list them; with NAME, explain one idea step
@@ -109,6 +120,16 @@ usage_zh() {
   reassignments [TOPIC] [--broker ID]
                                      列出正在进行的迁移（所有主题的，或 TOPIC 的）；这两个命令由任一运行中的
                                      broker 应答，--broker ID 可指定
+  balance [--dry-run] [--exclude ID,ID] [--max-moves N] [--timeout 秒数] [--broker ID]
+                                     打印 broker 给出的均衡计划：让副本和首选 leader 在各 broker 间分布均匀（每个
+                                     迁移一行，如 'orders-2: [1,2] → [4,2]'，然后是每个 broker 的前 → 后）；不带
+                                     --dry-run 时以迁移（reassignment）执行，最多同时 N 个，并打印进度直到完成
+                                     （默认超时 600 秒）；--exclude 清空所列 broker。由被请求的 broker（--broker）
+                                     执行：Ctrl-C 只停止观察
+  decommission ID [--timeout 秒数]
+                                     以 --exclude ID 运行 balance，确认没有分区在 broker ID 上还有副本，然后停止它
+                                     （SIGTERM）；若有副本无法迁走则拒绝，broker 保持运行。它仍注册在元数据中
+                                     （处于 fenced 状态）：目前还不能注销 broker
   bench produce|consume [参数]       运行压测工具；\`$PROG bench produce --help\` 列出参数
   demo [名称] [--auto] [--lang zh|en]
                                      引导式演示：不带名称时列出所有演示；带名称时逐步讲解一个概念，在本集群上
