@@ -34,8 +34,10 @@ export function createApi(baseUrl, clusterId) {
     return json;
   }
 
-  const topicPath = name => `/v3/clusters/${encodeURIComponent(clusterId())}/topics`
-    + (name === undefined ? '' : '/' + encodeURIComponent(name));
+  const clusterPath = () => `/v3/clusters/${encodeURIComponent(clusterId())}`;
+  const topicPath = name => `${clusterPath()}/topics` + (name === undefined ? '' : '/' + encodeURIComponent(name));
+  const reassignmentPath = (topic, partition) =>
+    `${topicPath(topic)}/partitions/${encodeURIComponent(partition)}/reassignment`;
 
   return {
     /** What history the broker keeps: GET /dashboard/history. */
@@ -64,6 +66,16 @@ export function createApi(baseUrl, clusterId) {
     /** One record's life as its leader measured it: acks '0' | '1' | 'all'; see docs/api.md. */
     trace: (topic, acks, partition) => request('POST', `/dashboard/actions/topics/${encodeURIComponent(topic)}/trace`,
       { body: { acks, partition } }),
+    /** Moves a partition to `replicas` (broker ids, the preferred leader first): 202 KafkaReassignment (KIP-455). */
+    moveReplicas: (topic, partition, replicas) => request('POST', reassignmentPath(topic, partition),
+      { body: { replicas } }),
+    /** Cancels a partition's move: its replicas go back to what they were. */
+    cancelMove: (topic, partition) => request('DELETE', reassignmentPath(topic, partition)),
+    /** The balancer's plan for the cluster as it is now, and this broker's last run (TributaryBalance). */
+    balancePlan: () => request('GET', `${clusterPath()}/balance`),
+    /** Plans afresh and starts carrying it out, `maxConcurrentMoves` moves at a time: 202 (409 while one runs). */
+    balance: maxConcurrentMoves => request('POST', `${clusterPath()}/balance`,
+      { body: { max_concurrent_moves: maxConcurrentMoves } }),
     /** Restores every link of a cluster of separate hosts (./tributary start --hosts). */
     healNetwork: () => request('POST', '/dashboard/actions/network/heal', { body: {} }),
     /** action: crash | shutdown | start | pause-fetching | isolate ({from: everyone | brokers | controller}) */

@@ -6,6 +6,7 @@ import { createConnection, httpUrl } from './connection.js';
 import { createApi } from './actions.js';
 import { createForms } from './forms.js';
 import { createTrace } from './trace.js';
+import { createMoveForm, createBalanceForm } from './balance.js';
 import { createBrokersView } from './render-brokers.js';
 import { createPartitionsView } from './render-partitions.js';
 import { createEventsView } from './render-events.js';
@@ -40,11 +41,14 @@ const forms = createForms(api, {
   browse: $('browse'), browseResults: $('browse-results'), brokers: $('brokers'),
 });
 const trace = createTrace(api, $('trace'), $('trace-result'), forms.status);
+const moves = createMoveForm(api, $('move-replicas'), forms.status);
+createBalanceForm(api, $('balance'), $('balance-result'), forms.status);
 const views = [
   createBrokersView($('brokers')),
   createPartitionsView({
     container: $('partitions'), filterInput: $('topic-filter'), problemsCheckbox: $('only-problems'),
     summary: $('partition-summary'), empty: $('empty'), noMatch: $('no-match'), onDeleteTopic: forms.deleteTopic,
+    onMoveReplicas: moves.prefill,
   }),
   createGroupsView($('groups'), $('groups-empty')),
   createClientsView($('clients'), $('clients-empty'), $('clients-example')),
@@ -87,6 +91,7 @@ function draw() {
   const changes = pending ?? noChanges();
   forms.update(state); // the forms act on the cluster as it is, also while the page shows its past
   trace.update(state);
+  moves.update(state);
   if (past) return;    // the live changes wait: going live again redraws everything
   pending = null;
   for (const view of views) view.render(state, changes);

@@ -1,6 +1,7 @@
 // The actions panel: create topic, produce, steady load, browse; plus the fault buttons in the broker cards and the
 // delete-topic buttons (both delegated here). Results and errors go to #action-status; nothing uses a modal
-// dialog, so tests can click through.
+// dialog, so tests can click through. The Move replicas and Balance forms (balance.js) reuse run, fields,
+// createStatus and fillTopics.
 import { el, setText } from './dom.js';
 import { createLoad } from './load.js';
 import { decodeBase64Utf8, formatTime } from './format.js';
@@ -39,12 +40,12 @@ export function createForms(api, dom) {
 }
 
 /** A form's named controls by name (form.elements.value etc. would clash with collection properties). */
-function fields(form) {
+export function fields(form) {
   return Object.fromEntries([...form.elements].filter(e => e.name).map(e => [e.name, e]));
 }
 
 /** Runs an action, reporting start, success and failure; returns the result or undefined on failure. */
-async function run(status, pending, action, describe) {
+export async function run(status, pending, action, describe) {
   status.show(pending, 'pending');
   try {
     const result = await action();
@@ -56,7 +57,7 @@ async function run(status, pending, action, describe) {
   }
 }
 
-function createStatus(node) {
+export function createStatus(node) {
   return {
     show(text, kind) {
       node.dataset.kind = kind;
@@ -109,7 +110,8 @@ function capReplication(form, brokerCount) {
   if (Number(minIsr.value) > Number(rf.value)) minIsr.value = rf.value;
 }
 
-function fillTopics(select, names) {
+/** Lists `names` in a topic picker, keeping the chosen topic; untouched when the list did not change. */
+export function fillTopics(select, names) {
   const current = [...select.options].map(o => o.value).join('\u0000');
   if (current === names.join('\u0000')) return;
   const selected = select.value;

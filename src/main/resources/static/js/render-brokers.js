@@ -1,11 +1,13 @@
 // The brokers panel: one card per broker, #brokers .broker[data-broker="N"]. Cards are built once and then
 // updated in place (only the values that differ touch the DOM), so a typed "pause seconds" value or a focused
-// button survive the updates that arrive every second.
-import { el, setText, setData, setHidden, setClass, setClassName, badge } from './dom.js';
+// button survive the updates that arrive every second. Two small bars show the broker's replicas and the partitions
+// it leads against the most-loaded broker's, so an uneven cluster shows at a glance (brokerBars, balance-model.js).
+import { el, setText, setData, setAttr, setHidden, setClass, setClassName, badge } from './dom.js';
 import { term, definition } from './glossary.js';
 import { t } from './i18n.js';
 import { brokerLoad, fetchPausedRemainingMs } from './state.js';
 import { shortId } from './format.js';
+import { brokerBars } from './balance-model.js';
 
 export const DEFAULT_PAUSE_SECONDS = 15;
 
@@ -14,6 +16,7 @@ export function createBrokersView(container) {
 
   function render(state) {
     const load = brokerLoad(state);
+    const bars = brokerBars(load);
     const ids = [...state.brokers.keys()].sort((a, b) => a - b);
     for (const [id, card] of cards) {
       if (!state.brokers.has(id)) { card.root.remove(); cards.delete(id); }
@@ -21,7 +24,7 @@ export function createBrokersView(container) {
     let orderChanged = false;
     for (const id of ids) {
       if (!cards.has(id)) { cards.set(id, buildCard(id)); orderChanged = true; }
-      updateCard(cards.get(id), state.brokers.get(id), state.header, load.get(id));
+      updateCard(cards.get(id), state.brokers.get(id), state.header, load.get(id), bars.get(id));
     }
     if (orderChanged) container.replaceChildren(...ids.map(id => cards.get(id).root));
   }
@@ -40,6 +43,8 @@ function buildCard(id) {
     incarnation: el('code'),
     leads: el('b'),
     follows: el('b'),
+    replicasBar: loadBar('replicas', t('brokers.bar.replicas')),
+    leadersBar: loadBar('leaders', t('brokers.bar.leaders')),
     paused: el('p', { class: 'paused', hidden: true }),
     faults: el('div', { class: 'faults', hidden: true }),
     network: el('div', { class: 'faults network', hidden: true }),
@@ -76,17 +81,33 @@ function buildCard(id) {
     el('p', { class: 'facts' },
       term('leader', t('brokers.leads')), ' ', parts.leads, t('brokers.follows'), parts.follows,
       t('brokers.partitions')),
+    el('div', { class: 'load-bars' }, parts.replicasBar.root, parts.leadersBar.root),
     parts.paused,
     parts.faults,
     parts.network);
   return { root, parts };
 }
 
+function loadBar(kind, label) {
+  const fill = el('span', { class: 'load-fill' });
+  const count = el('b', { class: 'load-count' });
+  const root = el('div', { class: 'load-bar', data: { bar: kind, count: 0 } },
+    el('span', { class: 'load-label' }, label), el('span', { class: 'load-track' }, fill), count);
+  return { root, fill, count };
+}
+
+function updateBar(bar, count, pct, title) {
+  setData(bar.root, 'count', count);
+  setText(bar.count, count);
+  if (bar.fill.style.width !== pct + '%') bar.fill.style.width = pct + '%';
+  setAttr(bar.root, 'title', title);
+}
+
 function faultButton(action, id, label, title) {
   return el('button', { type: 'button', title, data: { action, broker: id } }, label);
 }
 
-function updateCard({ root, parts }, b, header, load) {
+function updateCard({ root, parts }, b, header, load, bars) {
   const fenced = b.state === 'fenced';
   const reachable = b.reachable === true ? 'true' : b.reachable === false ? 'false' : 'unknown';
   const serving = header.broker_id === b.broker_id;
@@ -109,6 +130,10 @@ function updateCard({ root, parts }, b, header, load) {
   parts.incarnation.title = b.incarnation_id || '';
   setText(parts.leads, load ? load.leads : 0);
   setText(parts.follows, load ? load.follows : 0);
+  const bar = bars || { replicas: 0, leaders: 0, maxReplicas: 0, maxLeaders: 0, replicasPct: 0, leadersPct: 0 };
+  updateBar(parts.replicasBar, bar.replicas, bar.replicasPct,
+    t('brokers.bar.replicasTitle', bar.replicas, bar.maxReplicas));
+  updateBar(parts.leadersBar, bar.leaders, bar.leadersPct, t('brokers.bar.leadersTitle', bar.leaders, bar.maxLeaders));
 
   const pausedMs = fetchPausedRemainingMs(b, header.server_time_ms);
   setHidden(parts.paused, pausedMs === 0);

@@ -1,7 +1,7 @@
 // The partitions panel: one collapsible group per topic (#partitions .topic[data-topic="t"]) with a summary, a
 // table of at most PAGE_SIZE rows (tr[data-partition="t-p"]) and prev/next paging. Above it, a topic-name filter
 // and "only under-replicated / offline". Internal topics (__consumer_offsets) come last, muted, collapsed until
-// opened, and cannot be deleted from here.
+// opened, and cannot be deleted from here. Each row's "move" button (admin only) fills the Move replicas form.
 //
 // Why it stays fast at 1,000 partitions: only the rows of the current page of an expanded group are in the DOM; a
 // delta updates just the rows whose partition changed, through setters that skip unchanged values; a group's rows
@@ -28,7 +28,8 @@ const HEALTH_BADGE = {
 
 /**
  * @param {{container: Element, filterInput: HTMLInputElement, problemsCheckbox: HTMLInputElement,
- *          summary: Element, empty: Element, noMatch: Element, onDeleteTopic: (topic: string) => void}} dom
+ *          summary: Element, empty: Element, noMatch: Element, onDeleteTopic: (topic: string) => void,
+ *          onMoveReplicas: (topic: string, partition: number) => void}} dom
  */
 export function createPartitionsView(dom) {
   const view = { filter: '', onlyProblems: false, collapsed: new Set(), pages: new Map() };
@@ -47,6 +48,10 @@ export function createPartitionsView(dom) {
 
   dom.filterInput.addEventListener('input', () => { view.filter = dom.filterInput.value.trim().toLowerCase(); redraw(); });
   dom.problemsCheckbox.addEventListener('change', () => { view.onlyProblems = dom.problemsCheckbox.checked; redraw(); });
+  dom.container.addEventListener('click', event => {
+    const button = event.target.closest('button[data-action="move-replicas"]');
+    if (button && dom.onMoveReplicas) dom.onMoveReplicas(button.dataset.topic, Number(button.dataset.partitionId));
+  });
 
   /** A view change (filter, page, collapse) redraws every group from the last state; no server data changed. */
   function redraw() {
@@ -242,16 +247,19 @@ function tableHead() {
       definition('lag_time')) }, t('partitions.col.replicas'))),
     th(term('hw', 'HW')),
     th(term('leo', 'LEO')),
-    el('th', { class: 'col-size', attrs: { scope: 'col' } }, t('partitions.col.size'))));
+    el('th', { class: 'col-size', attrs: { scope: 'col' } }, t('partitions.col.size')),
+    el('th', { class: 'col-move', attrs: { scope: 'col' } }, t('partitions.col.move'))));
 }
 
 function buildRow() {
   const td = cls => el('td', cls ? { class: cls } : {});
   const row = el('tr', {}, td('pid'), td('state'), td('leader'), td('num'), td('ids'), td('ids'), td('bars'),
-    td('num'), td('num'), td('num col-size'));
+    td('num'), td('num'), td('num col-size'), td('col-move'));
   row.cells[1].append(badge('', 'ok'), ' ', badge(t('partitions.belowMinIsr'), 'bad', definition('below_min_isr')), ' ',
     badge(t('partitions.truncated'), 'bad', definition('truncation')), ' ', badge('', 'controller moving'));
   row.cells[6].append(createReplicas());
+  row.cells[10].append(el('button', { type: 'button', class: 'small', title: t('partitions.moveTitle'),
+    data: { action: 'move-replicas' } }, t('partitions.move')));
   return row;
 }
 
@@ -279,7 +287,9 @@ function updateRow(row, p, topic, lagTimeMaxMs, truncation, inDemo) {
   setClassName(row, 'health-' + health + (inDemo ? ' demo-highlight' : ''));
   setData(row, 'demo', inDemo ? '1' : '');
 
-  const [pid, state, leader, epoch, isr, osr, bars, hw, leo, size] = row.cells;
+  const [pid, state, leader, epoch, isr, osr, bars, hw, leo, size, moveCell] = row.cells;
+  setData(moveCell.firstChild, 'topic', p.topic);
+  setData(moveCell.firstChild, 'partitionId', p.partition);
   setText(pid, p.partition);
   setAttr(pid, 'title', (o && o.status_line ? o.status_line : `${p.key}: ${p.state}`)
     + (inDemo ? ' · ' + t('demo.row') : ''));

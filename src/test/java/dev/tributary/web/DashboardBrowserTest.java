@@ -34,7 +34,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * consumer group made through the REST consumer API shows with its member, committed offset and
  * lag, its coordinator's events on the timeline, and a real Kafka producer shows under its broker
  * in the Kafka clients panel while it is connected. The multi-broker story (failover, ISR changes,
- * the page reconnecting) is {@code e2e.DashboardLiveIT}.
+ * the page reconnecting) is {@code e2e.DashboardLiveIT}. The Move replicas and Balance forms ask
+ * this broker and show its answers.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -90,6 +91,12 @@ class DashboardBrowserTest {
   void theCatalogueUnitTestsPassInTheBrowserInBothLanguages() {
     assertThat(passedOnPage("languages")).isEqualTo(9);
     assertThat(passedOnPage("languages&lang=zh")).isEqualTo(9);
+  }
+
+  @Test
+  void theMoveAndBalanceUnitTestsPassInTheBrowserInBothLanguages() {
+    assertThat(passedOnPage("balance")).isEqualTo(12);
+    assertThat(passedOnPage("balance&lang=zh")).isEqualTo(12);
   }
 
   @Test
@@ -190,6 +197,66 @@ class DashboardBrowserTest {
         .until(() -> "5".equals(browser.attribute(row, "data-hw")));
     assertThat(browser.attribute(row, "data-leo")).isEqualTo("5");
     browser.screenshot("dashboard-single-broker");
+  }
+
+  /**
+   * A partition row's move button fills the Move replicas form with the partition and its replicas;
+   * a move to a broker that does not exist shows the broker's refusal; the one-broker cluster's
+   * balance plan says it is balanced, so Balance now stays off; the broker's card has its load
+   * bars.
+   */
+  @Test
+  void theMoveAndBalanceFormsAskTheBrokerAndShowItsAnswers() throws Exception {
+    await().atMost(Duration.ofSeconds(60)).until(() -> status("/actuator/health/readiness") == 200);
+    produce("moving", "{\"records\":[{\"value\":1}]}");
+
+    browser.driver().get("http://127.0.0.1:" + port + "/");
+    String row = "tr[data-partition='moving-0']";
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> "1".equals(browser.attribute(row, "data-leader")));
+    String replicasBar = "#brokers [data-broker='1'] .load-bar[data-bar='replicas']";
+    assertThat(Integer.parseInt(browser.attribute(replicasBar, "data-count")))
+        .isGreaterThanOrEqualTo(1);
+    assertThat(
+            browser.script(
+                "return document.querySelector(arguments[0]).style.width",
+                replicasBar + " .load-fill"))
+        .as("the only broker is the most loaded")
+        .isEqualTo("100%");
+
+    browser
+        .driver()
+        .findElement(By.cssSelector(row + " button[data-action='move-replicas']"))
+        .click();
+    String form = "#move-replicas";
+    assertThat(
+            browser.script(
+                "return document.querySelector('#move-replicas select[name=topic]').value"))
+        .isEqualTo("moving");
+    assertThat(
+            browser.script(
+                "return document.querySelector('#move-replicas input[name=replicas]').value"))
+        .isEqualTo("1");
+    assertThat(browser.attribute(form, "data-moving")).isEqualTo("false");
+    browser.script("document.querySelector('#move-replicas input[name=replicas]').value = '7'");
+    browser.driver().findElement(By.cssSelector(form + " button[type='submit']")).click();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> "error".equals(browser.attribute(form + " .form-result", "data-kind")));
+    assertThat(browser.text(form + " .form-result")).contains("[7]").contains("not registered");
+
+    browser.driver().findElement(By.cssSelector("#balance button[type='submit']")).click();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> "balanced".equals(browser.attribute("#balance", "data-state")));
+    assertThat(browser.attribute("#balance [data-balance='execute']", "disabled")).isNotNull();
+    assertThat(browser.texts("#balance-result .balance-lines p"))
+        .containsExactly("Balanced: nothing to move.");
+    assertThat(browser.attribute("#balance-result tr[data-broker='1']", "data-broker"))
+        .isEqualTo("1");
+    browser.script("document.getElementById('balance').scrollIntoView()");
+    browser.screenshot("dashboard-balance");
   }
 
   @Test
