@@ -145,6 +145,16 @@ class BalanceV3Controller {
         .body(body(started.plan(), started));
   }
 
+  /** Stops this broker's running balance: 202 with where it stopped; 404 40412 if none runs. */
+  @org.springframework.web.bind.annotation.DeleteMapping("/v3/clusters/{clusterId}/balance")
+  ResponseEntity<Balance> stop(@PathVariable String clusterId, HttpServletRequest http) {
+    ApiRequests.requireCluster(broker, clusterId);
+    BalanceService.ExecutionStatus stopped = balance.stop(contexts.of(http));
+    return ResponseEntity.status(HttpStatus.ACCEPTED)
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(body(stopped.plan(), stopped));
+  }
+
   private Balance body(BalancePlan plan, BalanceService.ExecutionStatus run) {
     return new Balance(
         "TributaryBalance",

@@ -92,7 +92,7 @@ class ReassignmentsV3Controller {
       @PathVariable int partition,
       HttpServletRequest http) {
     ApiRequests.requireCluster(broker, clusterId);
-    TopicPartition tp = new TopicPartition(topic, partition);
+    TopicPartition tp = partition(topic, partition);
     return ok(resource(base(), tp, admin.partitionReplicas(contexts.of(http), tp)));
   }
 
@@ -110,7 +110,7 @@ class ReassignmentsV3Controller {
       HttpServletRequest http) {
     ApiRequests.requireCluster(broker, clusterId);
     List<Integer> target = targetReplicas(ApiRequests.object(json, body));
-    return alter(http, new TopicPartition(topic, partition), Optional.of(target));
+    return alter(http, partition(topic, partition), Optional.of(target));
   }
 
   /** Cancels the partition's reassignment: its replicas go back to what they were (202). */
@@ -121,7 +121,7 @@ class ReassignmentsV3Controller {
       @PathVariable int partition,
       HttpServletRequest http) {
     ApiRequests.requireCluster(broker, clusterId);
-    return alter(http, new TopicPartition(topic, partition), Optional.empty());
+    return alter(http, partition(topic, partition), Optional.empty());
   }
 
   private CompletableFuture<ResponseEntity<Reassignment>> alter(
@@ -141,6 +141,20 @@ class ReassignmentsV3Controller {
                   .contentType(MediaType.APPLICATION_JSON)
                   .body(resource(base, tp, admin.partitionReplicas(context, tp)));
             });
+  }
+
+  /** The partition named by a path, or 404 as for any partition that does not exist. */
+  private TopicPartition partition(String topic, int partition) {
+    if (partition < 0) {
+      int count =
+          broker
+              .metadata()
+              .topic(topic)
+              .orElseThrow(() -> UnknownTopicOrPartitionException.unknownTopic(topic))
+              .partitionCount();
+      throw UnknownTopicOrPartitionException.unknownPartition(topic, partition, count);
+    }
+    return new TopicPartition(topic, partition);
   }
 
   private static List<Integer> targetReplicas(JsonNode request) {

@@ -61,7 +61,9 @@ final class DescribeLogDirsApi implements ApiHandler {
       partitions = new HashSet<>();
       for (DescribeLogDirsRequestData.DescribableLogDirTopic topic : describe.data().topics()) {
         for (int partition : topic.partitions()) {
-          partitions.add(new TopicPartition(topic.topic(), partition));
+          if (partition >= 0) { // a negative index names no partition: none is hosted here
+            partitions.add(new TopicPartition(topic.topic(), partition));
+          }
         }
       }
     }

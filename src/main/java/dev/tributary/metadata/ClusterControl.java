@@ -362,7 +362,8 @@ public final class ClusterControl {
         if (leader != -1 && leaving.contains(leader)) {
           leader = electLeader(p.replicas(), isr, eligible);
           if (leader == -1 && uncleanElection(topic)) {
-            leader = electLeader(p.replicas(), p.replicas(), eligible);
+            List<Integer> candidates = uncleanCandidates(p);
+            leader = electLeader(candidates, candidates, eligible);
             if (leader != -1) {
               isr =
                   List.of(leader); // it may lack acknowledged records: the topic chose availability
@@ -370,7 +371,9 @@ public final class ClusterControl {
           }
         }
         if (leader != p.leader() || !isr.equals(p.isr())) {
-          changes.add(change(topic.topicId(), p, isr, leader));
+          changes.add(
+              ReassignmentControl.completeIfCaughtUp(
+                  image, change(topic.topicId(), p, isr, leader)));
         }
       }
     }
@@ -389,13 +392,30 @@ public final class ClusterControl {
       for (PartitionImage p : topic.partitions().values()) {
         if (p.leader() == -1 && p.isr().contains(brokerId)) {
           changes.add(
-              change(topic.topicId(), p, p.isr(), electLeader(p.replicas(), p.isr(), eligible)));
-        } else if (p.leader() == -1 && p.replicas().contains(brokerId) && uncleanElection(topic)) {
-          changes.add(change(topic.topicId(), p, List.of(brokerId), brokerId));
+              ReassignmentControl.completeIfCaughtUp(
+                  image,
+                  change(
+                      topic.topicId(), p, p.isr(), electLeader(p.replicas(), p.isr(), eligible))));
+        } else if (p.leader() == -1
+            && uncleanCandidates(p).contains(brokerId)
+            && uncleanElection(topic)) {
+          changes.add(
+              ReassignmentControl.completeIfCaughtUp(
+                  image, change(topic.topicId(), p, List.of(brokerId), brokerId)));
         }
       }
     }
     return changes;
+  }
+
+  /**
+   * Who may lead by unclean election, best first: the replicas the partition had before any move
+   * (they hold the most), then the ones still being added (they may hold nothing yet).
+   */
+  private static List<Integer> uncleanCandidates(PartitionImage p) {
+    List<Integer> candidates = new ArrayList<>(p.originalReplicas());
+    candidates.addAll(p.addingReplicas());
+    return candidates;
   }
 
   private static boolean uncleanElection(TopicImage topic) {

@@ -121,10 +121,25 @@ public final class ReassignmentControl {
     List<Integer> adding = target.stream().filter(id -> !original.contains(id)).toList();
     List<Integer> removing = original.stream().filter(id -> !target.contains(id)).toList();
     List<Integer> isr = p.isr().stream().filter(id -> !dropped.contains(id)).toList();
-    if (replicas.equals(p.replicas())
-        && adding.equals(p.addingReplicas())
-        && removing.equals(p.removingReplicas())) {
-      return null; // already there, or already moving there
+    if (isr.isEmpty()) {
+      throw new Refusal(
+          Errors.INVALID_REPLICA_ASSIGNMENT,
+          "The target replicas "
+              + target
+              + " of "
+              + name(topic, p)
+              + " drop "
+              + dropped
+              + ", its only in-sync replicas "
+              + p.isr()
+              + "; keep one of them in the target");
+    }
+    boolean unchanged =
+        replicas.equals(p.replicas())
+            && adding.equals(p.addingReplicas())
+            && removing.equals(p.removingReplicas());
+    if (unchanged && !(p.isReassigning() && isr.containsAll(target))) {
+      return null; // already there, or already moving there (and not yet able to complete)
     }
     MetadataRecord.PartitionChange started =
         new MetadataRecord.PartitionChange(

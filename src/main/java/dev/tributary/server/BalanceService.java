@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class BalanceService {
   private static final Logger logger = LoggerFactory.getLogger(BalanceService.class);
   static final long TICK_MS = 250;
+  private static final int MAX_ATTEMPTS = 5;
   public static final int DEFAULT_MAX_CONCURRENT_MOVES = 2;
 
   private final RunningBroker broker;
@@ -108,6 +109,36 @@ public final class BalanceService {
     return execution.status();
   }
 
+  /**
+   * Stops the running execution: no new move starts; the moves in flight are metadata-log state and
+   * complete by themselves (cancel one with a reassignment cancel). Needs ADMIN on the cluster.
+   *
+   * @throws ErrorCodeException NO_REASSIGNMENT_IN_PROGRESS when none runs here
+   */
+  public synchronized ExecutionStatus stop(RequestContext context) {
+    access.require(context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName());
+    if (execution == null || execution.state != State.RUNNING) {
+      throw new ErrorCodeException(
+          Errors.NO_REASSIGNMENT_IN_PROGRESS,
+          "No balance is running on broker " + broker.brokerId());
+    }
+    Execution run = execution;
+    while (!run.pending.isEmpty()) {
+      run.fail(run.pending.poll().partition(), "not started: the balance was stopped");
+    }
+    while (!run.retries.isEmpty()) {
+      run.fail(run.retries.poll().partition(), "not started: the balance was stopped");
+    }
+    run.state = State.STOPPED;
+    run.finishedAtMs = now();
+    logger.info(
+        "Balance stopped by request: {} of {} move(s) done, {} still moving",
+        run.done.size(),
+        run.plan.moves().size(),
+        run.inFlight.size());
+    return run.status();
+  }
+
   /** The last execution started on this broker, running or finished. */
   public synchronized Optional<ExecutionStatus> execution() {
     return Optional.ofNullable(execution).map(Execution::status);
@@ -133,6 +164,23 @@ public final class BalanceService {
     if (run != execution || run.state != State.RUNNING) {
       return;
     }
+    try {
+      step(run);
+    } catch (RuntimeException e) {
+      // Refused now (an ACL revoked mid-run), or a bug: the run ends, saying why, rather than stay
+      // "running" for good. Moves already started complete by themselves.
+      logger.error("Balance stopped", e);
+      for (TopicPartition tp : List.copyOf(run.inFlight.keySet())) {
+        run.fail(tp, "the balance stopped: " + Errors.messageOf(e));
+      }
+      while (!run.pending.isEmpty()) {
+        run.fail(run.pending.poll().partition(), "not started: the balance stopped");
+      }
+      finish(run);
+    }
+  }
+
+  private void step(Execution run) {
     MetadataImage image = broker.replicaManager().metadataImage();
     for (BalancePlan.Move move : List.copyOf(run.inFlight.values())) {
       if (run.starting.contains(move.partition())) {
@@ -153,8 +201,26 @@ public final class BalanceService {
       }
     }
     Map<TopicPartition, Optional<List<Integer>>> next = new LinkedHashMap<>();
+    while (run.inFlight.size() + next.size() < run.maxConcurrentMoves && !run.retries.isEmpty()) {
+      BalancePlan.Move move = run.retries.poll();
+      next.put(move.partition(), Optional.of(move.targetReplicas()));
+      run.inFlight.put(move.partition(), move);
+      run.starting.add(move.partition());
+    }
     while (run.inFlight.size() + next.size() < run.maxConcurrentMoves && !run.pending.isEmpty()) {
       BalancePlan.Move move = run.pending.poll();
+      Optional<PartitionImage> now = partition(image, move.partition());
+      if (now.isEmpty()
+          || now.get().isReassigning()
+          || !now.get().replicas().equals(move.currentReplicas())) {
+        // Someone moved it since the plan was made: a new target here would override theirs.
+        run.fail(
+            move.partition(),
+            "changed since the plan: "
+                + now.map(p -> "replicas " + p.replicas() + (p.isReassigning() ? ", moving" : ""))
+                    .orElse("gone"));
+        continue;
+      }
       next.put(move.partition(), Optional.of(move.targetReplicas()));
       run.inFlight.put(move.partition(), move);
       run.starting.add(move.partition());
@@ -164,7 +230,7 @@ public final class BalanceService {
           .alterPartitionReassignments(run.context, next)
           .whenComplete((outcomes, failure) -> started(run, next, outcomes, failure));
     }
-    if (run.pending.isEmpty() && run.inFlight.isEmpty() && !run.electing) {
+    if (run.pending.isEmpty() && run.retries.isEmpty() && run.inFlight.isEmpty() && !run.electing) {
       run.electing = true;
       electLeaders(run);
       return;
@@ -180,7 +246,21 @@ public final class BalanceService {
     for (TopicPartition tp : requested.keySet()) {
       run.starting.remove(tp); // committed and applied here (or refused): the image tells from now
       if (failure != null) {
-        run.fail(tp, "the controller did not take the move: " + Errors.messageOf(failure));
+        // No answer (a timeout, a lost response, a controller failover): the move may or may not
+        // be committed. Sending the same target again is safe either way (it changes nothing if
+        // it was), so it is retried with the next step, a few times.
+        BalancePlan.Move move = run.inFlight.remove(tp);
+        int attempts = run.attempts.merge(tp, 1, Integer::sum);
+        if (move != null && attempts < MAX_ATTEMPTS) {
+          run.retries.add(move);
+        } else {
+          run.fail(
+              tp,
+              "the controller did not confirm the move after "
+                  + attempts
+                  + " attempts: "
+                  + Errors.messageOf(failure));
+        }
         continue;
       }
       PartitionOutcome outcome = outcomes.get(tp);
@@ -211,6 +291,9 @@ public final class BalanceService {
   }
 
   private synchronized void finish(Execution run) {
+    if (run.state != State.RUNNING) {
+      return; // stopped by request meanwhile
+    }
     run.state = run.failed.isEmpty() ? State.DONE : State.FAILED;
     run.finishedAtMs = now();
     logger.info(
@@ -234,7 +317,9 @@ public final class BalanceService {
   public enum State {
     RUNNING,
     DONE,
-    FAILED
+    FAILED,
+    /** Stopped by request: no new move started; those in flight went on by themselves. */
+    STOPPED
   }
 
   /**
@@ -260,6 +345,11 @@ public final class BalanceService {
     final int maxConcurrentMoves;
     final Deque<BalancePlan.Move> pending;
     final Map<TopicPartition, BalancePlan.Move> inFlight = new LinkedHashMap<>();
+
+    /** Moves whose start was not confirmed; sent again (as they were) before new ones. */
+    final Deque<BalancePlan.Move> retries = new ArrayDeque<>();
+
+    final Map<TopicPartition, Integer> attempts = new java.util.HashMap<>();
 
     /** In flight, but the controller has not answered the request that starts them yet. */
     final Set<TopicPartition> starting = new java.util.HashSet<>();

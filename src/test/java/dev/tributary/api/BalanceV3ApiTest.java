@@ -51,6 +51,11 @@ class BalanceV3ApiTest extends ApiTestSupport {
   }
 
   @Test
+  void stoppingWhenNoBalanceRunsIsNotFound() {
+    assertError(delete(v3("/balance")), 404, 40412, "No balance is running on broker 1");
+  }
+
+  @Test
   void badRequestsAreRefusedAndStartNothing() {
     assertError(get(v3("/balance?exclude=x")), 400, 40002, "comma-separated list of broker ids");
     assertError(get(v3("/balance?exclude=7")), 400, 40002, "Broker 7 is not registered");

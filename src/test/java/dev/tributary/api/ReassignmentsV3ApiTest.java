@@ -118,6 +118,9 @@ class ReassignmentsV3ApiTest extends ApiTestSupport {
     assertError(
         get(v3("/topics/" + topic + "/partitions/3/reassignment")), 404, 40402, "Partition 3");
     assertError(
+        get(v3("/topics/" + topic + "/partitions/-1/reassignment")), 404, 40402, "Partition -1");
+    assertError(delete(v3("/topics/" + topic + "/partitions/-1/reassignment")), 404, 40402, "");
+    assertError(
         post(v3("/topics/" + topic + "/partitions/3/reassignment"), JSON, "{\"replicas\":[1]}"),
         404,
         40402,

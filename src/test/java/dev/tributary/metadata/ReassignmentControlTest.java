@@ -524,6 +524,57 @@ class ReassignmentControlTest {
   }
 
   @Test
+  void anUncleanElectionPrefersAnOriginalReplicaOverOneStillBeingAdded() {
+    partition(0, List.of(1, 2), List.of(1), 1);
+    h.commit(
+        List.of(
+            new MetadataRecord.TopicConfigChanged(
+                TOPIC_ID, "unclean.leader.election.enable", "true")));
+    reassign(0, 4, 2); // replicas [4, 2, 1]: 4 first in replica order, but it holds nothing yet
+
+    fence(1);
+
+    assertThat(p(0).leader()).as("the original replica 2, not the adding 4").isEqualTo(2);
+    assertThat(p(0).isReassigning()).isTrue();
+  }
+
+  @Test
+  void aChangeThatPutsTheWholeTargetInSyncOutsideAnIsrChangeCompletesTheMove() {
+    partition(0, List.of(1, 2), List.of(1), 1);
+    h.commit(
+        List.of(
+            new MetadataRecord.TopicConfigChanged(
+                TOPIC_ID, "unclean.leader.election.enable", "true")));
+    reassign(0, 2); // a shrink to [2]; 2 is not in sync, so it waits
+
+    assertThat(p(0).isReassigning()).isTrue();
+    fence(1); // unclean election: 2 leads with ISR [2], the whole target
+
+    assertThat(p(0).isReassigning()).as("completed by the fencing's own change").isFalse();
+    assertThat(p(0).replicas()).containsExactly(2);
+    assertThat(p(0).leader()).isEqualTo(2);
+  }
+
+  @Test
+  void aNewTargetThatDropsEveryInSyncReplicaIsRefusedAndChangesNothing() {
+    partition(0, List.of(1), List.of(1), 1);
+    reassign(0, 4, 5); // replicas [4, 5, 1], adding [4, 5]
+    alterIsr(0, List.of(4, 1)); // 4 caught up; 5 has not, so the move goes on
+    fence(1); // 4 leads, ISR [4]
+    fence(4); // offline: its last in-sync replica is 4, which is still being added
+    assertThat(p(0).leader()).isEqualTo(-1);
+    assertThat(p(0).isr()).containsExactly(4);
+    PartitionImage before = p(0);
+
+    ReassignmentControl.Result result = reassign(0, 1, 5); // would drop 4, the only copy in sync
+
+    assertThat(result.records()).isEmpty();
+    assertThat(result.outcomes().get(tp(0)).error()).isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT);
+    assertThat(result.outcomes().get(tp(0)).message()).contains("its only in-sync replicas [4]");
+    assertThat(p(0)).isEqualTo(before);
+  }
+
+  @Test
   void aReassignmentInProgressSurvivesASnapshotThroughItsEncoding() {
     partition(0, List.of(1, 2, 3), List.of(1, 2, 3), 1);
     reassign(0, 3, 4, 5);
