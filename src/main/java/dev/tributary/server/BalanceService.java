@@ -176,6 +176,9 @@ public final class BalanceService {
       while (!run.pending.isEmpty()) {
         run.fail(run.pending.poll().partition(), "not started: the balance stopped");
       }
+      while (!run.retries.isEmpty()) {
+        run.fail(run.retries.poll().partition(), "not started: the balance stopped");
+      }
       finish(run);
     }
   }
@@ -201,13 +204,13 @@ public final class BalanceService {
       }
     }
     Map<TopicPartition, Optional<List<Integer>>> next = new LinkedHashMap<>();
-    while (run.inFlight.size() + next.size() < run.maxConcurrentMoves && !run.retries.isEmpty()) {
+    while (run.inFlight.size() < run.maxConcurrentMoves && !run.retries.isEmpty()) {
       BalancePlan.Move move = run.retries.poll();
       next.put(move.partition(), Optional.of(move.targetReplicas()));
       run.inFlight.put(move.partition(), move);
       run.starting.add(move.partition());
     }
-    while (run.inFlight.size() + next.size() < run.maxConcurrentMoves && !run.pending.isEmpty()) {
+    while (run.inFlight.size() < run.maxConcurrentMoves && !run.pending.isEmpty()) {
       BalancePlan.Move move = run.pending.poll();
       Optional<PartitionImage> now = partition(image, move.partition());
       if (now.isEmpty()
@@ -251,7 +254,7 @@ public final class BalanceService {
         // it was), so it is retried with the next step, a few times.
         BalancePlan.Move move = run.inFlight.remove(tp);
         int attempts = run.attempts.merge(tp, 1, Integer::sum);
-        if (move != null && attempts < MAX_ATTEMPTS) {
+        if (move != null && attempts < MAX_ATTEMPTS && run.state == State.RUNNING) {
           run.retries.add(move);
         } else {
           run.fail(

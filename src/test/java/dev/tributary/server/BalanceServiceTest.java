@@ -30,7 +30,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -409,11 +408,6 @@ class BalanceServiceTest {
   }
 
   @Test
-  @Disabled(
-      "BalanceService bug: step() puts each move it starts both in `next` and in `run.inFlight`,"
-          + " then loops while inFlight.size() + next.size() < maxConcurrentMoves, so each move"
-          + " counts twice and one step starts only ceil(room / 2) moves; the limit is reached a"
-          + " tick or more later, in more calls")
   void theFirstStepStartsAsManyMovesAsTheLimitAllowsInOneCall() {
     skewed();
 
@@ -514,10 +508,6 @@ class BalanceServiceTest {
   }
 
   @Test
-  @Disabled(
-      "BalanceService bug: a start still unconfirmed when the balance is stopped, whose call then"
-          + " fails, goes to the retry queue of the stopped run and vanishes from the status"
-          + " (neither done, in flight nor failed)")
   void aStartUnconfirmedWhenStoppedStaysAccountedFor() {
     skewed();
     balance.execute(ALICE, Set.of(), 1);
