@@ -49,13 +49,28 @@ final class DelayedProduce {
                 .acked()
                 .whenComplete(
                     (ok, failure) ->
-                        settle(
-                            tp,
-                            failure == null
-                                ? ProducePartitionResult.appended(appended.info())
-                                : ProducePartitionResult.failed(
-                                    Errors.forException(failure), Errors.messageOf(failure)))));
+                        settle(tp, ProducePartitionResult.acknowledged(appended.info(), failure))));
     return answer;
+  }
+
+  /**
+   * The answer for an append whose acknowledgement is already settled, or null while it waits. A
+   * settled failure is a failure: leadership can end (a leader change, a reassignment removing this
+   * replica) or the ISR shrink on another thread between the append and this look, and records that
+   * only this replica holds must not be answered as written.
+   */
+  static ProducePartitionResult settled(Partition.AppendResult appended) {
+    CompletableFuture<Void> acked = appended.acked();
+    if (!acked.isDone()) {
+      return null;
+    }
+    Throwable failure = null;
+    try {
+      acked.join();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    return ProducePartitionResult.acknowledged(appended.info(), failure);
   }
 
   private void settle(TopicPartition tp, ProducePartitionResult result) {

@@ -37,6 +37,16 @@ public record ProducePartitionResult(
         info.recordCount());
   }
 
+  /**
+   * The answer once a partition's acknowledgement settled: written, or failed with {@code
+   * failure}'s Kafka error (wrapped or not).
+   */
+  static ProducePartitionResult acknowledged(LogAppendInfo info, Throwable failure) {
+    return failure == null
+        ? appended(info)
+        : failed(Errors.forException(failure), Errors.messageOf(failure));
+  }
+
   /** A partition that failed with {@code error}. */
   public static ProducePartitionResult failed(Errors error, String message) {
     if (error == Errors.NONE) {

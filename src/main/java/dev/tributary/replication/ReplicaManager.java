@@ -340,7 +340,7 @@ public final class ReplicaManager {
       try {
         Partition.AppendResult appended =
             leaderPartition(tp).appendRecordsAsLeader(entry.getValue(), acks);
-        ProducePartitionResult now = resultIfSettled(appended);
+        ProducePartitionResult now = DelayedProduce.settled(appended);
         if (now != null) {
           results.put(tp, now);
         } else {
@@ -357,25 +357,6 @@ public final class ReplicaManager {
     return new DelayedProduce(waiting, results, timeoutMs)
         .start(scheduler)
         .thenApplyAsync(done -> done, delayedCompletionExecutor);
-  }
-
-  /**
-   * The answer for an append whose acknowledgement is already settled, or null while it waits. A
-   * settled failure is a failure: leadership can end (a leader change, a reassignment removing this
-   * replica) or the ISR shrink on another thread between the append and this look, and records that
-   * only this replica holds must not be answered as written.
-   */
-  static ProducePartitionResult resultIfSettled(Partition.AppendResult appended) {
-    CompletableFuture<Void> acked = appended.acked();
-    if (!acked.isDone()) {
-      return null;
-    }
-    try {
-      acked.join();
-      return ProducePartitionResult.appended(appended.info());
-    } catch (RuntimeException failure) {
-      return ProducePartitionResult.failed(Errors.forException(failure), Errors.messageOf(failure));
-    }
   }
 
   /**

@@ -11,10 +11,11 @@ import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /**
- * How {@link ReplicaManager#appendRecords} answers an append whose acknowledgement settled before
- * it looked: leadership can end, or the ISR shrink, on another thread between the append and that
- * look (a reassignment that removes the leader did it in the e2e test), and the records then exist
- * only here, so they must be answered as failed, never as written.
+ * How {@link ReplicaManager#appendRecords} (through {@link DelayedProduce#settled}) answers an
+ * append whose acknowledgement settled before it looked: leadership can end, or the ISR shrink, on
+ * another thread between the append and that look (a reassignment that removes the leader did it in
+ * the e2e test), and the records then exist only here, so they must be answered as failed, never as
+ * written.
  */
 class AppendAcknowledgementTest {
   private static final LogAppendInfo APPENDED = new LogAppendInfo(25, 29, 5, 400, 1L, -1L, 0L);
@@ -22,7 +23,7 @@ class AppendAcknowledgementTest {
   @Test
   void anAcknowledgedAppendIsWritten() {
     ProducePartitionResult result =
-        ReplicaManager.resultIfSettled(
+        DelayedProduce.settled(
             new Partition.AppendResult(APPENDED, CompletableFuture.completedFuture(null)));
 
     assertThat(result.error()).isEqualTo(Errors.NONE);
@@ -36,7 +37,7 @@ class AppendAcknowledgementTest {
         new CompletionException(new NotLeaderOrFollowerException("Broker 1 no longer leads t-0")));
 
     ProducePartitionResult result =
-        ReplicaManager.resultIfSettled(new Partition.AppendResult(APPENDED, acked));
+        DelayedProduce.settled(new Partition.AppendResult(APPENDED, acked));
 
     assertThat(result.error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
     assertThat(result.errorMessage()).contains("no longer leads");
@@ -48,7 +49,7 @@ class AppendAcknowledgementTest {
     acked.completeExceptionally(new NotEnoughReplicasAfterAppendException("ISR [1] < 2"));
 
     ProducePartitionResult result =
-        ReplicaManager.resultIfSettled(new Partition.AppendResult(APPENDED, acked));
+        DelayedProduce.settled(new Partition.AppendResult(APPENDED, acked));
 
     assertThat(result.error()).isEqualTo(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND);
   }
@@ -56,8 +57,7 @@ class AppendAcknowledgementTest {
   @Test
   void anAppendStillWaitingHasNoAnswerYet() {
     assertThat(
-            ReplicaManager.resultIfSettled(
-                new Partition.AppendResult(APPENDED, new CompletableFuture<>())))
+            DelayedProduce.settled(new Partition.AppendResult(APPENDED, new CompletableFuture<>())))
         .isNull();
   }
 }
