@@ -407,10 +407,23 @@ class KafkaClientsIT {
                           AlterConfigOp.OpType.DELETE))))
           .all()
           .get(30, TimeUnit.SECONDS);
+      // The Admin client sends DescribeConfigs to whichever broker it likes; as in Kafka, only the
+      // broker that handled the alter is sure to have applied it when the alter returns, so a
+      // describe answered by another broker may show the old value for a few milliseconds.
       Map<String, ConfigEntry> configs =
-          admin.describeConfigs(List.of(resource)).all().get().get(resource).entries().stream()
-              .collect(Collectors.toMap(ConfigEntry::name, e -> e));
-      assertThat(configs.get("retention.ms").value()).isEqualTo("3600000");
+          await("retention.ms described through the Admin client")
+              .atMost(FAILOVER)
+              .until(
+                  () ->
+                      admin
+                          .describeConfigs(List.of(resource))
+                          .all()
+                          .get(30, TimeUnit.SECONDS)
+                          .get(resource)
+                          .entries()
+                          .stream()
+                          .collect(Collectors.toMap(ConfigEntry::name, e -> e)),
+                  c -> "3600000".equals(c.get("retention.ms").value()));
       assertThat(configs.get("retention.ms").source())
           .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
       assertThat(configs.get("min.insync.replicas").source())
