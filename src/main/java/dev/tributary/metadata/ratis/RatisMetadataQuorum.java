@@ -201,13 +201,24 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
               .setOption(RaftStorage.StartupOption.RECOVER)
               .build();
       server.start();
-      return new RatisMetadataQuorum(
-          localBrokerId,
-          server,
-          stateMachine,
-          events,
-          leadershipListeners,
-          options.appendTimeout().toMillis());
+      RatisMetadataQuorum quorum =
+          new RatisMetadataQuorum(
+              localBrokerId,
+              server,
+              stateMachine,
+              events,
+              leadershipListeners,
+              options.appendTimeout().toMillis());
+      if (listeners.containsKey(localBrokerId)) {
+        List<RaftPeer> voterPeers =
+            peers.stream().filter(p -> p.getStartupRole() == RaftPeerRole.FOLLOWER).toList();
+        ListenerJoin.start(
+            RaftGroup.valueOf(GROUP_ID, voterPeers),
+            peer(localBrokerId, localAddress, RaftPeerRole.LISTENER),
+            parameters(options),
+            quorum.closed::get);
+      }
+      return quorum;
     } catch (IOException | RuntimeException e) {
       // A failed start leaves non-daemon Ratis threads behind unless the server is closed.
       closeQuietly(server);

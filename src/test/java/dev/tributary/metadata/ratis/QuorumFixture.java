@@ -71,6 +71,24 @@ final class QuorumFixture implements AutoCloseable {
     return TestPorts.next(count);
   }
 
+  /**
+   * Gives the next broker id a listener's address, as {@code ./tributary add-broker} does for a
+   * running cluster; members started before keep the listener list they started with. Not started.
+   */
+  int addListener() {
+    int id = voters.size() + listeners.size() + 1;
+    listeners.put(id, new InetSocketAddress("127.0.0.1", freePorts(1).get(0)));
+    return id;
+  }
+
+  /** Starts a member with the given listener list (an older or newer static configuration). */
+  RatisMetadataQuorum start(int brokerId, Map<Integer, InetSocketAddress> listenersKnown) {
+    RatisMetadataQuorum quorum =
+        RatisMetadataQuorum.start(brokerId, voters, listenersKnown, dir(brokerId), options);
+    running.put(brokerId, quorum);
+    return quorum;
+  }
+
   Path dir(int brokerId) {
     return root.resolve("b" + brokerId);
   }

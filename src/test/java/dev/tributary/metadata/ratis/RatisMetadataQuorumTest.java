@@ -80,6 +80,40 @@ class RatisMetadataQuorumTest {
   }
 
   @Test
+  void aListenerAddedToARunningQuorumCatchesUpFromASnapshotAndStaysAMemberAcrossRestarts() {
+    // A snapshot every 4 entries and purged logs: the new listener cannot get the first entries
+    // from the log and must be sent a snapshot.
+    quorum =
+        QuorumFixture.create(dir, 3, 0, RatisQuorumOptions.DEFAULTS.withSnapshotThresholdEntries(4))
+            .startAll();
+    RatisMetadataQuorum leader = quorum.awaitLeader();
+    for (String topic : List.of("a", "b", "c", "d", "e", "f")) {
+      quorum.appendTopic(leader, topic);
+    }
+
+    int added = quorum.addListener();
+    RatisMetadataQuorum listener = quorum.start(added, Map.of(added, quorum.listeners.get(added)));
+    quorum.awaitImages(leader.image());
+    quorum.appendTopic(leader, "after-join");
+    quorum.awaitImages(leader.image());
+    assertThat(listener.image().topic("a")).isPresent();
+    assertThat(listener.activeControllerId()).hasValue(leader.localBrokerId());
+    assertThat(listener.isActiveController()).isFalse();
+
+    // Every member restarts; the voters with their original static configuration, which does not
+    // name the listener: the configuration in the log does, so it keeps receiving the log.
+    quorum.stopAll();
+    for (int voter : quorum.voters.keySet()) {
+      quorum.start(voter, Map.of());
+    }
+    quorum.start(added, Map.of(added, quorum.listeners.get(added)));
+    RatisMetadataQuorum newLeader = quorum.awaitLeader();
+    quorum.appendTopic(newLeader, "after-restart");
+    quorum.awaitImages(newLeader.image());
+    assertThat(quorum.member(added).image().topic("after-restart")).isPresent();
+  }
+
+  @Test
   void closingTheLeaderElectsANewOneThatKeepsEverythingAndTheOldOneCatchesUp() {
     quorum = QuorumFixture.create(dir, 3, 0, RatisQuorumOptions.DEFAULTS).startAll();
     Map<Integer, List<Boolean>> activeSeen = new ConcurrentHashMap<>();
