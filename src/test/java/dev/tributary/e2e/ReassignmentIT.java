@@ -15,7 +15,10 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -24,9 +27,11 @@ import tools.jackson.databind.JsonNode;
  * Moving replicas between broker processes while they serve (KIP-455), end to end: a move under an
  * {@code acks=all} load that takes leadership off a leaving leader and loses nothing, the removed
  * replica's files gone; moves that cannot finish (their new broker is down): one cancelled, one
- * surviving a restart of the controller's process and completing once the broker is back. One
- * cluster of three for the class; every test starts with every broker running.
+ * surviving a restart of the controller's process and completing once the broker is back; a fourth
+ * broker joining the running cluster and taking its share under load. One cluster of three (four
+ * for the last test) for the class; every test starts with every broker running.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReassignmentIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   private static final String V3 = "/v3/clusters/" + TestCluster.CLUSTER_ID;
@@ -62,6 +67,7 @@ class ReassignmentIT {
   }
 
   @Test
+  @Order(1)
   void aMoveOffTheLeaderUnderLoadLosesNoAcknowledgedRecord() throws Exception {
     String topic = "moving";
     HistoryChecker history = new HistoryChecker(topic);
@@ -108,6 +114,7 @@ class ReassignmentIT {
    * is metadata-log state) and completes once the broker is back.
    */
   @Test
+  @Order(2)
   void movesToADownBrokerWaitSurviveAControllerRestartAndCanBeCancelled() throws Exception {
     client.createTopic("pending", 1, 2, Map.of());
     client.createTopic("cancelled", 1, 2, Map.of());
@@ -188,6 +195,67 @@ class ReassignmentIT {
     assertThat(after.path("balanced").booleanValue()).as(after.path("text").asString()).isTrue();
     assertThat(replicasOn(down, "skewed")).isBetween(3, 5); // 12 replicas on 3 brokers: about 4
     ReplicationChecks.awaitFullIsr(cluster, client, "skewed", 6, MOVE);
+  }
+
+  /**
+   * A fourth broker joins the running cluster (a listener of the metadata quorum the voters were
+   * not configured with): it registers with no partitions, and a balance under an {@code acks=all}
+   * load moves a share of the replicas and leaders onto it without losing an acknowledged record.
+   * Last: the cluster has four brokers after it.
+   */
+  @Test
+  @Order(3)
+  void aBrokerAddedToTheRunningClusterTakesItsShareUnderLoad() throws Exception {
+    String topic = "growing";
+    HistoryChecker history = new HistoryChecker(topic);
+    client.createTopic(topic, 4, 2, Map.of("min.insync.replicas", "2"));
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 4, MOVE);
+
+    try (ProducerLoad load = ProducerLoad.start(cluster, client, history, topic, 4, 19)) {
+      await("records acknowledged before the new broker")
+          .atMost(MOVE)
+          .until(() -> history.acknowledgedSentAfter(Long.MIN_VALUE, 0) >= 20);
+      BrokerProcess added = cluster.addListener();
+      int id = added.brokerId();
+      await("broker " + id + " registered and unfenced")
+          .atMost(MOVE)
+          .until(() -> "alive".equals(client.brokerStates().get(id)));
+      assertThat(client.getJson(added, V3 + "/brokers").path("data").size()).isEqualTo(id);
+      assertThat(replicasOn(id, topic)).isZero();
+
+      HttpResponse<String> balancing = client.send("POST", cluster.get(1), V3 + "/balance", "{}");
+      assertThat(balancing.statusCode()).as(balancing.body()).isEqualTo(202);
+      await("the balance done")
+          .atMost(MOVE)
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  client
+                      .getJson(cluster.get(1), V3 + "/balance")
+                      .path("execution")
+                      .path("state")
+                      .asString()
+                      .equals("done"));
+      long afterBalance = System.nanoTime();
+      await("records acknowledged after the balance")
+          .atMost(MOVE)
+          .until(() -> history.acknowledgedSentAfter(afterBalance, 0) >= 10);
+    }
+    // After the balance, the plan is empty and every broker, the new one too, holds an even share
+    // of all replicas (within one) — the load's topic and those of the earlier tests.
+    JsonNode after = client.getJson(cluster.get(1), V3 + "/balance");
+    String text = after.path("text").asString();
+    assertThat(after.path("balanced").booleanValue()).as(text).isTrue();
+    List<Integer> counts = new ArrayList<>();
+    after.path("brokers").forEach(b -> counts.add(b.path("replicas_before").asInt()));
+    assertThat(counts).as(text).hasSize(4);
+    assertThat(java.util.Collections.max(counts) - java.util.Collections.min(counts))
+        .as(text)
+        .isLessThanOrEqualTo(1);
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 4, MOVE);
+    Result result = history.check(ReplicationChecks.views(cluster, client, topic, 4));
+    System.out.println(topic + ": " + result.summary());
+    result.assertNoViolations();
   }
 
   private static int replicasOn(int broker, String topic) throws Exception {

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * A cluster of real broker processes on loopback (or on the hosts of a {@link TestNetwork}: {@link
@@ -33,8 +34,13 @@ final class TestCluster implements AutoCloseable {
           "--tributary.security.bootstrap-api-key=admin:"
               + "33fe89e88fd446a77a3d9a82fe2122d4643c03914ba4e7708f811fbb0a20f415");
 
-  private final Map<Integer, BrokerProcess> brokers = new TreeMap<>();
-  private final Map<Integer, Integer> raftPorts = new TreeMap<>();
+  /** Concurrent: load threads iterate it while {@link #addListener} adds a broker. */
+  private final Map<Integer, BrokerProcess> brokers = new ConcurrentSkipListMap<>();
+
+  private final Map<Integer, Integer> raftPorts = new ConcurrentSkipListMap<>();
+  private final Path dataDir;
+  private final Path logDir;
+  private final List<String> commonArgs;
 
   TestCluster(Path dataDir, Path logDir, int size) {
     this(dataDir, logDir, size, List.of());
@@ -75,6 +81,9 @@ final class TestCluster implements AutoCloseable {
                 "--tributary.cluster-secret=" + SECRET,
                 "--tributary.controller.quorum-voters=" + voters));
     args.addAll(extraArgs);
+    this.dataDir = dataDir;
+    this.logDir = logDir;
+    this.commonArgs = List.copyOf(args);
     httpPorts.forEach(
         (id, port) ->
             brokers.put(
@@ -114,6 +123,40 @@ final class TestCluster implements AutoCloseable {
       }
     }
     return startAll();
+  }
+
+  /**
+   * Starts the next broker (on loopback) as {@code ./tributary add-broker} does: a listener of the
+   * metadata quorum that the running voters have never heard of; waits until it is ready. It is in
+   * {@link #all} from then on, as a client learns of a broker once it is registered.
+   */
+  BrokerProcess addListener() {
+    int id = brokers.size() + 1;
+    raftPorts.put(id, TestPorts.next());
+    List<String> args = new ArrayList<>(commonArgs);
+    args.add("--tributary.controller.quorum-listeners=" + id + "@127.0.0.1:" + raftPorts.get(id));
+    BrokerProcess broker =
+        new BrokerProcess(
+            dataDir.resolve("broker-" + id),
+            id,
+            TestPorts.next(),
+            logDir.resolve("broker-" + id + ".log"),
+            args,
+            "127.0.0.1",
+            null);
+    broker.launch();
+    try {
+      broker.awaitReady();
+    } catch (RuntimeException | Error e) {
+      try {
+        broker.close(); // not in the map yet: close() of the cluster would leave it running
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      throw e;
+    }
+    brokers.put(id, broker);
+    return broker;
   }
 
   /** Starts broker {@code id} again on its data and waits until it is ready. */
