@@ -66,7 +66,8 @@ class HostsClusterIT {
             e2e.logDir(),
             List.of(
                 "--tributary.replica-lag-time-max-ms=" + REPLICA_LAG_TIME_MAX_MS,
-                "--tributary.request-timeout-ms=5000"));
+                "--tributary.request-timeout-ms=5000",
+                "--tributary.dashboard.fault-actions=true"));
     client = new ClusterClient(cluster);
     cluster.mark("hosts: " + network);
     cluster.startAll();
@@ -216,6 +217,99 @@ class HostsClusterIT {
   @Order(3)
   void aLeaderOnTheControllersBrokerCutOffLikewiseLosesNothing() throws Exception {
     cutLeaderOff("cut-controller-leader", true);
+  }
+
+  /**
+   * The last in-sync replica cut off from everyone and then killed, with {@code
+   * min.insync.replicas} 2 (replication factor 2): its follower had stopped fetching and left the
+   * ISR, so acknowledged records may exist only on the leader. The partition must go offline rather
+   * than lose them: the controller fences the leader and leaves it the ISR's only member with no
+   * leader, and does not elect the live, out-of-sync follower (no unclean election), even once it
+   * fetches again; writes fail. When the old leader comes back it leads again, the follower catches
+   * up, and no acknowledged record is lost.
+   */
+  @Test
+  @Order(4)
+  void theLastInSyncReplicaIsolatedThenKilledLeavesThePartitionOfflineNotLossy() throws Exception {
+    String topic = "last-isr";
+    HistoryChecker history = new HistoryChecker(topic);
+    client.createTopic(topic, 1, 2, Map.of("min.insync.replicas", "2"));
+    awaitFullIsr(topic, 1);
+    PartitionState before = client.partition(topic, 0);
+    int leader = before.leader();
+    int follower = before.replicas().stream().filter(id -> id != leader).findFirst().orElseThrow();
+    BrokerProcess bystander =
+        cluster.all().stream()
+            .filter(b -> !before.replicas().contains(b.brokerId()))
+            .findFirst()
+            .orElseThrow();
+    ProducerLoad load = ProducerLoad.start(cluster, client, history, topic, 1, 21L);
+    awaitAcknowledged(history, topic, 0, System.nanoTime(), 10);
+
+    cluster.mark("broker " + follower + " stops fetching " + topic + "-0");
+    pauseFetching(follower, 300);
+    await("the ISR of " + topic + "-0 down to its leader " + leader)
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> client.partition(bystander, topic, 0).isr().equals(List.of(leader)));
+
+    cluster.mark("isolating broker " + leader + ", the last in-sync replica of " + topic + "-0");
+    network.isolate(leader);
+    await("broker " + leader + " fenced; " + topic + "-0 without a leader")
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () ->
+                "fenced".equals(brokerStates(bystander).get(leader))
+                    && client.partition(bystander, topic, 0).leader() == -1);
+    assertThat(client.partition(bystander, topic, 0).isr())
+        .as("the fenced last member stays in the ISR")
+        .containsExactly(leader);
+    cluster.get(leader).kill();
+    cluster.mark("broker " + leader + " killed; broker " + follower + " fetches again");
+    pauseFetching(follower, 1); // a pause of 1 s replaces the long one
+
+    // Offline, not unclean: the follower is alive and would take any leadership offered.
+    await("no leader for " + topic + "-0 while its only in-sync replica is down")
+        .during(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                "alive".equals(brokerStates(bystander).get(follower))
+                    && client.partition(bystander, topic, 0).leader() == -1);
+    List<String> refused = produceTo(history, bystander, topic, 0);
+    assertThat(
+            history.ops().stream()
+                .filter(op -> refused.contains(op.value()))
+                .map(HistoryChecker.Op::outcome))
+        .as("a produce while the partition is offline")
+        .doesNotContain(Outcome.OK);
+
+    cluster.mark("healing; broker " + leader + " restarts");
+    network.heal();
+    cluster.restart(leader);
+    await(topic + "-0 led by broker " + leader + " again")
+        .atMost(HEAL)
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> client.partition(bystander, topic, 0).leader() == leader);
+    long back = System.nanoTime();
+    awaitAcknowledged(history, topic, 0, back, 5);
+    load.close();
+    awaitFullIsr(topic, 1);
+    Result result = history.check(ReplicationChecks.views(cluster, client, topic, 1));
+    System.out.printf("%s: %s%n", topic, result.summary());
+    result.assertNoViolations();
+  }
+
+  private static void pauseFetching(int brokerId, int seconds) throws Exception {
+    HttpResponse<String> paused =
+        client.send(
+            "POST",
+            cluster.get(brokerId),
+            "/dashboard/actions/brokers/" + brokerId + "/pause-fetching",
+            "{\"seconds\":" + seconds + "}");
+    assertThat(paused.statusCode()).as(paused.body()).isEqualTo(202);
   }
 
   /**
