@@ -65,9 +65,12 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
                                      guided demos: without NAME, list them; with NAME, explain one idea step
                                      by step, make it happen on this cluster, check the outcome (exit 1 if a
                                      claim fails) and say what to look at on the dashboard (docs/demos.md)
-  chaos [--minutes N] [--seed S]     run the randomized replication chaos test (ReplicationChaosIT) for N
+  chaos [--network] [--minutes N] [--seed S]
+                                     run the randomized replication chaos test (ReplicationChaosIT) for N
                                      minutes (default 3): SIGKILL, SIGSTOP and SIGTERM of random brokers
-                                     under acks=all load, then every produce checked; seed S replays it
+                                     under acks=all load, then every produce checked; seed S replays it.
+                                     --network: brokers on separate hosts (network namespaces, needs root)
+                                     and network faults too: partitions, one-way and lossy links
   help [--lang zh|en]                this text (in Chinese with --lang zh, or when LANG / LC_ALL starts with zh)
 
 Broker N listens on 127.0.0.1:808N (see TRIBUTARY_PORT_BASE), or SUBNET.N:808N with --hosts. The data directory is ./data unless --data DIR or
@@ -143,7 +146,10 @@ usage_zh() {
                                      引导式演示：不带名称时列出所有演示；带名称时逐步讲解一个概念，在本集群上
                                      实际运行，检查结果（有断言不成立时退出码为 1），并指出仪表盘上该看什么
                                      （docs/demos.md）
-  chaos [--minutes N] [--seed S]     运行随机化的复制混沌测试（ReplicationChaosIT）N 分钟（默认 3）
+  chaos [--network] [--minutes N] [--seed S]
+                                     运行随机化的复制混沌测试（ReplicationChaosIT）N 分钟（默认 3）；
+                                     --network：broker 位于各自的主机（网络命名空间，需要 root），并加入网络
+                                     故障：分区、单向链路和丢包链路
   help [--lang zh|en]                本说明（--lang zh，或 LANG / LC_ALL 以 zh 开头时为中文）
 
 broker N 监听 127.0.0.1:808N（见 TRIBUTARY_PORT_BASE），使用 --hosts 时为 网段.N:808N。数据目录默认为 ./data，可用 --data 目录 或

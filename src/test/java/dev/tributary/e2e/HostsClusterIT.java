@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -92,6 +93,18 @@ class HostsClusterIT {
         .atMost(HEAL)
         .pollInterval(Duration.ofMillis(200))
         .until(() -> brokerStates(cluster.get(1)).values().stream().allMatch("alive"::equals));
+  }
+
+  /** A test that failed with a broker's fetching paused must not leave it so for the next one. */
+  @AfterEach
+  void fetchingResumed() throws Exception {
+    network.heal();
+    for (int id : pausedFetching) {
+      if (cluster.get(id).isAlive() && !cluster.get(id).isPaused()) {
+        pauseFetching(id, 1); // a pause of 1 s replaces the long one
+      }
+    }
+    pausedFetching.clear();
   }
 
   @Test
@@ -302,7 +315,124 @@ class HostsClusterIT {
     result.assertNoViolations();
   }
 
+  /**
+   * The negative control over the network: the checker must report loss when a topic allows it.
+   * {@code min.insync.replicas} 1 and unclean election on; the follower stops fetching and leaves
+   * the ISR; the leader alone acknowledges a batch, then is cut off from the other brokers (clients
+   * still reach it); the controller fences it and elects the out-of-sync follower, which takes
+   * writes at the same offsets; healed, the old leader truncates the batch it acknowledged.
+   */
+  @Test
+  @Order(5)
+  void theCheckerReportsLossWhenAnIsolatedLeaderIsReplacedUncleanly() throws Exception {
+    String topic = "unclean-network";
+    client.createTopic(
+        topic, 1, 2, Map.of("min.insync.replicas", "1", "unclean.leader.election.enable", "true"));
+    awaitFullIsr(topic, 1);
+    PartitionState before = client.partition(topic, 0);
+    int leader = before.leader();
+    int follower = before.replicas().stream().filter(id -> id != leader).findFirst().orElseThrow();
+    Set<Integer> others = new TreeSet<>(Set.of(1, 2, 3));
+    others.remove(leader);
+    BrokerProcess majority = cluster.get(others.iterator().next());
+    HistoryChecker history = new HistoryChecker(topic);
+
+    produceTo(history, cluster.get(leader), topic, 0);
+    pauseFetching(follower, 300);
+    // acks=all waits for the whole ISR: this produce is acknowledged once the follower, caught up
+    // no more, has left it (after replica.lag.time.max.ms), by the leader alone.
+    List<String> onlyOnLeader = produceTo(history, cluster.get(leader), topic, 0);
+    await("the ISR of " + topic + "-0 down to its leader " + leader)
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> client.partition(majority, topic, 0).isr().equals(List.of(leader)));
+
+    cluster.mark("cutting broker " + leader + " off from " + others + " (unclean control)");
+    network.cut(leader, others);
+    pauseFetching(follower, 1);
+    await(topic + "-0 led uncleanly by broker " + follower)
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> client.partition(majority, topic, 0).leader() == follower);
+    List<String> onFollower = produceTo(history, cluster.get(follower), topic, 0);
+    network.heal();
+    awaitFullIsr(topic, 1);
+
+    Result result = history.check(ReplicationChecks.views(cluster, client, topic, 1));
+    System.out.println(topic + ": " + result.summary() + "\n" + result.firstOfEachKind(5));
+    assertThat(
+            history.ops().stream()
+                .filter(op -> onlyOnLeader.contains(op.value()) || onFollower.contains(op.value()))
+                .map(HistoryChecker.Op::outcome))
+        .as("both batches acknowledged")
+        .containsOnly(Outcome.OK);
+    assertThat(result.of(HistoryChecker.Kind.LOST))
+        .as(result.summary())
+        .isNotEmpty()
+        .allSatisfy(
+            v ->
+                assertThat(
+                        onlyOnLeader.stream()
+                            .anyMatch(value -> v.detail().contains("'" + value + "'")))
+                    .isTrue());
+  }
+
+  /**
+   * A seeded random soak of network faults ({@link NetworkNemesis}: partitions, bridges, one-way
+   * and lossy links, kills and pauses) under an {@code acks=all} load, for {@code
+   * -Dtributary.chaos.seconds} (10 by default; {@code ./tributary chaos --network --minutes N} for
+   * longer), then heal, full ISR, and the checker: nothing acknowledged lost, no divergent copy.
+   */
+  @Test
+  @Order(6)
+  void randomNetworkFaultsLoseNoAcknowledgedRecord() throws Exception {
+    long seconds = Long.getLong("tributary.chaos.seconds", 10);
+    long seed = Long.getLong("tributary.seed", System.nanoTime());
+    System.out.println(
+        "network chaos: "
+            + seconds
+            + " s, seed "
+            + seed
+            + " (replay: -Dtributary.seed="
+            + seed
+            + ")");
+    String topic = "network-chaos";
+    int partitions = 3;
+    client.createTopic(topic, partitions, 3, Map.of("min.insync.replicas", "2"));
+    awaitFullIsr(topic, partitions);
+    HistoryChecker history = new HistoryChecker(topic);
+    List<String> faults;
+    try (ProducerLoad load =
+        ProducerLoad.start(cluster, client, history, topic, partitions, seed)) {
+      faults =
+          new NetworkNemesis(network, cluster, seed)
+              .run(
+                  seconds,
+                  fault -> {
+                    cluster.mark("network chaos: " + fault);
+                    System.out.println("network chaos: " + fault);
+                  });
+    }
+    awaitFullIsr(topic, partitions);
+    Result result = history.check(ReplicationChecks.views(cluster, client, topic, partitions));
+    System.out.println(
+        "network chaos: " + faults.size() + " faults, seed " + seed + ": " + result.summary());
+    assertThat(history.ops().stream().filter(op -> op.outcome() == Outcome.OK).count())
+        .as("seed %d: %s", seed, result.summary())
+        .isPositive();
+    assertThat(result.violations())
+        .as(
+            "seed %d, faults %s: %s%n%s",
+            seed, faults, result.summary(), result.firstOfEachKind(20))
+        .isEmpty();
+  }
+
+  private static final Set<Integer> pausedFetching = new TreeSet<>();
+
   private static void pauseFetching(int brokerId, int seconds) throws Exception {
+    if (seconds > 1) {
+      pausedFetching.add(brokerId);
+    }
     HttpResponse<String> paused =
         client.send(
             "POST",

@@ -212,6 +212,27 @@ final class TestNetwork implements AutoCloseable {
     nft(from, rule("output", "oifname \"eth0\" ip daddr " + ip(to) + " drop"));
   }
 
+  /**
+   * Drops about {@code percent} of the packets from host {@code from} to host {@code to}, at random
+   * (nft's {@code numgen random}); the other direction is untouched. A lossy link, in place of
+   * {@code tc netem loss}, which this kernel lacks: TCP retransmits, so calls over it slow down and
+   * some time out.
+   */
+  synchronized void lossy(int from, int to, int percent) {
+    if (from == to || percent < 1 || percent > 100) {
+      throw new IllegalArgumentException("lossy link " + from + " -> " + to + " at " + percent);
+    }
+    nft(
+        from,
+        rule(
+            "output",
+            "oifname \"eth0\" ip daddr "
+                + ip(to)
+                + " numgen random mod 100 < "
+                + percent
+                + " drop"));
+  }
+
   /** Removes every fault (the guard stays). Idempotent. */
   synchronized void heal() {
     for (int id = 1; id <= size; id++) {

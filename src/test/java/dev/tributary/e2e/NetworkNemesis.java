@@ -1,0 +1,128 @@
+package dev.tributary.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * A seeded schedule of faults on a cluster of separate hosts ({@link TestNetwork}): one at a time,
+ * each healed by itself before the next, a random broker (and peer) each time:
+ *
+ * <ul>
+ *   <li>cut off from everyone, clients included;
+ *   <li>cut off from one or both other brokers, clients still reaching it (a partition: a minority
+ *       of one, or a bridge where the others do not see each other);
+ *   <li>a one-way link (packets from it to one peer dropped);
+ *   <li>a lossy link (30–70 % of its packets to one peer dropped, TCP retransmits);
+ *   <li>SIGKILL then restart, or SIGSTOP then SIGCONT.
+ * </ul>
+ *
+ * Each lasts 1–4 s (kills: down up to 3 s, plus the restart), with 0.5–2 s between faults. The
+ * schedule depends only on the seed; the cluster's answers and their timing do not.
+ */
+final class NetworkNemesis {
+  private final TestNetwork network;
+  private final TestCluster cluster;
+  private final Random random;
+  private final List<String> faults = new ArrayList<>();
+
+  NetworkNemesis(TestNetwork network, TestCluster cluster, long seed) {
+    this.network = network;
+    this.cluster = cluster;
+    this.random = new Random(seed);
+  }
+
+  /**
+   * Runs faults until {@code seconds} have passed (the last may end a few seconds later), then
+   * heals every link and starts or resumes every broker; {@code afterEach} gets each fault's line.
+   */
+  List<String> run(long seconds, Consumer<String> afterEach) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    int brokers = cluster.all().size();
+    try {
+      while (System.nanoTime() < deadline) {
+        pace(500 + random.nextInt(1_500));
+        int victim = 1 + random.nextInt(brokers);
+        int peer = 1 + (victim + random.nextInt(brokers - 1)) % brokers; // any other broker
+        long lastsMs = 1_000 + random.nextInt(3_001);
+        long start = System.nanoTime();
+        String what = inject(random.nextInt(6), victim, peer, lastsMs);
+        String line =
+            String.format("%s (%d ms in all)", what, (System.nanoTime() - start) / 1_000_000);
+        faults.add(line);
+        afterEach.accept(line);
+      }
+    } finally {
+      network.heal();
+      cluster.healAll();
+    }
+    return List.copyOf(faults);
+  }
+
+  private String inject(int fault, int victim, int peer, long lastsMs) {
+    BrokerProcess broker = cluster.get(victim);
+    switch (fault) {
+      case 0 -> {
+        network.isolate(victim);
+        pace(lastsMs);
+        network.heal();
+        return "broker " + victim + " isolated from everyone for " + lastsMs + " ms";
+      }
+      case 1 -> {
+        Set<Integer> peers = new TreeSet<>(Set.of(peer));
+        if (random.nextBoolean()) {
+          cluster.all().forEach(b -> peers.add(b.brokerId()));
+          peers.remove(victim);
+        }
+        network.cut(victim, peers);
+        pace(lastsMs);
+        network.heal();
+        return "broker " + victim + " cut off from brokers " + peers + " for " + lastsMs + " ms";
+      }
+      case 2 -> {
+        network.oneWay(victim, peer);
+        pace(lastsMs);
+        network.heal();
+        return "packets " + victim + " -> " + peer + " dropped for " + lastsMs + " ms";
+      }
+      case 3 -> {
+        int percent = 30 + random.nextInt(41);
+        network.lossy(victim, peer, percent);
+        pace(lastsMs);
+        network.heal();
+        return percent + " % of packets " + victim + " -> " + peer + " lost for " + lastsMs + " ms";
+      }
+      case 4 -> {
+        long downMs = random.nextInt(3_000);
+        try {
+          broker.kill();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+        pace(downMs);
+        broker.start();
+        return "broker " + victim + " SIGKILLed, down " + downMs + " ms, restarted";
+      }
+      default -> {
+        broker.pause();
+        pace(lastsMs);
+        broker.resume();
+        assertThat(broker.isAlive()).isTrue();
+        return "broker " + victim + " SIGSTOPped for " + lastsMs + " ms";
+      }
+    }
+  }
+
+  /** Lets the schedule's time pass; never a wait for a condition. */
+  private static void pace(long millis) {
+    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+  }
+}
