@@ -6,9 +6,11 @@ usage() {
   cat <<EOF
 Usage: $PROG COMMAND [ARGS] [--data DIR]
 
-  start [--brokers N] [--secure] [--data DIR]
+  start [--brokers N] [--racks R1,R2,...] [--secure] [--data DIR]
                                      build if needed, start the brokers (on existing data if any),
-                                     wait until ready, print URLs and examples (default 3 brokers)
+                                     wait until ready, print URLs and examples (default 3 brokers);
+                                     --racks gives broker N the Nth rack (broker.rack), one per broker:
+                                     new topics then put each partition's replicas on distinct racks
   start --hosts [--subnet CIDR] [--brokers N]
                                      (root) the same cluster on separate hosts: broker N in a network namespace
                                      of its own at SUBNET.N on a bridge (default 198.18.0.0/24), reached from
@@ -94,9 +96,11 @@ usage_zh() {
   cat <<EOF
 用法：$PROG 命令 [参数] [--data 目录]
 
-  start [--brokers N] [--secure] [--data 目录]
+  start [--brokers N] [--racks R1,R2,...] [--secure] [--data 目录]
                                      需要时先构建，启动各 broker（已有数据则在其上启动），等待就绪，
-                                     打印地址和示例（默认 3 个 broker）
+                                     打印地址和示例（默认 3 个 broker）；--racks 为第 N 个 broker 指定第 N 个
+                                     机架（broker.rack），每个 broker 一个：之后新建的主题会把每个分区的副本
+                                     放在不同的机架上
   start --hosts [--subnet 网段] [--brokers N]
                                      （需 root）同样的集群，但各在独立的"主机"上：broker N 在自己的网络命名空间里，
                                      地址为 网段.N，经网桥相连（默认 198.18.0.0/24），本机从 网段.254 访问；

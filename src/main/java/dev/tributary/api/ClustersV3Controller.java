@@ -396,7 +396,7 @@ class ClustersV3Controller {
         b.brokerId(),
         b.host(),
         b.port(),
-        null,
+        b.rack().orElse(null),
         b.fenced() ? "fenced" : "alive",
         b.incarnationId().toString(),
         b.brokerEpoch(),

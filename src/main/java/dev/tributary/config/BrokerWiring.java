@@ -114,7 +114,8 @@ class BrokerWiring {
             properties.replicaFetchBackoffMs()),
         properties.autoLeaderRebalanceEnable(),
         properties.leaderImbalanceCheckIntervalMs(),
-        properties.minInsyncReplicas());
+        properties.minInsyncReplicas(),
+        properties.brokerRack());
   }
 
   /**

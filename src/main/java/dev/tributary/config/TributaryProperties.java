@@ -10,6 +10,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param advertisedHost the host peers and clients are told to call; unset: {@code server.address}
  *     when that is one address, else 127.0.0.1 ({@link ListenerAddresses})
+ * @param brokerRack this broker's rack, Kafka's {@code broker.rack} (e.g. an availability zone);
+ *     unset: none. When every broker has one, replicas of a partition go to distinct racks
+ *     (docs/adr/0027-racks.md)
  * @param controller the metadata quorum: {@code
  *     tributary.controller.quorum-voters=1@127.0.0.1:9191,...} and optionally {@code
  *     tributary.controller.quorum-listeners=4@127.0.0.1:9194,...} (brokers that do not vote)
@@ -36,6 +39,7 @@ public record TributaryProperties(
     @DefaultValue("true") boolean autoLeaderRebalanceEnable,
     @DefaultValue("300000") long leaderImbalanceCheckIntervalMs,
     @DefaultValue("1") int minInsyncReplicas,
+    String brokerRack,
     @DefaultValue Controller controller,
     @DefaultValue Group group,
     @DefaultValue Kafka kafka) {

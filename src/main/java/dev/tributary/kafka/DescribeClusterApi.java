@@ -19,8 +19,8 @@ import org.apache.kafka.common.requests.DescribeClusterResponse;
 
 /**
  * DescribeCluster (v0–2): the cluster id, the active controller (a broker here, so the client can
- * reach it) and every unfenced broker's Kafka listener, plus the fenced ones with v2's {@code
- * include_fenced_brokers}. Only brokers answer (endpoint type 1): asking for controllers is
+ * reach it) and every unfenced broker's Kafka listener and rack, plus the fenced ones with v2's
+ * {@code include_fenced_brokers}. Only brokers answer (endpoint type 1): asking for controllers is
  * MISMATCHED_ENDPOINT_TYPE, an unknown type UNSUPPORTED_ENDPOINT_TYPE (INVALID_REQUEST at v0), as
  * on a Kafka broker. The cluster operations the principal may do are told when asked for.
  */
@@ -83,7 +83,7 @@ final class DescribeClusterApi implements ApiHandler {
                                   .setBrokerId(broker.brokerId())
                                   .setHost(listener.host())
                                   .setPort(listener.port())
-                                  .setRack(null)
+                                  .setRack(broker.rack().orElse(null))
                                   .setIsFenced(broker.fenced())));
         }
       }

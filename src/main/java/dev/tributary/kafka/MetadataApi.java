@@ -26,11 +26,11 @@ import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
 
 /**
- * Metadata (v0–13): every live broker's Kafka listener, the cluster id, the active controller, and
- * the topics asked for (all the principal may describe when none is named) with their ids,
- * partitions, leaders, epochs, replicas, ISRs and offline replicas. A named topic that does not
- * exist is auto-created when the request allows it and {@code auto.create.topics.enable} is on;
- * until then it answers LEADER_NOT_AVAILABLE, and the client asks again (as with Kafka).
+ * Metadata (v0–13): every live broker's Kafka listener and rack, the cluster id, the active
+ * controller, and the topics asked for (all the principal may describe when none is named) with
+ * their ids, partitions, leaders, epochs, replicas, ISRs and offline replicas. A named topic that
+ * does not exist is auto-created when the request allows it and {@code auto.create.topics.enable}
+ * is on; until then it answers LEADER_NOT_AVAILABLE, and the client asks again (as with Kafka).
  *
  * <p>ACLs, as Kafka's {@code handleTopicMetadataRequest} applies them: a topic is described to a
  * principal that may READ or WRITE it (Kafka's DESCRIBE, which READ and WRITE imply, so a
@@ -101,7 +101,7 @@ final class MetadataApi implements ApiHandler {
                               .setNodeId(broker.brokerId())
                               .setHost(listener.host())
                               .setPort(listener.port())
-                              .setRack(null)));
+                              .setRack(broker.rack().orElse(null))));
     }
     boolean allowAutoCreate = context.apiVersion() < 4 || data.allowAutoTopicCreation();
     if (data.topics() == null) {

@@ -7,8 +7,9 @@ import java.util.Optional;
 /**
  * A registered broker: id, the incarnation of its current process, the listeners it advertises, its
  * broker epoch (the metadata offset of the {@link MetadataRecord.RegisterBroker} that made this
- * registration) and whether it is fenced. A fenced broker may lead no partition; every registration
- * starts fenced.
+ * registration), whether it is fenced, and its rack ({@code broker.rack}; empty when it has none).
+ * A fenced broker may lead no partition; every registration starts fenced. The rack is what {@link
+ * ReplicaPlacement} spreads replicas over (docs/adr/0027-racks.md).
  *
  * <p>Invariant: {@code listeners} are sorted by name, names are unique, and one is {@value
  * AdvertisedListener#HTTP} (checked by {@link AdvertisedListener#ofRegistration}), so {@link
@@ -19,13 +20,25 @@ public record BrokerImage(
     Uuid incarnationId,
     List<AdvertisedListener> listeners,
     long brokerEpoch,
-    boolean fenced) {
+    boolean fenced,
+    Optional<String> rack) {
 
   public BrokerImage {
     listeners = AdvertisedListener.ofRegistration(listeners);
+    rack = rack == null ? Optional.empty() : rack;
   }
 
-  /** A broker with the one HTTP listener. */
+  /** A broker without a rack. */
+  public BrokerImage(
+      int brokerId,
+      Uuid incarnationId,
+      List<AdvertisedListener> listeners,
+      long brokerEpoch,
+      boolean fenced) {
+    this(brokerId, incarnationId, listeners, brokerEpoch, fenced, Optional.empty());
+  }
+
+  /** A broker with the one HTTP listener and no rack. */
   public BrokerImage(
       int brokerId, Uuid incarnationId, String host, int port, long brokerEpoch, boolean fenced) {
     this(
@@ -53,6 +66,6 @@ public record BrokerImage(
   }
 
   BrokerImage withFenced(boolean nextFenced) {
-    return new BrokerImage(brokerId, incarnationId, listeners, brokerEpoch, nextFenced);
+    return new BrokerImage(brokerId, incarnationId, listeners, brokerEpoch, nextFenced, rack);
   }
 }

@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  *                                                                                    old process is gone), then
  *                                                                                    RegisterBroker
  * FENCED, UNFENCED  heartbeat with another broker epoch          unchanged         error STALE_BROKER_EPOCH
- * any               register with invalid listeners              unchanged         error INVALID_REGISTRATION
+ * any               register with invalid listeners or rack      unchanged         error INVALID_REGISTRATION
  * </pre>
  *
  * A new registration and a fenced one are the same state in the image ({@code fenced == true});
@@ -110,6 +110,9 @@ public final class ClusterControl {
   /** A DNS name has at most 253; the limit keeps a record well within what the serde encodes. */
   private static final int MAX_LISTENER_FIELD_LENGTH = 255;
 
+  /** As for listener fields: a rack name is a label, and the serde must encode it. */
+  static final int MAX_RACK_LENGTH = 255;
+
   private final BrokerHeartbeatManager heartbeats;
 
   public ClusterControl(BrokerHeartbeatManager heartbeats) {
@@ -121,13 +124,8 @@ public final class ClusterControl {
   }
 
   /**
-   * Records that register {@code incarnationId} as broker {@code brokerId}, advertising {@code
-   * listeners}: none if that incarnation is already the registered one (a retried request). A new
-   * incarnation replaces the old registration, and since the old process is gone, its leaderships
-   * and ISR memberships are given up first, exactly as if it had been fenced.
-   *
-   * @throws InvalidRegistrationException unless the listeners are valid: see {@link
-   *     #checkListeners}
+   * As {@link #register(MetadataImage, int, Uuid, List, String, long)}, for a broker without a
+   * rack.
    */
   public List<MetadataRecord> register(
       MetadataImage image,
@@ -135,10 +133,32 @@ public final class ClusterControl {
       Uuid incarnationId,
       List<AdvertisedListener> listeners,
       long nowMs) {
+    return register(image, brokerId, incarnationId, listeners, null, nowMs);
+  }
+
+  /**
+   * Records that register {@code incarnationId} as broker {@code brokerId}, advertising {@code
+   * listeners}, on {@code rack} (null: none): none if that incarnation is already the registered
+   * one (a retried request; a rack changes only with a restart, which is a new incarnation). A new
+   * incarnation replaces the old registration, and since the old process is gone, its leaderships
+   * and ISR memberships are given up first, exactly as if it had been fenced.
+   *
+   * @throws InvalidRegistrationException unless the listeners are valid (see {@link
+   *     #checkListeners}) and the rack, if any, is 1–{@value #MAX_RACK_LENGTH} characters, not all
+   *     white space, without control characters
+   */
+  public List<MetadataRecord> register(
+      MetadataImage image,
+      int brokerId,
+      Uuid incarnationId,
+      List<AdvertisedListener> listeners,
+      String rack,
+      long nowMs) {
     if (brokerId < 0) {
       throw new InvalidRequestException("Broker id must not be negative, got " + brokerId);
     }
     checkListeners(brokerId, listeners);
+    checkRack(brokerId, rack);
     heartbeats.touch(brokerId, nowMs);
     BrokerImage current = image.brokers().get(brokerId);
     if (current != null && current.incarnationId().equals(incarnationId)) {
@@ -148,8 +168,32 @@ public final class ClusterControl {
     if (current != null) {
       records.addAll(partitionChangesWithout(image, Set.of(brokerId)));
     }
-    records.add(new MetadataRecord.RegisterBroker(brokerId, incarnationId, listeners));
+    records.add(new MetadataRecord.RegisterBroker(brokerId, incarnationId, listeners, rack));
     return records;
+  }
+
+  /**
+   * Refuses a rack no placement can use: blank (an unset {@code broker.rack} is null, not empty),
+   * too long to encode comfortably, or with control characters (it is shown in logs and the
+   * timeline).
+   */
+  static void checkRack(int brokerId, String rack) {
+    if (rack == null) {
+      return;
+    }
+    String problem =
+        rack.isBlank()
+            ? "it is blank"
+            : rack.length() > MAX_RACK_LENGTH
+                ? "it has more than " + MAX_RACK_LENGTH + " characters"
+                : rack.chars().anyMatch(Character::isISOControl)
+                    ? "it has control characters"
+                    : null;
+    if (problem != null) {
+      String shown = rack.length() > MAX_RACK_LENGTH ? "" : " '" + rack + "'";
+      throw new InvalidRegistrationException(
+          "Broker " + brokerId + " registered an invalid rack" + shown + ": " + problem);
+    }
   }
 
   /**

@@ -157,19 +157,30 @@ public final class Controller {
     return submit(image -> SecurityControl.records(image, change));
   }
 
-  /**
-   * Registers {@code incarnationId} as broker {@code brokerId}, advertising {@code listeners} (a
-   * no-op for a retry of the same incarnation), and returns its broker epoch, which its heartbeats
-   * must carry. The registration starts fenced.
-   *
-   * @throws dev.tributary.common.errors.InvalidRegistrationException if the listeners have no
-   *     {@code HTTP} one, repeat a name, or have a bad name, host or port
-   */
+  /** As {@link #registerBroker(int, Uuid, List, String, long)}, for a broker without a rack. */
   public long registerBroker(
       int brokerId, Uuid incarnationId, List<AdvertisedListener> listeners, long nowMs) {
+    return registerBroker(brokerId, incarnationId, listeners, null, nowMs);
+  }
+
+  /**
+   * Registers {@code incarnationId} as broker {@code brokerId}, advertising {@code listeners}, on
+   * {@code rack} (null: none; {@code broker.rack}) (a no-op for a retry of the same incarnation),
+   * and returns its broker epoch, which its heartbeats must carry. The registration starts fenced.
+   *
+   * @throws dev.tributary.common.errors.InvalidRegistrationException if the listeners have no
+   *     {@code HTTP} one, repeat a name, or have a bad name, host or port, or the rack is blank,
+   *     too long or has control characters
+   */
+  public long registerBroker(
+      int brokerId,
+      Uuid incarnationId,
+      List<AdvertisedListener> listeners,
+      String rack,
+      long nowMs) {
     return submit(
             "broker " + brokerId + " registered a new incarnation (the old process is gone)",
-            image -> cluster.register(image, brokerId, incarnationId, listeners, nowMs))
+            image -> cluster.register(image, brokerId, incarnationId, listeners, rack, nowMs))
         .broker(brokerId)
         .orElseThrow()
         .brokerEpoch();

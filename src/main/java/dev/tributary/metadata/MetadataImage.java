@@ -101,6 +101,16 @@ public record MetadataImage(
     return brokers.values().stream().filter(b -> !b.fenced()).map(BrokerImage::brokerId).toList();
   }
 
+  /**
+   * The rack of every registered broker that has one ({@code broker.rack}), by broker id; brokers
+   * without a rack are absent.
+   */
+  public SortedMap<Integer, String> brokerRacks() {
+    SortedMap<Integer, String> racks = new TreeMap<>();
+    brokers.values().forEach(b -> b.rack().ifPresent(rack -> racks.put(b.brokerId(), rack)));
+    return racks;
+  }
+
   /** True if {@code brokerId} is registered and not fenced. */
   public boolean isUnfenced(int brokerId) {
     BrokerImage broker = brokers.get(brokerId);
@@ -156,7 +166,13 @@ public record MetadataImage(
       // The record's offset is the registration's epoch; a new registration always starts fenced.
       nextBrokers.put(
           r.brokerId(),
-          new BrokerImage(r.brokerId(), r.incarnationId(), r.listeners(), offset, true));
+          new BrokerImage(
+              r.brokerId(),
+              r.incarnationId(),
+              r.listeners(),
+              offset,
+              true,
+              Optional.ofNullable(r.rack())));
     } else if (record instanceof MetadataRecord.BrokerFenced r) {
       setFenced(nextBrokers, r.brokerId(), r.brokerEpoch(), true);
     } else if (record instanceof MetadataRecord.BrokerUnfenced r) {
@@ -165,7 +181,12 @@ public record MetadataImage(
       nextBrokers.put(
           r.brokerId(),
           new BrokerImage(
-              r.brokerId(), r.incarnationId(), r.listeners(), r.brokerEpoch(), r.fenced()));
+              r.brokerId(),
+              r.incarnationId(),
+              r.listeners(),
+              r.brokerEpoch(),
+              r.fenced(),
+              Optional.ofNullable(r.rack())));
     } else if (record instanceof MetadataRecord.TopicCreated r) {
       if (topics.containsKey(r.name()) || names.containsKey(r.topicId())) {
         throw new IllegalStateException(
@@ -212,7 +233,12 @@ public record MetadataImage(
     for (BrokerImage b : brokers.values()) {
       records.add(
           new MetadataRecord.BrokerRegistration(
-              b.brokerId(), b.incarnationId(), b.listeners(), b.brokerEpoch(), b.fenced()));
+              b.brokerId(),
+              b.incarnationId(),
+              b.listeners(),
+              b.brokerEpoch(),
+              b.fenced(),
+              b.rack().orElse(null)));
     }
     for (TopicImage topic : topicsByName.values()) {
       records.add(new MetadataRecord.TopicCreated(topic.topicId(), topic.name()));

@@ -14,19 +14,26 @@ import java.util.List;
 public sealed interface MetadataRecord {
 
   /**
-   * A broker announced itself: its id, the incarnation of its process, and the listeners it
-   * advertises (Kafka's {@code RegisterBrokerRecord.endPoints}), sorted by name, one of them {@code
-   * HTTP} ({@link AdvertisedListener#ofRegistration}). On replay the broker's epoch becomes this
-   * record's offset (Kafka's broker epoch) and it starts fenced; a registration of a new
-   * incarnation replaces the old one the same way.
+   * A broker announced itself: its id, the incarnation of its process, the listeners it advertises
+   * (Kafka's {@code RegisterBrokerRecord.endPoints}), sorted by name, one of them {@code HTTP}
+   * ({@link AdvertisedListener#ofRegistration}), and its rack (Kafka's {@code
+   * RegisterBrokerRecord.rack}, {@code broker.rack}; null when it has none). On replay the broker's
+   * epoch becomes this record's offset (Kafka's broker epoch) and it starts fenced; a registration
+   * of a new incarnation replaces the old one the same way.
    */
-  record RegisterBroker(int brokerId, Uuid incarnationId, List<AdvertisedListener> listeners)
+  record RegisterBroker(
+      int brokerId, Uuid incarnationId, List<AdvertisedListener> listeners, String rack)
       implements MetadataRecord {
     public RegisterBroker {
       listeners = AdvertisedListener.ofRegistration(listeners);
     }
 
-    /** A registration with the one HTTP listener (what record version 0 holds). */
+    /** A registration without a rack (what record versions 0 and 1 hold). */
+    public RegisterBroker(int brokerId, Uuid incarnationId, List<AdvertisedListener> listeners) {
+      this(brokerId, incarnationId, listeners, null);
+    }
+
+    /** A registration with the one HTTP listener and no rack (what record version 0 holds). */
     public RegisterBroker(int brokerId, Uuid incarnationId, String host, int port) {
       this(brokerId, incarnationId, List.of(AdvertisedListener.http(host, port)));
     }
@@ -46,22 +53,33 @@ public sealed interface MetadataRecord {
   record BrokerUnfenced(int brokerId, long brokerEpoch) implements MetadataRecord {}
 
   /**
-   * The full state of one registration, epoch included. Written only into snapshots by {@link
-   * MetadataImage#toRecords()} (a replayed {@link RegisterBroker} would take the snapshot's offset
-   * as its epoch); the controller never computes it. Replay sets the broker to exactly this.
+   * The full state of one registration, epoch and rack included. Written only into snapshots by
+   * {@link MetadataImage#toRecords()} (a replayed {@link RegisterBroker} would take the snapshot's
+   * offset as its epoch); the controller never computes it. Replay sets the broker to exactly this.
    */
   record BrokerRegistration(
       int brokerId,
       Uuid incarnationId,
       List<AdvertisedListener> listeners,
       long brokerEpoch,
-      boolean fenced)
+      boolean fenced,
+      String rack)
       implements MetadataRecord {
     public BrokerRegistration {
       listeners = AdvertisedListener.ofRegistration(listeners);
     }
 
-    /** A registration with the one HTTP listener (what record version 0 holds). */
+    /** A registration without a rack (what record versions 0 and 1 hold). */
+    public BrokerRegistration(
+        int brokerId,
+        Uuid incarnationId,
+        List<AdvertisedListener> listeners,
+        long brokerEpoch,
+        boolean fenced) {
+      this(brokerId, incarnationId, listeners, brokerEpoch, fenced, null);
+    }
+
+    /** A registration with the one HTTP listener and no rack (what record version 0 holds). */
     public BrokerRegistration(
         int brokerId, Uuid incarnationId, String host, int port, long brokerEpoch, boolean fenced) {
       this(

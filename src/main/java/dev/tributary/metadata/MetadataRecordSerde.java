@@ -26,7 +26,8 @@ import java.util.List;
  * <p>Versions: every type is at version 0 (ProducerIds, type 14: {@code brokerId int32, brokerEpoch
  * int64, nextProducerId int64}), except the broker registrations ({@code RegisterBroker}, {@code
  * BrokerRegistration}): version 0 has {@code host, port} (one HTTP listener, PLAINTEXT); version 1
- * has the listeners instead, each {@code name, host, port, securityProtocol} (by name). {@code
+ * has the listeners instead, each {@code name, host, port, securityProtocol} (by name); version 2
+ * adds {@code rack} (a string) at the end, written only for a broker with a rack. {@code
  * EventsRecorded}: version 1 adds {@code index int32, causeIndex int32} after each event's fields
  * (the event's place in its batch and its cause's, see {@link ClusterEvent}); a record whose events
  * are at their list positions with no causes is written at version 0, whose reader gives each event
@@ -53,6 +54,9 @@ public final class MetadataRecordSerde {
   /** Broker registrations with named listeners; events with their causes. */
   private static final byte VERSION_1 = 1;
 
+  /** Broker registrations with a rack. */
+  private static final byte VERSION_2 = 2;
+
   /** More listeners than any broker advertises: the bytes are not a registration. */
   private static final int MAX_LISTENERS = 100;
 
@@ -62,7 +66,9 @@ public final class MetadataRecordSerde {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       if (record instanceof MetadataRecord.RegisterBroker r) {
-        registration(out, REGISTER_BROKER, r.brokerId(), r.incarnationId(), r.listeners());
+        registration(
+            out, REGISTER_BROKER, r.brokerId(), r.incarnationId(), r.listeners(), r.rack());
+        rack(out, r.rack());
       } else if (record instanceof MetadataRecord.TopicCreated r) {
         header(out, TOPIC_CREATED);
         uuid(out, r.topicId());
@@ -98,9 +104,11 @@ public final class MetadataRecordSerde {
         out.writeInt(r.brokerId());
         out.writeLong(r.brokerEpoch());
       } else if (record instanceof MetadataRecord.BrokerRegistration r) {
-        registration(out, BROKER_REGISTRATION, r.brokerId(), r.incarnationId(), r.listeners());
+        registration(
+            out, BROKER_REGISTRATION, r.brokerId(), r.incarnationId(), r.listeners(), r.rack());
         out.writeLong(r.brokerEpoch());
         out.writeBoolean(r.fenced());
+        rack(out, r.rack());
       } else if (record instanceof MetadataRecord.EventsRecorded r) {
         boolean version0 = isVersion0(r.events());
         header(out, EVENTS_RECORDED, version0 ? VERSION_0 : VERSION_1);
@@ -156,19 +164,17 @@ public final class MetadataRecordSerde {
       byte type = in.readByte();
       byte version = in.readByte();
       byte latest =
-          type == REGISTER_BROKER
-                  || type == BROKER_REGISTRATION
-                  || type == EVENTS_RECORDED
-                  || type == PARTITION_CHANGE
-              ? VERSION_1
-              : VERSION_0;
+          type == REGISTER_BROKER || type == BROKER_REGISTRATION
+              ? VERSION_2
+              : type == EVENTS_RECORDED || type == PARTITION_CHANGE ? VERSION_1 : VERSION_0;
       if (version < VERSION_0 || version > latest) {
         throw new IllegalArgumentException(
             "unknown version " + version + " of metadata record type " + type);
       }
       return switch (type) {
         case REGISTER_BROKER ->
-            new MetadataRecord.RegisterBroker(in.readInt(), uuid(in), listeners(in, version));
+            new MetadataRecord.RegisterBroker(
+                in.readInt(), uuid(in), listeners(in, version), rack(in, version));
         case TOPIC_CREATED -> new MetadataRecord.TopicCreated(uuid(in), in.readUTF());
         case PARTITION_CHANGE -> partitionChange(in, version);
         case TOPIC_CONFIG_CHANGED ->
@@ -178,7 +184,12 @@ public final class MetadataRecordSerde {
         case BROKER_UNFENCED -> new MetadataRecord.BrokerUnfenced(in.readInt(), in.readLong());
         case BROKER_REGISTRATION ->
             new MetadataRecord.BrokerRegistration(
-                in.readInt(), uuid(in), listeners(in, version), in.readLong(), in.readBoolean());
+                in.readInt(),
+                uuid(in),
+                listeners(in, version),
+                in.readLong(),
+                in.readBoolean(),
+                rack(in, version));
         case EVENTS_RECORDED -> new MetadataRecord.EventsRecorded(events(in, version));
         case API_KEY_CREATED ->
             new MetadataRecord.ApiKeyCreated(
@@ -238,21 +249,25 @@ public final class MetadataRecordSerde {
   }
 
   /**
-   * The header and the fields both registration records begin with. Version 0 when the listeners
-   * are just what it holds (one PLAINTEXT HTTP listener): a broker of the previous release, which
-   * knows only version 0, can then still replay it.
+   * The header and the fields both registration records begin with, at the lowest version that
+   * holds them: version 0 when the listeners are just what it holds (one PLAINTEXT HTTP listener)
+   * and there is no rack, version 2 only with a rack. A broker of a previous release, which knows
+   * only the lower versions, can then still replay every registration without a rack.
    */
   private static void registration(
       DataOutputStream out,
       byte type,
       int brokerId,
       Uuid incarnationId,
-      List<AdvertisedListener> listeners)
+      List<AdvertisedListener> listeners,
+      String rack)
       throws IOException {
     AdvertisedListener http = listeners.get(0);
     boolean version0 =
-        listeners.size() == 1 && http.equals(AdvertisedListener.http(http.host(), http.port()));
-    header(out, type, version0 ? VERSION_0 : VERSION_1);
+        rack == null
+            && listeners.size() == 1
+            && http.equals(AdvertisedListener.http(http.host(), http.port()));
+    header(out, type, rack != null ? VERSION_2 : version0 ? VERSION_0 : VERSION_1);
     out.writeInt(brokerId);
     uuid(out, incarnationId);
     if (version0) {
@@ -267,6 +282,17 @@ public final class MetadataRecordSerde {
       out.writeInt(listener.port());
       out.writeUTF(listener.securityProtocol().name());
     }
+  }
+
+  /** A registration's last field from version 2 on; nothing for a broker without a rack. */
+  private static void rack(DataOutputStream out, String rack) throws IOException {
+    if (rack != null) {
+      out.writeUTF(rack);
+    }
+  }
+
+  private static String rack(DataInputStream in, byte version) throws IOException {
+    return version >= VERSION_2 ? in.readUTF() : null;
   }
 
   private static List<AdvertisedListener> listeners(DataInputStream in, byte version)

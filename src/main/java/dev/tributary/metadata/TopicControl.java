@@ -55,8 +55,8 @@ public final class TopicControl {
 
   /**
    * As {@link #createTopic(MetadataImage, String, int, int, Map)} but placing over exactly {@code
-   * liveBrokers} (sorted ids), whatever the image says about them: for tests that place partitions
-   * by hand.
+   * liveBrokers} (sorted ids), whatever the image says about their fencing (their racks still
+   * count): for tests that place partitions by hand.
    */
   public List<MetadataRecord> createTopic(
       MetadataImage image,
@@ -70,16 +70,18 @@ public final class TopicControl {
     checkPartitionCount(partitionCount);
     return newTopicRecords(
         topic,
-        ReplicaPlacement.assign(liveBrokers, 0, partitionCount, replicationFactor, random),
+        ReplicaPlacement.assign(
+            liveBrokers, image.brokerRacks(), 0, partitionCount, replicationFactor, random),
         null);
   }
 
   /**
    * Records that create {@code topic} (Kafka's CreateTopics), checked in Kafka's order: the name,
    * that it does not exist yet, the configs, then the placement. Placed automatically over the
-   * unfenced brokers, or as {@link NewTopic#assignments()} says: each list non-empty, of registered
-   * brokers without repeats, all of one length, with at least one unfenced broker
-   * (INVALID_REPLICA_ASSIGNMENT otherwise). A replica on a fenced broker starts outside the ISR.
+   * unfenced brokers (rack-aware when they have racks: {@link ReplicaPlacement}), or as {@link
+   * NewTopic#assignments()} says: each list non-empty, of registered brokers without repeats, all
+   * of one length, with at least one unfenced broker (INVALID_REPLICA_ASSIGNMENT otherwise). A
+   * replica on a fenced broker starts outside the ISR.
    */
   public List<MetadataRecord> createTopic(MetadataImage image, NewTopic topic) {
     checkNewTopic(image, topic);
@@ -105,6 +107,7 @@ public final class TopicControl {
       List<List<Integer>> placement =
           ReplicaPlacement.assign(
               aliveBrokers(image, topic.replicationFactor()),
+              image.brokerRacks(),
               0,
               topic.partitions(),
               topic.replicationFactor(),
@@ -200,7 +203,12 @@ public final class TopicControl {
     int current = topic.partitionCount();
     List<List<Integer>> assignment =
         ReplicaPlacement.assign(
-            liveBrokers, current, newTotal - current, topic.replicationFactor(), random);
+            liveBrokers,
+            image.brokerRacks(),
+            current,
+            newTotal - current,
+            topic.replicationFactor(),
+            random);
     List<MetadataRecord> records = new ArrayList<>();
     for (int i = 0; i < assignment.size(); i++) {
       records.add(newPartition(topic.topicId(), current + i, assignment.get(i)));

@@ -66,7 +66,8 @@ public final class BalanceService {
 
   /**
    * The plan for the cluster as this broker sees it now: replicas and preferred leaders even across
-   * the unfenced brokers, the {@code excluded} ones emptied. Needs READ on the cluster.
+   * the unfenced brokers, the {@code excluded} ones emptied, and each partition's replicas on
+   * distinct racks when every such broker has a rack ({@link #racks}). Needs READ on the cluster.
    */
   public BalancePlan propose(RequestContext context, Set<Integer> excluded) {
     access.require(context, AclOperation.READ, ResourceType.CLUSTER, AccessControl.clusterName());
@@ -152,7 +153,30 @@ public final class BalanceService {
             "Broker " + id + " is not registered; registered: " + image.brokers().keySet());
       }
     }
-    return BalancePlanner.plan(image, BalanceOptions.NONE.withExcluded(excluded));
+    return BalancePlanner.plan(
+        image, BalanceOptions.NONE.withExcluded(excluded).withRacks(racks(image, excluded)));
+  }
+
+  /**
+   * The racks of the brokers the plan may use (unfenced, not excluded), when every one of them has
+   * a rack; else none, and the plan evens counts only. The planner refuses a partial map, as
+   * Kafka's rack-aware assignment refuses brokers without rack information; a cluster part-way
+   * through getting racks (a rolling restart) still balances, without them.
+   */
+  static Map<Integer, String> racks(MetadataImage image, Set<Integer> excluded) {
+    Map<Integer, String> all = image.brokerRacks();
+    Map<Integer, String> racks = new LinkedHashMap<>();
+    for (int id : image.unfencedBrokerIds()) {
+      if (excluded.contains(id)) {
+        continue;
+      }
+      String rack = all.get(id);
+      if (rack == null) {
+        return Map.of();
+      }
+      racks.put(id, rack);
+    }
+    return racks;
   }
 
   /**

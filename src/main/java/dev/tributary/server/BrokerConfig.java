@@ -42,6 +42,8 @@ import java.util.List;
  *     leader.imbalance.check.interval.seconds}, in ms; Kafka's default 300 s)
  * @param minInsyncReplicas {@code min.insync.replicas} for topics created without one (Kafka's
  *     broker default, 1); never more than the topic's replication factor
+ * @param rack the rack this broker is in ({@code broker.rack}), carried in its registration so that
+ *     replicas of a partition land on distinct racks; null (or blank) for none
  */
 public record BrokerConfig(
     int brokerId,
@@ -61,9 +63,54 @@ public record BrokerConfig(
     ReplicationConfig replication,
     boolean autoLeaderRebalanceEnable,
     long leaderImbalanceCheckIntervalMs,
-    int minInsyncReplicas) {
+    int minInsyncReplicas,
+    String rack) {
 
-  /** One plaintext HTTP listener at {@code host:port}, with Kafka's replication defaults. */
+  /** The same without a rack. */
+  public BrokerConfig(
+      int brokerId,
+      Path dataDir,
+      List<AdvertisedListener> listeners,
+      boolean autoCreateTopicsEnable,
+      int numPartitions,
+      int defaultReplicationFactor,
+      long requestTimeoutMs,
+      long logPeriodicTaskIntervalMs,
+      String clusterId,
+      String clusterSecret,
+      String quorumVoters,
+      String quorumListeners,
+      long brokerHeartbeatIntervalMs,
+      long brokerSessionTimeoutMs,
+      ReplicationConfig replication,
+      boolean autoLeaderRebalanceEnable,
+      long leaderImbalanceCheckIntervalMs,
+      int minInsyncReplicas) {
+    this(
+        brokerId,
+        dataDir,
+        listeners,
+        autoCreateTopicsEnable,
+        numPartitions,
+        defaultReplicationFactor,
+        requestTimeoutMs,
+        logPeriodicTaskIntervalMs,
+        clusterId,
+        clusterSecret,
+        quorumVoters,
+        quorumListeners,
+        brokerHeartbeatIntervalMs,
+        brokerSessionTimeoutMs,
+        replication,
+        autoLeaderRebalanceEnable,
+        leaderImbalanceCheckIntervalMs,
+        minInsyncReplicas,
+        null);
+  }
+
+  /**
+   * One plaintext HTTP listener at {@code host:port}, with Kafka's replication defaults, no rack.
+   */
   public BrokerConfig(
       int brokerId,
       Path dataDir,
@@ -115,6 +162,8 @@ public record BrokerConfig(
           "num.partitions and default.replication.factor must be >= 1");
     }
     quorumVoters = quorumVoters == null ? "" : quorumVoters.trim();
+    // An empty --tributary.broker-rack= means none, as an unset broker.rack does.
+    rack = rack == null || rack.isBlank() ? null : rack.trim();
     quorumListeners = quorumListeners == null ? "" : quorumListeners.trim();
     if (!quorumVoters.isEmpty() && (clusterSecret == null || clusterSecret.isBlank())) {
       throw new IllegalArgumentException(
@@ -174,7 +223,8 @@ public record BrokerConfig(
         replication,
         autoLeaderRebalanceEnable,
         leaderImbalanceCheckIntervalMs,
-        minInsyncReplicas);
+        minInsyncReplicas,
+        rack);
   }
 
   public Path logDir() {

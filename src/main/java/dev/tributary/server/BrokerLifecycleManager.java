@@ -100,7 +100,7 @@ public final class BrokerLifecycleManager {
             channel.register(
                 controller.get(),
                 new ControllerChannel.BrokerRegistration(
-                    config.brokerId(), incarnationId, config.listeners()));
+                    config.brokerId(), incarnationId, config.listeners(), config.rack()));
         brokerEpoch = result.brokerEpoch();
         catchUpOffset = result.metadataOffset();
         state = State.REGISTERED;

@@ -99,13 +99,20 @@ public interface ControllerChannel {
   record Endpoint(int brokerId, String host, int port) {}
 
   /**
-   * A broker announcing itself: its id, the incarnation of this process, and the listeners it
-   * advertises (one named {@code HTTP}, or the controller refuses it with INVALID_REGISTRATION).
+   * A broker announcing itself: its id, the incarnation of this process, the listeners it
+   * advertises (one named {@code HTTP}, or the controller refuses it with INVALID_REGISTRATION),
+   * and its rack ({@code broker.rack}; null when it has none).
    */
   record BrokerRegistration(
-      int brokerId, String incarnationId, List<AdvertisedListener> listeners) {
+      int brokerId, String incarnationId, List<AdvertisedListener> listeners, String rack) {
     public BrokerRegistration {
       listeners = List.copyOf(listeners);
+    }
+
+    /** A broker without a rack. */
+    public BrokerRegistration(
+        int brokerId, String incarnationId, List<AdvertisedListener> listeners) {
+      this(brokerId, incarnationId, listeners, null);
     }
   }
 

@@ -44,6 +44,7 @@ public final class ControllerService implements ControllerChannel {
             registration.brokerId(),
             Uuid.parse(registration.incarnationId()),
             registration.listeners(),
+            registration.rack(),
             time.monotonicMs());
     return new RegistrationResult(epoch, quorum.image().lastOffset());
   }

@@ -153,6 +153,7 @@ record ClusterSnapshot(
   /**
    * One registered broker.
    *
+   * @param rack its rack ({@code broker.rack}); null when it has none
    * @param state {@code alive} (registered and unfenced) or {@code fenced} (may lead nothing; a
    *     broker that stopped heartbeating gets fenced after the session timeout, so a just-killed
    *     broker is still {@code alive} for a while)
@@ -173,6 +174,7 @@ record ClusterSnapshot(
       @JsonProperty("broker_id") int brokerId,
       @JsonProperty("host") String host,
       @JsonProperty("port") int port,
+      @JsonProperty("rack") String rack,
       @JsonProperty("state") String state,
       @JsonProperty("broker_epoch") long brokerEpoch,
       @JsonProperty("incarnation_id") String incarnationId,

@@ -127,6 +127,7 @@ final class ClusterSnapshots {
               b.brokerId(),
               b.host(),
               b.port(),
+              b.rack().orElse(null),
               b.fenced() ? "fenced" : "alive",
               b.brokerEpoch(),
               b.incarnationId().toString(),

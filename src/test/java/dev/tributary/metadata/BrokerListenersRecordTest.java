@@ -163,13 +163,14 @@ class BrokerListenersRecordTest {
 
   @Test
   void unknownVersionsSecurityProtocolsAndImplausibleCountsAreRefused() {
-    byte[] version2 =
+    // Version 2 adds the rack (BrokerRackRecordTest); 3 is unknown.
+    byte[] version3 =
         MetadataRecordSerde.serialize(
             new MetadataRecord.RegisterBroker(3, INCARNATION, List.of(HTTP_SSL)));
-    version2[1] = 2;
-    assertThatThrownBy(() -> MetadataRecordSerde.deserialize(version2))
+    version3[1] = 3;
+    assertThatThrownBy(() -> MetadataRecordSerde.deserialize(version3))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("unknown version 2");
+        .hasMessageContaining("unknown version 3");
 
     byte[] topicVersion1 =
         MetadataRecordSerde.serialize(new MetadataRecord.TopicDeleted(INCARNATION));

@@ -149,6 +149,50 @@ class BrokerLifecycleManagerTest {
   }
 
   @Test
+  void theRegistrationCarriesTheConfiguredRackAndABlankOneIsNone() {
+    for (String rack : List.of("eu-west-1a", " ")) {
+      BrokerConfig config = rackConfig(rack);
+      BrokerLifecycleManager onRack =
+          new BrokerLifecycleManager(
+              config,
+              "incarnation-2",
+              quorum,
+              controller,
+              new ControllerLocator(() -> config, quorum),
+              500);
+      controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
+      onRack.tick();
+    }
+
+    assertThat(controller.registrations)
+        .extracting(ControllerChannel.BrokerRegistration::rack)
+        .containsExactly("eu-west-1a", null);
+  }
+
+  private BrokerConfig rackConfig(String rack) {
+    return new BrokerConfig(
+        1,
+        dir,
+        List.of(AdvertisedListener.http("127.0.0.1", 8081)),
+        true,
+        1,
+        1,
+        30_000,
+        5_000,
+        null,
+        null,
+        "",
+        "",
+        500,
+        3_000,
+        dev.tributary.replication.ReplicationConfig.DEFAULTS,
+        true,
+        300_000,
+        1,
+        rack);
+  }
+
+  @Test
   void aRefusedRegistrationIsAskedAgainAtTheHeartbeatPaceNotInALoop() {
     controller.failNextRegister = new InvalidRegistrationException("no HTTP listener");
     assertThat(lifecycle.tick()).isEqualTo(500);

@@ -249,6 +249,7 @@ class ClusterSnapshotsTest {
             "broker_id",
             "host",
             "port",
+            "rack",
             "state",
             "broker_epoch",
             "incarnation_id",
@@ -259,6 +260,7 @@ class ClusterSnapshotsTest {
             "client_connection_count",
             "client_connections",
             "replica_lag_time_max_ms");
+    assertThat(broker2.get("rack").isNull()).as("broker 2 has no rack").isTrue();
     assertThat(broker2.get("reachable").asBoolean()).isFalse();
     assertThat(broker2.get("client_connections").isNull())
         .as("unknown: it did not answer")

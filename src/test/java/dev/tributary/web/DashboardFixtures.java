@@ -12,6 +12,7 @@ final class DashboardFixtures {
         id,
         "127.0.0.1",
         8080 + id,
+        null,
         state,
         10 + id,
         "inc-" + id,

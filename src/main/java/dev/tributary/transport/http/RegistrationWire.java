@@ -16,11 +16,15 @@ import tools.jackson.databind.JsonNode;
  *
  * <pre>
  * {"broker_id":1, "incarnation_id":"...", "host":"127.0.0.1", "port":8081,
- *  "listeners":[{"name":"HTTP", "host":"127.0.0.1", "port":8081, "security_protocol":"PLAINTEXT"}]}
+ *  "listeners":[{"name":"HTTP", "host":"127.0.0.1", "port":8081, "security_protocol":"PLAINTEXT"}],
+ *  "rack":"a"}
  * </pre>
  *
- * {@code host} and {@code port} repeat the HTTP listener: they are all a registration held before
- * listeners, so a controller of the previous release still reads this one. Conversely a body
+ * {@code rack} is there only for a broker with one ({@code broker.rack}): a body without it is a
+ * broker without a rack, which is also what every body of a previous release means.
+ *
+ * <p>{@code host} and {@code port} repeat the HTTP listener: they are all a registration held
+ * before listeners, so a controller of the previous release still reads this one. Conversely a body
  * without {@code listeners} (a broker of the previous release, during a rolling upgrade) stands for
  * one HTTP listener at {@code host:port}.
  */
@@ -47,6 +51,9 @@ public final class RegistrationWire {
       listeners.add(entry);
     }
     body.put("listeners", listeners);
+    if (registration.rack() != null) {
+      body.put("rack", registration.rack());
+    }
     return body;
   }
 
@@ -57,7 +64,8 @@ public final class RegistrationWire {
    *     {@code listeners}: the receiving broker's own, since every broker's HTTP listener is
    *     configured alike (docs/adr/0016-tls.md)
    * @throws InvalidRequestException if a listener is not an object with a string {@code name},
-   *     {@code host} and {@code security_protocol} and an integer {@code port}
+   *     {@code host} and {@code security_protocol} and an integer {@code port}, or {@code rack} is
+   *     neither a string nor null
    * @throws InvalidRegistrationException for a security protocol Tributary does not serve
    */
   public static BrokerRegistration fromJson(
@@ -65,6 +73,7 @@ public final class RegistrationWire {
     int brokerId = body.path("broker_id").asInt();
     String incarnationId = body.path("incarnation_id").asString();
     JsonNode entries = body.path("listeners");
+    String rack = rack(body.path("rack"));
     if (entries.isMissingNode()) {
       return new BrokerRegistration(
           brokerId,
@@ -74,7 +83,8 @@ public final class RegistrationWire {
                   AdvertisedListener.HTTP,
                   body.path("host").asString(),
                   body.path("port").asInt(),
-                  previousReleaseProtocol)));
+                  previousReleaseProtocol)),
+          rack);
     }
     if (!entries.isArray()) {
       throw new InvalidRequestException("listeners must be an array");
@@ -83,7 +93,17 @@ public final class RegistrationWire {
     for (JsonNode entry : entries) {
       listeners.add(listener(entry));
     }
-    return new BrokerRegistration(brokerId, incarnationId, listeners);
+    return new BrokerRegistration(brokerId, incarnationId, listeners, rack);
+  }
+
+  private static String rack(JsonNode rack) {
+    if (rack.isMissingNode() || rack.isNull()) {
+      return null;
+    }
+    if (!rack.isString()) {
+      throw new InvalidRequestException("rack must be a string, got " + rack);
+    }
+    return rack.stringValue();
   }
 
   private static AdvertisedListener listener(JsonNode entry) {

@@ -75,6 +75,33 @@ class RegistrationWireTest {
   }
 
   @Test
+  void aRackTravelsOnlyWhenTheBrokerHasOne() {
+    BrokerRegistration onRack = new BrokerRegistration(2, "incarnation-7", List.of(HTTP), "rack-a");
+
+    JsonNode body = JSON.valueToTree(RegistrationWire.toJson(onRack));
+
+    assertThat(body.get("rack").stringValue()).isEqualTo("rack-a");
+    assertThat(RegistrationWire.fromJson(body, SecurityProtocol.PLAINTEXT)).isEqualTo(onRack);
+    assertThat(JSON.valueToTree(RegistrationWire.toJson(REGISTRATION)).has("rack"))
+        .as("a body without a rack is as the previous release sent it")
+        .isFalse();
+    JsonNode nullRack =
+        parse(
+            """
+            {"broker_id":3,"incarnation_id":"i","host":"10.0.0.3","port":8083,"rack":null}
+            """);
+    assertThat(RegistrationWire.fromJson(nullRack, SecurityProtocol.PLAINTEXT).rack()).isNull();
+    JsonNode numberRack =
+        parse(
+            """
+            {"broker_id":3,"incarnation_id":"i","host":"10.0.0.3","port":8083,"rack":7}
+            """);
+    assertThatThrownBy(() -> RegistrationWire.fromJson(numberRack, SecurityProtocol.PLAINTEXT))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("rack must be a string");
+  }
+
+  @Test
   void malformedListenersAreABadRequestAndAnUnknownProtocolAnInvalidRegistration() {
     for (String listeners :
         List.of(
