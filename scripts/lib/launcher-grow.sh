@@ -4,18 +4,19 @@
 # unfenced like the others, and holds no partition until a reassignment or `balance` gives it some.
 # Uses api_* (scripts/lib/launcher-api.sh) and balance_run (scripts/lib/launcher-balance.sh).
 
-GROW_USAGE="usage: $PROG add-broker [--balance] [--timeout SECONDS]"
+GROW_USAGE="usage: $PROG add-broker [--rack RACK] [--balance] [--timeout SECONDS]"
 
 grow_usage() { die "$1"$'\n'"$GROW_USAGE"; }
 
-# Replaces (or adds) the option --$2=... in the argument line $1 with --$2=$3.
+# Replaces (or adds) the option --$2=... in the argument line $1 with --$2=$3; with no $3, removes it.
 grow_set_arg() {
-  local line=$1 name=$2 value=$3 out="" word found=0
+  local line=$1 name=$2 value=${3-} out="" word found=0
   for word in $line; do
-    if [[ "$word" == "--$name="* ]]; then out="$out${out:+ }--$name=$value"; found=1
+    if [[ "$word" == "--$name="* ]]; then
+      [ -z "$value" ] || out="$out${out:+ }--$name=$value"; found=1
     else out="$out${out:+ }$word"; fi
   done
-  [ "$found" = 1 ] || out="$out --$name=$value"
+  [ "$found" = 1 ] || [ -z "$value" ] || out="$out --$name=$value"
   printf '%s' "$out"
 }
 
@@ -29,10 +30,12 @@ grow_set_line() {
 }
 
 cmd_add_broker() {
-  local balance=0 timeout=600
+  local balance=0 timeout=600 rack=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --balance) balance=1; shift;;
+      --rack) [ $# -ge 2 ] || grow_usage "add-broker: --rack needs a rack name"; rack=$2; shift 2;;
+      --rack=*) rack=${1#*=}; shift;;
       --timeout) [ $# -ge 2 ] || grow_usage "add-broker: --timeout needs a number of seconds"; timeout=$2; shift 2;;
       --timeout=*) timeout=${1#*=}; shift;;
       *) grow_usage "add-broker: unknown argument '$1'";;
@@ -40,6 +43,8 @@ cmd_add_broker() {
   done
   [[ "$timeout" =~ ^[0-9]{1,6}$ ]] && [ "$timeout" -ge 1 ] ||
     grow_usage "add-broker: --timeout must be a whole number of seconds, at least 1, not '$timeout'"
+  [ -z "$rack" ] || [[ "$rack" =~ ^[A-Za-z0-9._-]+$ ]] ||
+    grow_usage "add-broker: '$rack' is not a rack name (letters, digits, '.', '_', '-')"
   local existing; existing=$(cluster_get BROKERS)
   [ -n "$existing" ] || die "no cluster in $DATA to add a broker to; start one with '$PROG start'"
   local id=$((existing + 1))
@@ -64,6 +69,12 @@ cmd_add_broker() {
   args=$(conf_get 1 ARGS)
   args=$(grow_set_arg "$args" tributary.controller.quorum-listeners "$listeners")
   args=$(grow_set_arg "$args" tributary.kafka.port "$(kafka_port_of "$id")")
+  # Its own rack, or none: not broker 1's (a cluster started with --racks wants one for each broker).
+  if [[ " $args " == *" --tributary.broker-rack="* ]] && [ -z "$rack" ]; then
+    note "note: the other brokers have racks (broker.rack); without --rack RACK, broker $id has none, and the" \
+      "balancer then ignores racks"
+  fi
+  args=$(grow_set_arg "$args" tributary.broker-rack "$rack")
   if hosts_on; then args=$(grow_set_arg "$args" server.address "$host"); fi
   {
     printf 'PORT=%s\nJAR=%s\nJAVA_OPTS=%s\nARGS=%s\n' "$(port_of "$id")" "$(conf_get 1 JAR)" "$(conf_get 1 JAVA_OPTS)" "$args"

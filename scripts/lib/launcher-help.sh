@@ -53,10 +53,11 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
                                      unless --dry-run, carry it out as reassignments, at most N at a time, and
                                      print the progress until done (default timeout 600 s); --exclude empties
                                      those brokers. The broker asked (--broker) runs it: Ctrl-C only stops watching
-  add-broker [--balance] [--timeout SECONDS]
+  add-broker [--rack RACK] [--balance] [--timeout SECONDS]
                                      start the next broker (4, then 5, ...) on the running cluster: it follows
                                      the metadata quorum without voting (Kafka's broker-only role), registers
-                                     and holds no partitions; --balance then moves an even share onto it
+                                     and holds no partitions (on rack RACK, if given); --balance then moves
+                                     an even share onto it
   decommission ID [--timeout SECONDS]
                                      balance with --exclude ID, check that no partition has a replica left on
                                      broker ID, then stop it (SIGTERM); refuses, and leaves it running, if a
@@ -137,9 +138,10 @@ usage_zh() {
                                      --dry-run 时以迁移（reassignment）执行，最多同时 N 个，并打印进度直到完成
                                      （默认超时 600 秒）；--exclude 清空所列 broker。由被请求的 broker（--broker）
                                      执行：Ctrl-C 只停止观察
-  add-broker [--balance] [--timeout 秒数]
+  add-broker [--rack 机架] [--balance] [--timeout 秒数]
                                      在运行中的集群上启动下一个 broker（4、5……）：它跟随元数据仲裁但不投票
-                                     （即 Kafka 的纯 broker 角色），注册后不持有任何分区；加 --balance 则随后
+                                     （即 Kafka 的纯 broker 角色），注册后不持有任何分区（给出 --rack 时位于该
+                                     机架）；加 --balance 则随后
                                      把均衡的一份副本迁到它上面
   decommission ID [--timeout 秒数]
                                      以 --exclude ID 运行 balance，确认没有分区在 broker ID 上还有副本，然后停止它
