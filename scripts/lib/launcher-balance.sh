@@ -262,10 +262,37 @@ cmd_decommission() {
 
   note "broker $id holds no replica: stopping it"
   stop_one "$id" || die "broker $id is empty but did not stop; '$PROG kill $id' ends it"
-  note "broker $id is empty and stopped. It stays registered (fenced) in the cluster metadata: Tributary has no" \
-    "unregistration yet. '$PROG start $id' brings it back, empty, and '$PROG balance' gives it work again"
+  # Unregistered once the controller has fenced it (its session ends a few seconds after it stopped).
+  local waited=0
+  while :; do
+    api_call DELETE "/v3/clusters/$API_CLUSTER/brokers/$id" || true
+    case "$API_CODE" in
+      204|404) break;;
+    esac
+    [ "$waited" -lt 30 ] || die "broker $id is empty and stopped, but the cluster would not unregister it:" \
+      "$(api_message)"
+    sleep 1; waited=$((waited + 1))
+  done
+  note "broker $id is empty, stopped and unregistered: the cluster no longer lists it"
   if [[ ",$(cluster_get VOTERS)" == *",$id@"* ]]; then
-    note "broker $id is a voter of the metadata quorum: until it is back, the quorum runs on the other voters" \
-      "and survives one fewer failure"
+    note "broker $id is a voter of the metadata quorum: until it is back ('$PROG start $id', then it registers" \
+      "again), the quorum runs on the other voters and survives one fewer failure"
+  elif [ "$id" = "$(cluster_get BROKERS)" ]; then
+    # The last broker add-broker made: it leaves the launcher's cluster too ('$PROG add-broker' makes it anew).
+    local listeners; listeners=$(cluster_get LISTENERS)
+    listeners=$(printf '%s' ",$listeners," | sed "s/,$id@[^,]*,/,/; s/^,//; s/,\$//")
+    grow_set_line "$(cluster_file)" BROKERS "$((id - 1))"
+    grow_set_line "$(cluster_file)" LISTENERS "$listeners"
+    local b
+    for b in $(known_brokers); do
+      [ "$b" = "$id" ] || grow_set_line "$(conf_file "$b")" ARGS \
+        "$(grow_set_arg "$(conf_get "$b" ARGS)" tributary.controller.quorum-listeners "$listeners")"
+    done
+    mv "$(conf_file "$id")" "$DATA/broker-$id.decommissioned.conf"
+    mv "$DATA/broker-$id" "$DATA/broker-$id.decommissioned.$(date +%s)" 2>/dev/null || true
+    note "broker $id left this launcher's cluster too (its data is kept in $DATA/broker-$id.decommissioned.*);" \
+      "'$PROG add-broker' adds a broker $id afresh"
+  else
+    note "'$PROG start $id' brings it back (it registers again, empty) and '$PROG balance' gives it work"
   fi
 }

@@ -1,6 +1,6 @@
 # `add-broker`, sourced by ./tributary (not run): starts the next broker (4, then 5, ...) on the running local
 # cluster. It is a broker-only member, as Kafka's process.roles=broker: it follows the metadata log as a
-# non-voting listener of the quorum (it asks the quorum's leader to add it, see ListenerJoin), registers, is
+# non-voting listener of the quorum (it asks the quorum's leader to add it, see QuorumListeners), registers, is
 # unfenced like the others, and holds no partition until a reassignment or `balance` gives it some.
 # Uses api_* (scripts/lib/launcher-api.sh) and balance_run (scripts/lib/launcher-balance.sh).
 

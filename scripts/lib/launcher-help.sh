@@ -60,9 +60,8 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
                                      an even share onto it
   decommission ID [--timeout SECONDS]
                                      balance with --exclude ID, check that no partition has a replica left on
-                                     broker ID, then stop it (SIGTERM); refuses, and leaves it running, if a
-                                     replica cannot move. It stays registered (fenced) in the metadata: there is
-                                     no unregistration yet
+                                     broker ID, stop it (SIGTERM) and unregister it (the cluster no longer lists
+                                     it); refuses, and leaves it running, if a replica cannot move
   bench produce|consume [ARGS]       run the load generator; \`$PROG bench produce --help\` lists ARGS
   demo [NAME] [--auto] [--lang zh|en]
                                      guided demos: without NAME, list them; with NAME, explain one idea step
@@ -145,8 +144,7 @@ usage_zh() {
                                      把均衡的一份副本迁到它上面
   decommission ID [--timeout 秒数]
                                      以 --exclude ID 运行 balance，确认没有分区在 broker ID 上还有副本，然后停止它
-                                     （SIGTERM）；若有副本无法迁走则拒绝，broker 保持运行。它仍注册在元数据中
-                                     （处于 fenced 状态）：目前还不能注销 broker
+                                     （SIGTERM）并注销（集群不再列出它）；若有副本无法迁走则拒绝，broker 保持运行
   bench produce|consume [参数]       运行压测工具；\`$PROG bench produce --help\` 列出参数
   demo [名称] [--auto] [--lang zh|en]
                                      引导式演示：不带名称时列出所有演示；带名称时逐步讲解一个概念，在本集群上

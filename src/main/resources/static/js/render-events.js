@@ -27,6 +27,7 @@ const TYPES = {
   broker_registered: ['+', 'ok'],
   broker_fenced: ['✖', 'bad'],
   broker_unfenced: ['✔', 'ok'],
+  broker_unregistered: ['−', 'muted'],
   topic_created: ['+', 'ok'],
   topic_deleted: ['−', 'muted'],
   partitions_added: ['+', 'ok'],

@@ -93,6 +93,7 @@ function moveStep(verb) {
 const SAYINGS = {
   broker_fenced: [['broker_fenced', null, e => (e.broker_id >= 0 ? [e.broker_id] : null)]],
   broker_unfenced: [['broker_unfenced', null, e => (e.broker_id >= 0 ? [e.broker_id] : null)]],
+  broker_unregistered: [['broker_unregistered', null, e => (e.broker_id >= 0 ? [e.broker_id] : null)]],
   topic_created: [['topic_created', null, e => (e.topic ? [e.topic] : null)]],
   topic_deleted: [['topic_deleted', null, e => (e.topic ? [e.topic] : null)]],
   controller_elected: [['controller_elected', /^broker (\d+) is the active controller \(Raft term (\d+)\)$/,

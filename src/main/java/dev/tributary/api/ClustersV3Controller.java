@@ -207,6 +207,23 @@ class ClustersV3Controller {
         .thenApply(done -> ResponseEntity.noContent().<Void>build());
   }
 
+  /**
+   * Unregisters a decommissioned broker (Confluent's "delete broker"; Kafka's UnregisterBroker):
+   * 204 once it is gone from the metadata; 404 if unknown; 400 while it runs or holds replicas.
+   */
+  @DeleteMapping("/v3/clusters/{clusterId}/brokers/{brokerId}")
+  CompletableFuture<ResponseEntity<Void>> unregisterBroker(
+      @PathVariable String clusterId, @PathVariable int brokerId, HttpServletRequest http) {
+    requireCluster(clusterId);
+    if (!broker.metadata().brokers().containsKey(brokerId)) {
+      throw RestException.notFound(
+          40406, "Broker " + brokerId + " is not registered in this cluster");
+    }
+    return admin
+        .unregisterBroker(contexts.of(http), brokerId)
+        .thenApply(done -> ResponseEntity.noContent().<Void>build());
+  }
+
   @GetMapping("/v3/clusters/{clusterId}/topics/{topic}/partitions")
   ResponseEntity<V3Resources.ResourceList<V3Resources.Partition>> partitions(
       @PathVariable String clusterId, @PathVariable String topic) {

@@ -95,6 +95,11 @@ class InternalControllerEndpoints {
     return admin(broker.activeController().deleteTopic(null, topic));
   }
 
+  @DeleteMapping(InternalApi.BROKERS + "/{brokerId}")
+  ResponseEntity<Map<String, Object>> unregisterBroker(@PathVariable int brokerId) {
+    return admin(broker.activeController().unregisterBroker(null, brokerId));
+  }
+
   @PostMapping(InternalApi.TOPICS + "/{topic}/configs")
   ResponseEntity<Map<String, Object>> alterConfigs(
       @PathVariable String topic, @RequestBody byte[] body) {

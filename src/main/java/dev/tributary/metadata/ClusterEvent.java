@@ -83,6 +83,8 @@ public record ClusterEvent(
     BROKER_FENCED(true),
     /** A broker caught up with the metadata and may lead again: causes the elections it wins. */
     BROKER_UNFENCED(true),
+    /** A decommissioned broker, empty and stopped, was removed from the cluster. */
+    BROKER_UNREGISTERED(false),
     /** Causes its partitions' {@link #PARTITIONS_ADDED} events. */
     TOPIC_CREATED(true),
     TOPIC_DELETED(true),

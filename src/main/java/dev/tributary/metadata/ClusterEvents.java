@@ -228,6 +228,16 @@ public final class ClusterEvents {
                 "broker " + r.brokerId() + " fenced",
                 reason));
       }
+    } else if (record instanceof MetadataRecord.UnregisterBroker r) {
+      events.add(
+          event(
+              nowMs,
+              ClusterEvent.Type.BROKER_UNREGISTERED,
+              null,
+              -1,
+              r.brokerId(),
+              "broker " + r.brokerId() + " unregistered",
+              reason));
     } else if (record instanceof MetadataRecord.BrokerUnfenced r) {
       if (isCurrentRegistration(image, r.brokerId(), r.brokerEpoch(), true)) {
         events.add(

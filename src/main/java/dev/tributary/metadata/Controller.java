@@ -280,6 +280,16 @@ public final class Controller {
   }
 
   /**
+   * Removes {@code brokerId} from the cluster (see {@link BrokerUnregistration}), then, if it is a
+   * listener of the metadata quorum, from the quorum's configuration too (after the commit, and
+   * without waiting: a broker that starts again joins again).
+   */
+  public void unregisterBroker(int brokerId) {
+    submit("requested: decommissioned", image -> BrokerUnregistration.records(image, brokerId));
+    quorum.removeListener(brokerId);
+  }
+
+  /**
    * Fences registration {@code brokerEpoch} of {@code brokerId} now, moving its leaderships and ISR
    * memberships to others first: a controlled shutdown, or a broker found dead before its session
    * ran out.

@@ -177,6 +177,11 @@ public record MetadataImage(
       setFenced(nextBrokers, r.brokerId(), r.brokerEpoch(), true);
     } else if (record instanceof MetadataRecord.BrokerUnfenced r) {
       setFenced(nextBrokers, r.brokerId(), r.brokerEpoch(), false);
+    } else if (record instanceof MetadataRecord.UnregisterBroker r) {
+      BrokerImage broker = nextBrokers.get(r.brokerId());
+      if (broker != null && broker.brokerEpoch() == r.brokerEpoch()) {
+        nextBrokers.remove(r.brokerId());
+      }
     } else if (record instanceof MetadataRecord.BrokerRegistration r) {
       nextBrokers.put(
           r.brokerId(),

@@ -44,6 +44,13 @@ public interface MetadataQuorum extends AutoCloseable {
   /** True while this member is the active controller. */
   boolean isActiveController();
 
+  /**
+   * Starts removing {@code brokerId} from the members that follow the log without voting, if it is
+   * one and this member can (the leader of a replicated quorum); returns at once. A no-op
+   * otherwise, and for a quorum of one.
+   */
+  default void removeListener(int brokerId) {}
+
   /** The controller epoch: the Raft term of the current leader (always 1 for a quorum of one). */
   long controllerEpoch();
 

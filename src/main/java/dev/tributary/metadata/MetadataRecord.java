@@ -53,6 +53,14 @@ public sealed interface MetadataRecord {
   record BrokerUnfenced(int brokerId, long brokerEpoch) implements MetadataRecord {}
 
   /**
+   * The broker's registration {@code brokerEpoch} is removed from the cluster (Kafka's {@code
+   * UnregisterBrokerRecord}): a decommissioned broker that holds no replica. A no-op for any other
+   * epoch, so that a late record cannot remove a newer registration. If the broker's process starts
+   * again, it registers again.
+   */
+  record UnregisterBroker(int brokerId, long brokerEpoch) implements MetadataRecord {}
+
+  /**
    * The full state of one registration, epoch and rack included. Written only into snapshots by
    * {@link MetadataImage#toRecords()} (a replayed {@link RegisterBroker} would take the snapshot's
    * offset as its epoch); the controller never computes it. Replay sets the broker to exactly this.

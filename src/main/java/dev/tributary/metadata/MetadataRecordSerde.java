@@ -49,6 +49,7 @@ public final class MetadataRecordSerde {
   private static final byte ACL_CREATED = 12;
   private static final byte ACL_DELETED = 13;
   private static final byte PRODUCER_IDS = 14;
+  private static final byte UNREGISTER_BROKER = 15;
   private static final byte VERSION_0 = 0;
 
   /** Broker registrations with named listeners; events with their causes. */
@@ -101,6 +102,10 @@ public final class MetadataRecordSerde {
         out.writeLong(r.brokerEpoch());
       } else if (record instanceof MetadataRecord.BrokerUnfenced r) {
         header(out, BROKER_UNFENCED);
+        out.writeInt(r.brokerId());
+        out.writeLong(r.brokerEpoch());
+      } else if (record instanceof MetadataRecord.UnregisterBroker r) {
+        header(out, UNREGISTER_BROKER);
         out.writeInt(r.brokerId());
         out.writeLong(r.brokerEpoch());
       } else if (record instanceof MetadataRecord.BrokerRegistration r) {
@@ -182,6 +187,7 @@ public final class MetadataRecordSerde {
         case TOPIC_DELETED -> new MetadataRecord.TopicDeleted(uuid(in));
         case BROKER_FENCED -> new MetadataRecord.BrokerFenced(in.readInt(), in.readLong());
         case BROKER_UNFENCED -> new MetadataRecord.BrokerUnfenced(in.readInt(), in.readLong());
+        case UNREGISTER_BROKER -> new MetadataRecord.UnregisterBroker(in.readInt(), in.readLong());
         case BROKER_REGISTRATION ->
             new MetadataRecord.BrokerRegistration(
                 in.readInt(),

@@ -170,6 +170,16 @@ public final class AdminService {
     return applied(broker.controller().deleteTopic(name)).thenApply(image -> null);
   }
 
+  /**
+   * Removes a decommissioned broker from the cluster: it must be fenced (stopped) and hold no
+   * replica ({@link dev.tributary.metadata.BrokerUnregistration}); completes once this broker's
+   * metadata no longer lists it. Needs ADMIN on the cluster, as the other cluster operations.
+   */
+  public CompletableFuture<Void> unregisterBroker(RequestContext context, int brokerId) {
+    access.require(context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName());
+    return applied(broker.controller().unregisterBroker(brokerId)).thenApply(image -> null);
+  }
+
   /** Sets one config of a topic ({@code value} null: back to the default). */
   public CompletableFuture<TopicImage> alterConfig(
       RequestContext context, String name, String key, String value) {

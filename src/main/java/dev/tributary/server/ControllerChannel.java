@@ -33,6 +33,9 @@ public interface ControllerChannel {
 
   AdminResult deleteTopic(Endpoint controller, String name);
 
+  /** Removes a decommissioned broker (fenced, holding no replica) from the cluster. */
+  AdminResult unregisterBroker(Endpoint controller, int brokerId);
+
   /** Applies config changes to a topic, all or none; with {@code validateOnly} only checks them. */
   AdminResult alterConfigs(
       Endpoint controller, String name, List<ConfigChange> changes, boolean validateOnly);

@@ -78,6 +78,10 @@ public final class ControllerClient {
     return callAsync(t -> t.channel().deleteTopic(t.endpoint(), name));
   }
 
+  public CompletableFuture<ControllerChannel.AdminResult> unregisterBroker(int brokerId) {
+    return callAsync(t -> t.channel().unregisterBroker(t.endpoint(), brokerId));
+  }
+
   public CompletableFuture<ControllerChannel.AdminResult> alterConfigs(
       String name, List<ConfigChange> changes, boolean validateOnly) {
     return callAsync(t -> t.channel().alterConfigs(t.endpoint(), name, changes, validateOnly));

@@ -79,6 +79,12 @@ public final class ControllerService implements ControllerChannel {
   }
 
   @Override
+  public AdminResult unregisterBroker(Endpoint target, int brokerId) {
+    controller.unregisterBroker(brokerId);
+    return new AdminResult(quorum.image().lastOffset());
+  }
+
+  @Override
   public AdminResult alterPartition(Endpoint target, AlterPartition request) {
     controller.alterPartition(
         Uuid.parse(request.topicId()),

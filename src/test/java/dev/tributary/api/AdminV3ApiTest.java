@@ -123,6 +123,17 @@ class AdminV3ApiTest extends ApiTestSupport {
     assertError(get(v3("/brokers/seven")), 400, 40003, "'seven'");
   }
 
+  @Test
+  void aRunningOrUnknownBrokerIsNotUnregisteredAndStaysListed() {
+    assertError(
+        delete(v3("/brokers/1")),
+        400,
+        40002,
+        "Broker 1 is running (unfenced); stop it before unregistering it");
+    assertError(delete(v3("/brokers/7")), 404, 40406, "Broker 7 is not registered in this cluster");
+    assertThat(expectOk(get(v3("/brokers/1"))).get("broker_id").asInt()).isEqualTo(1);
+  }
+
   // ---- topics
   // ------------------------------------------------------------------------------------------------
 

@@ -256,6 +256,40 @@ class ReassignmentIT {
     Result result = history.check(ReplicationChecks.views(cluster, client, topic, 4));
     System.out.println(topic + ": " + result.summary());
     result.assertNoViolations();
+
+    // And retired: emptied by a balance that excludes it, stopped, then unregistered.
+    int id = 4;
+    HttpResponse<String> running = client.send("DELETE", cluster.get(1), V3 + "/brokers/4", null);
+    assertThat(running.statusCode()).as(running.body()).isEqualTo(400);
+    HttpResponse<String> emptying =
+        client.send("POST", cluster.get(1), V3 + "/balance", "{\"exclude\":[4]}");
+    assertThat(emptying.statusCode()).as(emptying.body()).isEqualTo(202);
+    await("broker 4 emptied")
+        .atMost(MOVE)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                client
+                        .getJson(cluster.get(1), V3 + "/balance")
+                        .path("execution")
+                        .path("state")
+                        .asString()
+                        .equals("done")
+                    && replicasOn(id, topic) == 0);
+    assertThat(cluster.get(id).stop()).isIn(0, 143);
+    await("broker 4 fenced")
+        .atMost(MOVE)
+        .until(() -> "fenced".equals(client.brokerStates().get(id)));
+    HttpResponse<String> unregistered =
+        client.send("DELETE", cluster.get(1), V3 + "/brokers/4", null);
+    assertThat(unregistered.statusCode()).as(unregistered.body()).isEqualTo(204);
+    for (int b = 1; b <= 3; b++) {
+      BrokerProcess via = cluster.get(b);
+      await("broker 4 gone from broker " + b + "'s metadata")
+          .atMost(MOVE)
+          .until(() -> client.getJson(via, V3 + "/brokers").path("data").size() == 3);
+    }
+    ReplicationChecks.awaitFullIsr(cluster, client, topic, 4, MOVE);
   }
 
   private static int replicasOn(int broker, String topic) throws Exception {

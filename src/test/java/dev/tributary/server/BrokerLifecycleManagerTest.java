@@ -258,6 +258,11 @@ class BrokerLifecycleManagerTest {
     }
 
     @Override
+    public AdminResult unregisterBroker(Endpoint c, int b) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public AdminResult alterConfigs(
         Endpoint c, String n, List<ConfigChange> changes, boolean validateOnly) {
       throw new UnsupportedOperationException();

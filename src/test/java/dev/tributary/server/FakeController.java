@@ -108,6 +108,18 @@ final class FakeController implements ControllerChannel {
   }
 
   @Override
+  public AdminResult unregisterBroker(Endpoint controller, int brokerId) {
+    return commit(
+        "unregisterBroker",
+        controller,
+        List.of(brokerId),
+        false,
+        () ->
+            dev.tributary.metadata.BrokerUnregistration.records(
+                harness.controllerImage(), brokerId));
+  }
+
+  @Override
   public AdminResult alterConfigs(
       Endpoint controller, String name, List<ConfigChange> changes, boolean validateOnly) {
     return commit(

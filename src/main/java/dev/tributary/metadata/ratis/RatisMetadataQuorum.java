@@ -212,7 +212,7 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
       if (listeners.containsKey(localBrokerId)) {
         List<RaftPeer> voterPeers =
             peers.stream().filter(p -> p.getStartupRole() == RaftPeerRole.FOLLOWER).toList();
-        ListenerJoin.start(
+        QuorumListeners.startJoining(
             RaftGroup.valueOf(GROUP_ID, voterPeers),
             peer(localBrokerId, localAddress, RaftPeerRole.LISTENER),
             parameters(options),
@@ -414,6 +414,25 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
                 : "no active controller is known yet";
     return new NotControllerException(
         "broker " + localBrokerId + " is not the active controller; " + where);
+  }
+
+  /**
+   * Asks this member's Raft server (the leader; elsewhere nothing happens) to drop {@code brokerId}
+   * from the listeners of the configuration, keeping every voter and other listener
+   * (compare-and-set against the configuration read here, so a concurrent change is not undone).
+   * Asynchronous; a failure is logged: the listener then keeps receiving the log, which is
+   * harmless.
+   */
+  @Override
+  public void removeListener(int brokerId) {
+    if (closed.get() || !division.getInfo().isLeader()) {
+      return;
+    }
+    QuorumListeners.remove(
+        server,
+        division.getRaftConf(),
+        brokerId,
+        new QuorumListeners.Caller(clientId, localPeerId, callIds.incrementAndGet()));
   }
 
   @Override

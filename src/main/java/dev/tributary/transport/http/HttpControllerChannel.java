@@ -126,6 +126,11 @@ public final class HttpControllerChannel implements ControllerChannel {
   }
 
   @Override
+  public AdminResult unregisterBroker(Endpoint controller, int brokerId) {
+    return admin(call(controller, "DELETE", InternalApi.broker(brokerId), null));
+  }
+
+  @Override
   public AdminResult alterConfigs(
       Endpoint controller, String name, List<ConfigChange> changes, boolean validateOnly) {
     return admin(

@@ -25,6 +25,7 @@ public final class InternalApi {
   public static final String REGISTER = PREFIX + "/register";
   public static final String HEARTBEAT = PREFIX + "/heartbeat";
   public static final String TOPICS = PREFIX + "/topics";
+  public static final String BROKERS = PREFIX + "/brokers";
   public static final String ALTER_PARTITION = PREFIX + "/alter-partition";
   public static final String FENCE_BROKER = PREFIX + "/fence-broker";
   public static final String SECURITY = PREFIX + "/security";
@@ -91,6 +92,11 @@ public final class InternalApi {
   public static final int UNKNOWN_TOPIC = 40401;
 
   private InternalApi() {}
+
+  /** A registered broker, to unregister (DELETE). */
+  public static String broker(int brokerId) {
+    return BROKERS + "/" + brokerId;
+  }
 
   public static String topic(String encodedName) {
     return TOPICS + "/" + encodedName;
