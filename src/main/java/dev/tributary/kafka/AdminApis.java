@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * The admin APIs of the Kafka listener, the ones kafka-clients' Admin and Kafka's topic and config
  * tools call: topics and partitions, configs, the cluster, leader elections, partition
- * reassignments, log directories. All go through {@link AdminService}, {@link ConfigDescriptions}
- * and {@link LogDirsService}, as REST's admin does.
+ * reassignments, log directories, unregistering a decommissioned broker. All go through {@link
+ * AdminService}, {@link ConfigDescriptions} and {@link LogDirsService}, as REST's admin does.
  */
 final class AdminApis {
   private AdminApis() {}
@@ -29,6 +29,7 @@ final class AdminApis {
         new ElectLeadersApi(admin),
         new AlterPartitionReassignmentsApi(admin, metadata),
         new ListPartitionReassignmentsApi(admin),
-        new DescribeLogDirsApi(logDirs));
+        new DescribeLogDirsApi(logDirs),
+        new UnregisterBrokerApi(admin));
   }
 }

@@ -17,8 +17,10 @@ import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.BrokerIdNotRegisteredException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.AfterEach;
@@ -192,5 +194,20 @@ class KafkaReassignmentsApiTest extends ApiTestSupport {
         .as("allowed to change: refused for the broker")
         .isInstanceOf(InvalidReplicaAssignmentException.class);
     assertThat(replicasOf(grown)).containsExactly(broker);
+  }
+
+  /**
+   * kafka-cluster's unregister: refused for the running broker (it stays listed) and for an unknown
+   * id, with Kafka's error codes; the success path is ReassignmentIT's (a stopped, empty broker).
+   */
+  @Test
+  void unregisteringTheRunningBrokerOrAnUnknownOneIsRefused() throws Exception {
+    int broker = brokerId();
+    assertThat(causeOf(admin.unregisterBroker(broker).all()))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("is running (unfenced)");
+    assertThat(causeOf(admin.unregisterBroker(UNREGISTERED_BROKER).all()))
+        .isInstanceOf(BrokerIdNotRegisteredException.class);
+    assertThat(admin.describeCluster().nodes().get()).extracting(Node::id).containsExactly(broker);
   }
 }
