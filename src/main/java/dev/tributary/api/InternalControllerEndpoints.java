@@ -95,6 +95,22 @@ class InternalControllerEndpoints {
     return admin(broker.activeController().deleteTopic(null, topic));
   }
 
+  @PostMapping(InternalApi.BROKERS + "/{brokerId}/configs")
+  ResponseEntity<Map<String, Object>> alterBrokerConfigs(
+      @PathVariable int brokerId, @RequestBody byte[] body) {
+    JsonNode request = read(body);
+    List<ConfigChange> changes;
+    try {
+      changes = AdminWire.configChanges(request);
+    } catch (IllegalArgumentException e) {
+      throw RestException.badRequest("malformed config change: " + e.getMessage());
+    }
+    return admin(
+        broker
+            .activeController()
+            .alterBrokerConfigs(null, brokerId, changes, AdminWire.validateOnly(request)));
+  }
+
   @DeleteMapping(InternalApi.BROKERS + "/{brokerId}")
   ResponseEntity<Map<String, Object>> unregisterBroker(@PathVariable int brokerId) {
     return admin(broker.activeController().unregisterBroker(null, brokerId));

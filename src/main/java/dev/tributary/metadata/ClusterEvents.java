@@ -291,6 +291,20 @@ public final class ClusterEvents {
                               + " on "
                               + topic.name(),
                           reason)));
+    } else if (record instanceof MetadataRecord.BrokerConfigChanged r) {
+      String who =
+          r.brokerId() == MetadataImage.DEFAULT_BROKER
+              ? "every broker (default)"
+              : "broker " + r.brokerId();
+      events.add(
+          event(
+              nowMs,
+              ClusterEvent.Type.CONFIG_CHANGED,
+              null,
+              -1,
+              r.brokerId(),
+              r.name() + (r.value() == null ? " removed" : " = " + r.value()) + " on " + who,
+              reason));
     } else if (record instanceof MetadataRecord.PartitionChange r) {
       describePartitionChange(image, r, reason, nowMs, events);
     }

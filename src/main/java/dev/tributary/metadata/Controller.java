@@ -280,6 +280,17 @@ public final class Controller {
   }
 
   /**
+   * Applies {@code changes} to the dynamic configs of {@code brokerId} ({@link
+   * MetadataImage#DEFAULT_BROKER}: every broker's default), all or none (see {@link
+   * BrokerConfigControl}); with {@code validateOnly} only checks them.
+   */
+  public MetadataImage alterBrokerConfigs(
+      int brokerId, List<ConfigChange> changes, boolean validateOnly) {
+    return run(
+        validateOnly, "requested", image -> BrokerConfigControl.alter(image, brokerId, changes));
+  }
+
+  /**
    * Removes {@code brokerId} from the cluster (see {@link BrokerUnregistration}), then, if it is a
    * listener of the metadata quorum, from the quorum's configuration too (after the commit, and
    * without waiting: a broker that starts again joins again).

@@ -30,24 +30,54 @@ public record MetadataImage(
     SortedMap<Integer, BrokerImage> brokers,
     List<ClusterEvent> events,
     SecurityImage security,
-    long nextProducerId) {
+    long nextProducerId,
+    SortedMap<Integer, Map<String, String>> brokerConfigs) {
 
   public static final MetadataImage EMPTY =
       new MetadataImage(
           -1, new TreeMap<>(), new HashMap<>(), new TreeMap<>(), List.of(), SecurityImage.EMPTY, 0);
+
+  /** The key of {@link #brokerConfigs} for the cluster-wide default (Kafka's resource name ""). */
+  public static final int DEFAULT_BROKER = -1;
 
   /**
    * @param events the timeline: the last {@link ClusterEvents#MAX_RETAINED} events, in metadata-log
    *     order
    * @param nextProducerId the first producer id no broker has been given yet (Kafka's
    *     ProducerIdsImage)
+   * @param brokerConfigs dynamic broker configs by broker id ({@link #DEFAULT_BROKER}: every
+   *     broker's default), Kafka's ConfigurationsImage for the BROKER resource
    */
   public MetadataImage {
+    TreeMap<Integer, Map<String, String>> configs = new TreeMap<>();
+    (brokerConfigs == null ? Map.<Integer, Map<String, String>>of() : brokerConfigs)
+        .forEach((id, values) -> configs.put(id, Map.copyOf(values)));
+    brokerConfigs = Collections.unmodifiableSortedMap(configs);
     topicsByName = Collections.unmodifiableSortedMap(new TreeMap<>(topicsByName));
     topicNamesById = Map.copyOf(topicNamesById);
     brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
     events = List.copyOf(events);
     security = security == null ? SecurityImage.EMPTY : security;
+  }
+
+  /** An image without dynamic broker configs. */
+  public MetadataImage(
+      long lastOffset,
+      SortedMap<String, TopicImage> topicsByName,
+      Map<Uuid, String> topicNamesById,
+      SortedMap<Integer, BrokerImage> brokers,
+      List<ClusterEvent> events,
+      SecurityImage security,
+      long nextProducerId) {
+    this(
+        lastOffset,
+        topicsByName,
+        topicNamesById,
+        brokers,
+        events,
+        security,
+        nextProducerId,
+        new TreeMap<>());
   }
 
   /** An image whose producer ids were never allocated (tests, tools). */
@@ -87,6 +117,16 @@ public record MetadataImage(
   public Optional<TopicImage> topic(Uuid topicId) {
     String name = topicNamesById.get(topicId);
     return name == null ? Optional.empty() : topic(name);
+  }
+
+  /**
+   * Dynamic config {@code name} of broker {@code brokerId}: its own value, else the cluster-wide
+   * default, else empty (the broker's static setting applies).
+   */
+  public Optional<String> brokerConfig(int brokerId, String name) {
+    String own = brokerConfigs.getOrDefault(brokerId, Map.of()).get(name);
+    return Optional.ofNullable(
+        own != null ? own : brokerConfigs.getOrDefault(DEFAULT_BROKER, Map.of()).get(name));
   }
 
   public Optional<BrokerImage> broker(int brokerId) {
@@ -131,7 +171,8 @@ public record MetadataImage(
           brokers,
           ClusterEvents.append(events, r.events(), offset),
           security,
-          nextProducerId);
+          nextProducerId,
+          brokerConfigs);
     }
     if (record instanceof MetadataRecord.ProducerIds r) {
       if (r.nextProducerId() <= nextProducerId) {
@@ -144,7 +185,30 @@ public record MetadataImage(
                 + nextProducerId);
       }
       return new MetadataImage(
-          offset, topicsByName, topicNamesById, brokers, events, security, r.nextProducerId());
+          offset,
+          topicsByName,
+          topicNamesById,
+          brokers,
+          events,
+          security,
+          r.nextProducerId(),
+          brokerConfigs);
+    }
+    if (record instanceof MetadataRecord.BrokerConfigChanged r) {
+      TreeMap<Integer, Map<String, String>> configs = new TreeMap<>(brokerConfigs);
+      Map<String, String> values = new HashMap<>(configs.getOrDefault(r.brokerId(), Map.of()));
+      if (r.value() == null) {
+        values.remove(r.name());
+      } else {
+        values.put(r.name(), r.value());
+      }
+      if (values.isEmpty()) {
+        configs.remove(r.brokerId());
+      } else {
+        configs.put(r.brokerId(), values);
+      }
+      return new MetadataImage(
+          offset, topicsByName, topicNamesById, brokers, events, security, nextProducerId, configs);
     }
     if (record instanceof MetadataRecord.ApiKeyCreated
         || record instanceof MetadataRecord.ApiKeyDeleted
@@ -157,7 +221,8 @@ public record MetadataImage(
           brokers,
           events,
           replaySecurity(record),
-          nextProducerId);
+          nextProducerId,
+          brokerConfigs);
     }
     TreeMap<String, TopicImage> topics = new TreeMap<>(topicsByName);
     HashMap<Uuid, String> names = new HashMap<>(topicNamesById);
@@ -212,7 +277,8 @@ public record MetadataImage(
     } else {
       throw new IllegalArgumentException("unknown metadata record " + record);
     }
-    return new MetadataImage(offset, topics, names, nextBrokers, events, security, nextProducerId);
+    return new MetadataImage(
+        offset, topics, names, nextBrokers, events, security, nextProducerId, brokerConfigs);
   }
 
   private SecurityImage replaySecurity(MetadataRecord record) {
@@ -265,6 +331,12 @@ public record MetadataImage(
     if (nextProducerId > 0) {
       records.add(new MetadataRecord.ProducerIds(-1, -1, nextProducerId));
     }
+    brokerConfigs.forEach(
+        (id, values) ->
+            new TreeMap<>(values)
+                .forEach(
+                    (name, value) ->
+                        records.add(new MetadataRecord.BrokerConfigChanged(id, name, value))));
     if (!events.isEmpty()) {
       records.add(new MetadataRecord.EventsRecorded(events));
     }
@@ -274,7 +346,14 @@ public record MetadataImage(
   /** The same state at another offset: used when an image is rebuilt from a snapshot's records. */
   public MetadataImage withLastOffset(long offset) {
     return new MetadataImage(
-        offset, topicsByName, topicNamesById, brokers, events, security, nextProducerId);
+        offset,
+        topicsByName,
+        topicNamesById,
+        brokers,
+        events,
+        security,
+        nextProducerId,
+        brokerConfigs);
   }
 
   /**

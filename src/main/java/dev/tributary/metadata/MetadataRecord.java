@@ -61,6 +61,14 @@ public sealed interface MetadataRecord {
   record UnregisterBroker(int brokerId, long brokerEpoch) implements MetadataRecord {}
 
   /**
+   * Sets ({@code value} non-null) or removes one dynamic broker config (Kafka's {@code
+   * ConfigRecord} for the BROKER resource) of broker {@code brokerId}, or of every broker when it
+   * is {@link MetadataImage#DEFAULT_BROKER} (Kafka's resource name ""). Today the replication
+   * throttle rates.
+   */
+  record BrokerConfigChanged(int brokerId, String name, String value) implements MetadataRecord {}
+
+  /**
    * The full state of one registration, epoch and rack included. Written only into snapshots by
    * {@link MetadataImage#toRecords()} (a replayed {@link RegisterBroker} would take the snapshot's
    * offset as its epoch); the controller never computes it. Replay sets the broker to exactly this.

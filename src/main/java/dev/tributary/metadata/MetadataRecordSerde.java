@@ -50,6 +50,7 @@ public final class MetadataRecordSerde {
   private static final byte ACL_DELETED = 13;
   private static final byte PRODUCER_IDS = 14;
   private static final byte UNREGISTER_BROKER = 15;
+  private static final byte BROKER_CONFIG_CHANGED = 16;
   private static final byte VERSION_0 = 0;
 
   /** Broker registrations with named listeners; events with their causes. */
@@ -104,6 +105,11 @@ public final class MetadataRecordSerde {
         header(out, BROKER_UNFENCED);
         out.writeInt(r.brokerId());
         out.writeLong(r.brokerEpoch());
+      } else if (record instanceof MetadataRecord.BrokerConfigChanged r) {
+        header(out, BROKER_CONFIG_CHANGED);
+        out.writeInt(r.brokerId());
+        out.writeUTF(r.name());
+        nullableString(out, r.value());
       } else if (record instanceof MetadataRecord.UnregisterBroker r) {
         header(out, UNREGISTER_BROKER);
         out.writeInt(r.brokerId());
@@ -188,6 +194,8 @@ public final class MetadataRecordSerde {
         case BROKER_FENCED -> new MetadataRecord.BrokerFenced(in.readInt(), in.readLong());
         case BROKER_UNFENCED -> new MetadataRecord.BrokerUnfenced(in.readInt(), in.readLong());
         case UNREGISTER_BROKER -> new MetadataRecord.UnregisterBroker(in.readInt(), in.readLong());
+        case BROKER_CONFIG_CHANGED ->
+            new MetadataRecord.BrokerConfigChanged(in.readInt(), in.readUTF(), nullableString(in));
         case BROKER_REGISTRATION ->
             new MetadataRecord.BrokerRegistration(
                 in.readInt(),

@@ -33,6 +33,12 @@ public interface ControllerChannel {
 
   AdminResult deleteTopic(Endpoint controller, String name);
 
+  /**
+   * Changes broker {@code brokerId}'s dynamic configs (-1: every broker's default), all or none.
+   */
+  AdminResult alterBrokerConfigs(
+      Endpoint controller, int brokerId, List<ConfigChange> changes, boolean validateOnly);
+
   /** Removes a decommissioned broker (fenced, holding no replica) from the cluster. */
   AdminResult unregisterBroker(Endpoint controller, int brokerId);
 

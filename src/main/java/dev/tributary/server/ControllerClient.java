@@ -78,6 +78,12 @@ public final class ControllerClient {
     return callAsync(t -> t.channel().deleteTopic(t.endpoint(), name));
   }
 
+  public CompletableFuture<ControllerChannel.AdminResult> alterBrokerConfigs(
+      int brokerId, List<ConfigChange> changes, boolean validateOnly) {
+    return callAsync(
+        t -> t.channel().alterBrokerConfigs(t.endpoint(), brokerId, changes, validateOnly));
+  }
+
   public CompletableFuture<ControllerChannel.AdminResult> unregisterBroker(int brokerId) {
     return callAsync(t -> t.channel().unregisterBroker(t.endpoint(), brokerId));
   }

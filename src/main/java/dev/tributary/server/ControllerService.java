@@ -79,6 +79,13 @@ public final class ControllerService implements ControllerChannel {
   }
 
   @Override
+  public AdminResult alterBrokerConfigs(
+      Endpoint target, int brokerId, List<ConfigChange> changes, boolean validateOnly) {
+    return new AdminResult(
+        controller.alterBrokerConfigs(brokerId, changes, validateOnly).lastOffset());
+  }
+
+  @Override
   public AdminResult unregisterBroker(Endpoint target, int brokerId) {
     controller.unregisterBroker(brokerId);
     return new AdminResult(quorum.image().lastOffset());

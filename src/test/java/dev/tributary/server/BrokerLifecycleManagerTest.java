@@ -258,6 +258,12 @@ class BrokerLifecycleManagerTest {
     }
 
     @Override
+    public AdminResult alterBrokerConfigs(
+        Endpoint c, int b, List<ConfigChange> changes, boolean validateOnly) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public AdminResult unregisterBroker(Endpoint c, int b) {
       throw new UnsupportedOperationException();
     }

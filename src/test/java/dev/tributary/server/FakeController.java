@@ -108,6 +108,19 @@ final class FakeController implements ControllerChannel {
   }
 
   @Override
+  public AdminResult alterBrokerConfigs(
+      Endpoint controller, int brokerId, List<ConfigChange> changes, boolean validateOnly) {
+    return commit(
+        "alterBrokerConfigs",
+        controller,
+        List.of(brokerId, changes),
+        validateOnly,
+        () ->
+            dev.tributary.metadata.BrokerConfigControl.alter(
+                harness.controllerImage(), brokerId, changes));
+  }
+
+  @Override
   public AdminResult unregisterBroker(Endpoint controller, int brokerId) {
     return commit(
         "unregisterBroker",

@@ -126,6 +126,17 @@ public final class HttpControllerChannel implements ControllerChannel {
   }
 
   @Override
+  public AdminResult alterBrokerConfigs(
+      Endpoint controller, int brokerId, List<ConfigChange> changes, boolean validateOnly) {
+    return admin(
+        call(
+            controller,
+            "POST",
+            InternalApi.broker(brokerId) + "/configs",
+            AdminWire.configChanges(changes, validateOnly)));
+  }
+
+  @Override
   public AdminResult unregisterBroker(Endpoint controller, int brokerId) {
     return admin(call(controller, "DELETE", InternalApi.broker(brokerId), null));
   }
