@@ -27,6 +27,11 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
                                      ends a longer pause early): it stays registered and keeps leading, but as a
                                      follower it leaves the ISR once not caught up for replica.lag.time.max.ms
                                      (5000 ms here), then catches up and returns
+  skew ID [(+|-)DURATION]            offset broker ID's wall clock (DURATION like +5m, -90s, +1h, or 0 to put it
+                                     right; at most one day), as on a host whose clock is wrong or is stepped;
+                                     its monotonic clock runs on, so ISR lag, sessions and timeouts are unmoved,
+                                     while record timestamps and retention follow its wall clock. Without
+                                     DURATION, print the skew. Needs the dashboard's fault actions (start sets them)
   isolate ID [--from ID,ID]          (hosts cluster) drop every packet between broker ID and everyone, clients
                                      included, or only the brokers named (clients still reach it); the
                                      controller fences it once its session expires
@@ -115,6 +120,10 @@ usage_zh() {
   pause-fetching ID [秒数]           只停止 broker ID 的副本拉取（默认 30 秒，1..600；1 可提前结束更长的暂停）：
                                      它仍然注册、仍然担任 leader，但作为 follower 一旦超过 replica.lag.time.max.ms
                                      （这里是 5000 ms）没有追上就离开 ISR，之后追上并重新加入
+  skew ID [(+|-)时长]                让 broker ID 的挂钟（wall clock）偏移（时长如 +5m、-90s、+1h，0 表示校正；最多一天），
+                                     如同一台时钟不准或被跳调的主机；它的单调时钟照常走，所以 ISR 滞后、会话和超时
+                                     不受影响，而消息时间戳和保留策略跟随它的挂钟。不带时长时打印当前偏移。需要仪表盘的
+                                     故障操作（start 会打开）
   isolate ID [--from ID,ID]          （hosts 集群）丢弃 broker ID 与所有人（包括客户端）之间的全部数据包，或只切断
                                      与所列 broker 之间的（客户端仍能访问它）；其会话超时后 controller 将其隔离（fence）
   heal                               （hosts 集群）恢复所有链路

@@ -51,7 +51,7 @@ class ProduceV3Controller {
   private final JsonMapper json;
   private final V3ProduceRecords parser;
   private final Scheduler scheduler;
-  private final Time time = Time.SYSTEM;
+  private final Time time;
 
   ProduceV3Controller(
       MetadataCache metadata,
@@ -60,6 +60,7 @@ class ProduceV3Controller {
       RequestContexts contexts,
       JsonMapper json,
       Scheduler scheduler,
+      Time brokerTime,
       @org.springframework.beans.factory.annotation.Value(
               "${tributary.max-records-per-request:10000}")
           int maxRecordsPerRequest) {
@@ -70,6 +71,7 @@ class ProduceV3Controller {
     this.json = json;
     this.parser = new V3ProduceRecords(json, maxRecordsPerRequest);
     this.scheduler = scheduler;
+    this.time = brokerTime;
   }
 
   /** Answers now when the future is already complete ({@link Answers#nowIfDone}). */

@@ -78,14 +78,15 @@ class SecurityConfiguration {
   }
 
   @Bean
-  DashboardSessions dashboardSessions(BrokerServer broker, SecurityProperties properties) {
+  DashboardSessions dashboardSessions(
+      BrokerServer broker, SecurityProperties properties, Time brokerTime) {
     String secret = broker.config().clusterSecret();
     if (secret == null || secret.isEmpty()) {
       // A lone broker: sign-ins hold on this process only.
       secret = dev.tributary.security.ApiKeySecrets.newSecret(new SecureRandom());
     }
     return new DashboardSessions(
-        secret, Time.SYSTEM, properties.dashboardSessionMinutes() * 60_000L);
+        secret, brokerTime, properties.dashboardSessionMinutes() * 60_000L);
   }
 
   /**

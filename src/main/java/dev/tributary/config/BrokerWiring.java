@@ -47,7 +47,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Builds the plain-Java core with {@code new} and hands it to the web layer. */
+/**
+ * Builds the plain-Java core with {@code new} and hands it to the web layer. Every part reads the
+ * broker's one clock ({@link ClockWiring}); the balance service keeps the system clock for now (it
+ * only times its own moves).
+ */
 @Configuration(proxyBeanMethods = false)
 class BrokerWiring {
 
@@ -158,7 +162,8 @@ class BrokerWiring {
       ExecutorService tributaryDelayedCompletions,
       HttpClient tributaryHttpClient,
       ClusterTls clusterTls,
-      JsonMapper json) {
+      JsonMapper json,
+      Time brokerTime) {
     ControllerChannel remote =
         new HttpControllerChannel(
             tributaryHttpClient,
@@ -178,7 +183,7 @@ class BrokerWiring {
     self[0] =
         new BrokerServer(
             config,
-            Time.SYSTEM,
+            brokerTime,
             new SecureRandom(),
             scheduler,
             tributaryDelayedCompletions,
@@ -246,9 +251,10 @@ class BrokerWiring {
       BrokerServer broker,
       ProduceService produceService,
       ExecutorScheduler scheduler,
-      BrokerConfig config) {
+      BrokerConfig config,
+      Time brokerTime) {
     return new RecordTraceService(
-        broker, produceService, Time.SYSTEM, scheduler, TRACE_WAIT_MS, config.requestTimeoutMs());
+        broker, produceService, brokerTime, scheduler, TRACE_WAIT_MS, config.requestTimeoutMs());
   }
 
   @Bean
@@ -298,9 +304,10 @@ class BrokerWiring {
       BrokerServer broker,
       ProduceService produceService,
       AutoTopicCreator autoTopicCreator,
-      BrokerConfig config) {
+      BrokerConfig config,
+      Time brokerTime) {
     return new RecordProducer(
-        broker, produceService, autoTopicCreator, Time.SYSTEM, config.requestTimeoutMs());
+        broker, produceService, autoTopicCreator, brokerTime, config.requestTimeoutMs());
   }
 
   @Bean
@@ -310,8 +317,8 @@ class BrokerWiring {
   }
 
   @Bean
-  ReplicaStatusService replicaStatusService(BrokerServer broker) {
-    return new ReplicaStatusService(broker, Time.SYSTEM);
+  ReplicaStatusService replicaStatusService(BrokerServer broker, Time brokerTime) {
+    return new ReplicaStatusService(broker, brokerTime);
   }
 
   /** Closed by {@link BrokerLifecycle} around the broker's own shutdown. */
@@ -327,7 +334,8 @@ class BrokerWiring {
       HttpClient tributaryHttpClient,
       PeerUrls peerUrls,
       JsonMapper json,
-      BrokerConfig config) {
+      BrokerConfig config,
+      Time brokerTime) {
     TributaryProperties.Group group = properties.group();
     GroupCoordinatorConfig coordinatorConfig =
         new GroupCoordinatorConfig(
@@ -352,7 +360,7 @@ class BrokerWiring {
         offsetsService,
         coordinatorConfig,
         transport,
-        Time.SYSTEM,
+        brokerTime,
         scheduler,
         new SecureRandom(),
         tributaryDelayedCompletions);

@@ -1,6 +1,7 @@
 package dev.tributary.config;
 
 import dev.tributary.common.Scheduler;
+import dev.tributary.common.Time;
 import dev.tributary.kafka.KafkaListener;
 import dev.tributary.kafka.security.ListenerSecurity;
 import dev.tributary.server.AccessControl;
@@ -51,7 +52,8 @@ class KafkaWiring {
       Scheduler tributaryScheduler,
       AdminService admin,
       LogDirsService logDirs,
-      ListenerSecurity kafkaListenerSecurity) {
+      ListenerSecurity kafkaListenerSecurity,
+      Time brokerTime) {
     TributaryProperties.Kafka kafka = properties.kafka();
     try {
       return new KafkaListener(
@@ -73,7 +75,8 @@ class KafkaWiring {
               groups,
               tributaryScheduler,
               admin,
-              logDirs),
+              logDirs,
+              brokerTime),
           kafkaListenerSecurity);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

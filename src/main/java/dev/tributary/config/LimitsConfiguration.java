@@ -88,7 +88,7 @@ class LimitsConfiguration {
   }
 
   @Bean
-  ClientQuotaManager clientQuotaManager(QuotaProperties properties) {
-    return new ClientQuotaManager(properties.toConfig(), Time.SYSTEM);
+  ClientQuotaManager clientQuotaManager(QuotaProperties properties, Time brokerTime) {
+    return new ClientQuotaManager(properties.toConfig(), brokerTime);
   }
 }

@@ -71,6 +71,7 @@ public final class ConsumerInstance {
   private final OffsetCommitter committer;
   private final Fetcher fetcher;
 
+  /** When the last request came, on the monotonic clock ({@code consumer.instance.timeout.ms}). */
   private long lastRequestMs;
 
   /** Set once, by {@link #close}: the instance serves nothing more. */
@@ -127,7 +128,7 @@ public final class ConsumerInstance {
         new OffsetCommitter(
             groupId, instanceId, settings, coordinator, subscriptions, time, scheduler);
     this.fetcher = new Fetcher(groupId, settings, reader, subscriptions, time, scheduler);
-    this.lastRequestMs = time.milliseconds();
+    this.lastRequestMs = time.monotonicMs();
   }
 
   public String groupId() {
@@ -149,9 +150,10 @@ public final class ConsumerInstance {
 
   /** Any request on this instance: it is in use (the idle timeout restarts). */
   public synchronized void touch() {
-    lastRequestMs = time.milliseconds();
+    lastRequestMs = time.monotonicMs();
   }
 
+  /** How long no request has come, at {@code nowMs} on the monotonic clock. */
   public synchronized long idleMs(long nowMs) {
     return nowMs - lastRequestMs;
   }
@@ -285,7 +287,7 @@ public final class ConsumerInstance {
         throw new IllegalConsumerStateException(
             "Consumer is not subscribed to any topics or assigned any partitions");
       }
-      deadlineMs = time.milliseconds() + timeoutMs;
+      deadlineMs = time.monotonicMs() + timeoutMs;
       polling = subscriptions.membership();
       ready =
           polling == null ? CompletableFuture.completedFuture(null) : ready(polling, deadlineMs);
@@ -319,7 +321,7 @@ public final class ConsumerInstance {
     CompletableFuture<Void> out = new CompletableFuture<>();
     Scheduler.Cancellable timer =
         scheduler.schedule(
-            Math.max(0, deadlineMs - time.milliseconds()),
+            Math.max(0, deadlineMs - time.monotonicMs()),
             () -> {
               member.forgetWaiter(stable);
               out.complete(null);
@@ -387,7 +389,7 @@ public final class ConsumerInstance {
         return;
       }
       current = subscriptions.membership();
-      committer.maybeAutoCommit(time.milliseconds());
+      committer.maybeAutoCommit(time.monotonicMs());
     }
     if (current != null) {
       current.tick();

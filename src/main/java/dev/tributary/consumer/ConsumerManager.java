@@ -186,7 +186,7 @@ public final class ConsumerManager {
 
   /** One beat: every instance's protocol step; instances idle past their timeout are deleted. */
   void tick() {
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs();
     for (Map.Entry<Key, ConsumerInstance> entry : instances.entrySet()) {
       ConsumerInstance instance = entry.getValue();
       if (instance.idleMs(nowMs) >= instance.settings().instanceTimeoutMs()) {

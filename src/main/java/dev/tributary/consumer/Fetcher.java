@@ -114,6 +114,8 @@ final class Fetcher {
    * Reads every one of {@code partitions} that has a position, and delivers what was read: at most
    * {@code maxBytes} of keys and values (at least one record), up to the first record {@code
    * deliverable} refuses.
+   *
+   * @param deadlineMs when the long poll ends, on the monotonic clock
    */
   CompletableFuture<Delivery> fetchRecords(
       List<TopicPartition> partitions,
@@ -128,7 +130,7 @@ final class Fetcher {
     return round(starts, epoch, 0)
         .thenCompose(
             now -> {
-              long waitMs = deadlineMs - time.milliseconds();
+              long waitMs = deadlineMs - time.monotonicMs();
               if (enough(now) || waitMs <= 0) {
                 return CompletableFuture.completedFuture(now);
               }

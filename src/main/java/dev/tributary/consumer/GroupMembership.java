@@ -90,7 +90,10 @@ public final class GroupMembership {
   private final String clientHost;
   private final ConsumerSettings settings;
   private final CoordinatorApi coordinator;
+
+  /** Read on its monotonic clock only: every time here feeds {@link Heartbeat}'s timers. */
   private final Time time;
+
   private final Listener listener;
   private final Heartbeat heartbeat;
   private final EmbeddedProtocol protocol;
@@ -135,7 +138,7 @@ public final class GroupMembership {
     this.coordinator = coordinator;
     this.time = time;
     this.listener = listener;
-    this.heartbeat = new Heartbeat(settings, RETRY_BACKOFF_MS, time.milliseconds());
+    this.heartbeat = new Heartbeat(settings, RETRY_BACKOFF_MS, time.monotonicMs());
     this.protocol = new EmbeddedProtocol(settings.assignors(), listener);
   }
 
@@ -144,7 +147,7 @@ public final class GroupMembership {
    * client waiting in a long poll is alive for as long as it waits ({@link #onPollStarted}).
    */
   public synchronized void onClientPoll() {
-    heartbeat.poll(time.milliseconds());
+    heartbeat.poll(time.monotonicMs());
     active = true;
     if (fatalError != null && phase == Phase.UNJOINED) {
       fatalError = null; // try again on the client's next request, as a new consumer would
@@ -159,7 +162,7 @@ public final class GroupMembership {
 
   /** A records call ended: the session timeout counts from now. */
   public synchronized void onPollFinished() {
-    heartbeat.pollFinished(time.milliseconds());
+    heartbeat.pollFinished(time.monotonicMs());
   }
 
   /** The subscription changed: rejoin with the new one. */
@@ -192,7 +195,7 @@ public final class GroupMembership {
    * it within the session timeout; otherwise none.
    */
   public synchronized List<TopicPartition> ownedPartitions() {
-    if (phase != Phase.STABLE || heartbeat.sessionTimeoutExpired(time.milliseconds())) {
+    if (phase != Phase.STABLE || heartbeat.sessionTimeoutExpired(time.monotonicMs())) {
       return List.of();
     }
     return assignment;
@@ -219,7 +222,7 @@ public final class GroupMembership {
     Set<String> topics = listener.subscribedTopics();
     Runnable action;
     synchronized (this) {
-      action = nextAction(time.milliseconds(), topics);
+      action = nextAction(time.monotonicMs(), topics);
     }
     if (action != null) {
       action.run();
@@ -323,13 +326,13 @@ public final class GroupMembership {
             logger.warn("Consumer {} cannot join group {}: {}", clientId, groupId, error);
             released = drainWaiters();
           }
-          default -> heartbeat.backOff(time.milliseconds());
+          default -> heartbeat.backOff(time.monotonicMs());
         }
       } else {
         memberId = result.memberId();
         generationId = result.generationId();
         leader = memberId.equals(result.leaderId());
-        heartbeat.joined(time.milliseconds());
+        heartbeat.joined(time.monotonicMs());
         phase = Phase.SYNCING;
         Map<String, byte[]> assignments = Map.of();
         if (leader) {
@@ -346,7 +349,7 @@ public final class GroupMembership {
     }
     released.forEach(w -> w.complete(null));
     if (sync != null) {
-      long sentMs = time.milliseconds();
+      long sentMs = time.monotonicMs();
       coordinator
           .syncGroup(sync)
           .whenComplete((answer, error) -> onSyncAnswer(answer, error, sentMs));
@@ -367,7 +370,7 @@ public final class GroupMembership {
         if (error == GroupError.UNKNOWN_MEMBER_ID) {
           memberId = "";
         } else if (error != GroupError.REBALANCE_IN_PROGRESS) {
-          heartbeat.backOff(time.milliseconds());
+          heartbeat.backOff(time.monotonicMs());
         }
       } else {
         assignment = List.copyOf(ConsumerProtocol.decodeAssignment(result.assignment()));
@@ -375,7 +378,7 @@ public final class GroupMembership {
           protocol.onFollowerAssigned();
         }
         phase = Phase.STABLE;
-        heartbeat.synced(sentMs, time.milliseconds());
+        heartbeat.synced(sentMs, time.monotonicMs());
         assigned = assignment;
         if (!rejoinNeeded) {
           waiters = List.copyOf(stableWaiters);
@@ -401,7 +404,7 @@ public final class GroupMembership {
     inFlight = true;
     String member = memberId;
     int generation = generationId;
-    long sentMs = time.milliseconds();
+    long sentMs = time.monotonicMs();
     return () ->
         coordinator
             .heartbeat(groupId, member, generation)
@@ -416,7 +419,7 @@ public final class GroupMembership {
     List<TopicPartition> lost = List.of();
     synchronized (this) {
       inFlight = false;
-      long nowMs = time.milliseconds();
+      long nowMs = time.monotonicMs();
       GroupError error = failure != null ? GroupError.COORDINATOR_NOT_AVAILABLE : answer;
       switch (error) {
         case NONE -> {

@@ -7,8 +7,10 @@ package dev.tributary.consumer;
  * REST client's poll is its only sign of life; a records call in progress counts as polling
  * throughout).
  *
- * <p>Every method takes the time, so the member's decisions are deterministic. Not thread-safe:
- * confined to its {@link GroupMembership}, which calls it with its own lock held.
+ * <p>Every method takes the time, so the member's decisions are deterministic: the monotonic clock
+ * ({@code Time.monotonicMs}), since these are all intervals that live only in memory and a jump of
+ * the wall clock must not end a session early or keep a lost one serving. Not thread-safe: confined
+ * to its {@link GroupMembership}, which calls it with its own lock held.
  */
 final class Heartbeat {
   private final long sessionTimeoutMs;

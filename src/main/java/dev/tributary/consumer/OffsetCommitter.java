@@ -46,7 +46,10 @@ final class OffsetCommitter {
    */
   private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
 
-  /** When the last auto-commit was due (at first, when the instance was created). */
+  /**
+   * When the last auto-commit was due (at first, when the instance was created), on the monotonic
+   * clock: the interval must not stretch or vanish when the wall clock jumps.
+   */
   private long lastAutoCommitMs;
 
   OffsetCommitter(
@@ -64,7 +67,7 @@ final class OffsetCommitter {
     this.subscriptions = subscriptions;
     this.time = time;
     this.scheduler = scheduler;
-    this.lastAutoCommitMs = time.milliseconds();
+    this.lastAutoCommitMs = time.monotonicMs();
   }
 
   /**
@@ -113,7 +116,10 @@ final class OffsetCommitter {
             });
   }
 
-  /** Auto-commits the assigned partitions' positions if {@code auto.commit.interval.ms} is up. */
+  /**
+   * Auto-commits the assigned partitions' positions if {@code auto.commit.interval.ms} is up at
+   * {@code nowMs} (monotonic).
+   */
   void maybeAutoCommit(long nowMs) {
     if (!settings.autoCommitEnable()) {
       return;
@@ -193,8 +199,8 @@ final class OffsetCommitter {
    * Positions those of {@code partitions} that have neither a position nor a pending reset at the
    * group's committed offset, or marks them for {@code auto.offset.reset} if there is none. While
    * the coordinator cannot answer (moving, loading, its topic being created) asks again every
-   * {@link GroupMembership#RETRY_BACKOFF_MS} until {@code deadlineMs}; after that the call goes on
-   * with what the other partitions have, and these get positions on a later call.
+   * {@link GroupMembership#RETRY_BACKOFF_MS} until {@code deadlineMs} (monotonic); after that the
+   * call goes on with what the other partitions have, and these get positions on a later call.
    */
   CompletableFuture<Void> refreshCommittedOffsetsIfNeeded(
       List<TopicPartition> partitions, long epoch, long deadlineMs) {
@@ -211,7 +217,7 @@ final class OffsetCommitter {
                     epoch, initializing, result.offsets(), settings.autoOffsetReset());
                 return CompletableFuture.completedFuture(null);
               }
-              if (deadlineMs - time.milliseconds() <= GroupMembership.RETRY_BACKOFF_MS) {
+              if (deadlineMs - time.monotonicMs() <= GroupMembership.RETRY_BACKOFF_MS) {
                 return CompletableFuture.completedFuture(null);
               }
               CompletableFuture<Void> later = new CompletableFuture<>();

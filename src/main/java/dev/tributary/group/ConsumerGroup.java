@@ -61,7 +61,12 @@ final class ConsumerGroup {
 
   boolean initialDelayPending;
   String rebalanceReason = "";
-  long rebalanceStartMs;
+
+  /**
+   * When the current or last rebalance started, on the monotonic clock (the rebalance timeout
+   * counts from it); -1 if none has started since the group was loaded.
+   */
+  long rebalanceStartMs = -1;
 
   ConsumerGroup(String groupId, long nowMs) {
     this.groupId = groupId;

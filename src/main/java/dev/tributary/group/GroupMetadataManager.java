@@ -157,7 +157,7 @@ final class GroupMetadataManager {
     rebalancer.failPending(old, GroupError.FENCED_INSTANCE_ID);
     MemberMetadata m = group.replaceStaticMember(old, newId);
     update(m, r);
-    rebalancer.heartbeatReceived(group, m, nowMs);
+    rebalancer.heartbeatReceived(group, m);
     String reason =
         "static member "
             + r.groupInstanceId()
@@ -328,14 +328,13 @@ final class GroupMetadataManager {
         return runtime.done(
             new SyncResult(GroupError.INCONSISTENT_GROUP_PROTOCOL, MemberMetadata.NO_ASSIGNMENT));
       }
-      long nowMs = time.milliseconds();
       switch (group.state()) {
         case PREPARING_REBALANCE -> {
           return runtime.done(
               new SyncResult(GroupError.REBALANCE_IN_PROGRESS, MemberMetadata.NO_ASSIGNMENT));
         }
         case STABLE -> {
-          rebalancer.heartbeatReceived(group, m, nowMs);
+          rebalancer.heartbeatReceived(group, m);
           return runtime.done(GroupRebalancer.synced(group, m));
         }
         case COMPLETING_REBALANCE -> {
@@ -346,7 +345,7 @@ final class GroupMetadataManager {
                 new SyncResult(GroupError.REBALANCE_IN_PROGRESS, MemberMetadata.NO_ASSIGNMENT));
           }
           m.awaitingSync = answer;
-          rebalancer.heartbeatReceived(group, m, nowMs);
+          rebalancer.heartbeatReceived(group, m);
           if (m.memberId.equals(group.leaderId)) {
             rebalancer.onLeaderSync(group, r.assignments());
           }
@@ -382,7 +381,7 @@ final class GroupMetadataManager {
       if (generationId != group.generationId) {
         return runtime.done(GroupError.ILLEGAL_GENERATION);
       }
-      rebalancer.heartbeatReceived(group, group.members.get(memberId), time.milliseconds());
+      rebalancer.heartbeatReceived(group, group.members.get(memberId));
       return runtime.done(
           group.is(GroupState.PREPARING_REBALANCE)
               ? GroupError.REBALANCE_IN_PROGRESS

@@ -105,7 +105,7 @@ final class GroupRebalancer {
     boolean fromEmpty = group.is(GroupState.EMPTY);
     group.transitionTo(GroupState.PREPARING_REBALANCE, nowMs);
     group.rebalanceReason = reason;
-    group.rebalanceStartMs = nowMs;
+    group.rebalanceStartMs = time.monotonicMs();
     cancelJoinTimer(group);
     runtime.record(
         new GroupEvent(
@@ -158,7 +158,7 @@ final class GroupRebalancer {
           scheduleJoinTimer(
               group,
               Math.max(
-                  0, group.rebalanceTimeoutMs() - (time.milliseconds() - group.rebalanceStartMs)));
+                  0, group.rebalanceTimeoutMs() - (time.monotonicMs() - group.rebalanceStartMs)));
           return;
         }
       }
@@ -241,7 +241,7 @@ final class GroupRebalancer {
       if (waiting != null) { // a static member that has not rejoined yet has nobody to tell
         runtime.complete(waiting, joinResultFor(group, m));
       }
-      heartbeatReceived(group, m, nowMs);
+      heartbeatReceived(group, m);
     }
   }
 
@@ -314,7 +314,7 @@ final class GroupRebalancer {
           runtime.complete(m.awaitingSync, synced(group, m));
           m.awaitingSync = null;
           // Its session starts now, when it gets its assignment (Kafka's propagateAssignment).
-          heartbeatReceived(group, m, nowMs);
+          heartbeatReceived(group, m);
         }
         if (who.length() > 0) {
           who.append("; ");
@@ -322,7 +322,9 @@ final class GroupRebalancer {
         who.append(m.memberId).append(" ← ").append(describeAssignment(m.assignment));
       }
       String took =
-          group.rebalanceStartMs > 0 ? " in " + (nowMs - group.rebalanceStartMs) + " ms" : "";
+          group.rebalanceStartMs >= 0
+              ? " in " + (time.monotonicMs() - group.rebalanceStartMs) + " ms"
+              : "";
       runtime.record(
           new GroupEvent(
               nowMs,
@@ -447,9 +449,13 @@ final class GroupRebalancer {
     return m.clientId == null ? "" : m.clientId;
   }
 
-  /** The member is alive as of {@code nowMs}: its session timeout starts again. */
-  void heartbeatReceived(ConsumerGroup group, MemberMetadata m, long nowMs) {
-    m.lastHeartbeatMs = nowMs;
+  /**
+   * The member is alive as of now: its session timeout starts again. Sessions are measured on the
+   * monotonic clock, so that a jump of the wall clock neither expires a live member nor keeps a
+   * silent one in the group for as long as the jump.
+   */
+  void heartbeatReceived(ConsumerGroup group, MemberMetadata m) {
+    m.lastHeartbeatMs = time.monotonicMs();
     if (m.sessionTimer != null) {
       m.sessionTimer.cancel();
     }
@@ -461,12 +467,11 @@ final class GroupRebalancer {
       if (group.is(GroupState.DEAD) || group.members.get(m.memberId) != m) {
         return;
       }
-      long nowMs = time.milliseconds();
       if (m.waitingOnCoordinator()) {
-        heartbeatReceived(group, m, nowMs); // it is waiting on us, not dead
+        heartbeatReceived(group, m); // it is waiting on us, not dead
         return;
       }
-      long silentMs = nowMs - m.lastHeartbeatMs;
+      long silentMs = time.monotonicMs() - m.lastHeartbeatMs;
       if (silentMs < m.sessionTimeoutMs) {
         m.sessionTimer =
             scheduler.schedule(m.sessionTimeoutMs - silentMs, () -> onSessionTimer(group, m));
@@ -474,6 +479,7 @@ final class GroupRebalancer {
       }
       // Kafka expires a member when lastHeartbeat + session.timeout.ms <= now: at the timeout.
       String why = "no heartbeat for " + silentMs + " ms, session.timeout.ms=" + m.sessionTimeoutMs;
+      long nowMs = time.milliseconds(); // the events' and the group state's time
       removeMember(group, m, why, nowMs);
       memberGone(group, "member " + m.memberId + " timed out (" + why + ")", nowMs);
     }
@@ -511,7 +517,7 @@ final class GroupRebalancer {
     group.transitionTo(GroupState.PREPARING_REBALANCE, nowMs);
     group.transitionTo(GroupState.COMPLETING_REBALANCE, nowMs);
     group.transitionTo(GroupState.STABLE, nowMs);
-    group.members.values().forEach(m -> heartbeatReceived(group, m, nowMs));
+    group.members.values().forEach(m -> heartbeatReceived(group, m));
   }
 
   /** The group's shard is gone: timers off, waiting members told NOT_COORDINATOR, group Dead. */

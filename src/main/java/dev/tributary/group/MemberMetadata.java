@@ -33,7 +33,9 @@ final class MemberMetadata {
   CompletableFuture<JoinResult> awaitingJoin;
   CompletableFuture<SyncResult> awaitingSync;
 
+  /** When the coordinator last heard from it, on the monotonic clock (the session's start). */
   long lastHeartbeatMs;
+
   Scheduler.Cancellable sessionTimer;
 
   MemberMetadata(

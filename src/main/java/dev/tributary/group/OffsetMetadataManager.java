@@ -84,7 +84,7 @@ final class OffsetMetadataManager {
         if (generationId != group.generationId) {
           return runtime.done(GroupError.ILLEGAL_GENERATION);
         }
-        rebalancer.heartbeatReceived(group, group.members.get(memberId), nowMs);
+        rebalancer.heartbeatReceived(group, group.members.get(memberId));
       }
       for (OffsetAndMetadata o : offsets.values()) {
         if (o.metadata().length() > config.offsetMetadataMaxBytes()) {

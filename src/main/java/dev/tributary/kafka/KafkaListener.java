@@ -1,6 +1,7 @@
 package dev.tributary.kafka;
 
 import dev.tributary.common.Scheduler;
+import dev.tributary.common.Time;
 import dev.tributary.kafka.network.KafkaSocketServer;
 import dev.tributary.kafka.security.ListenerChannels;
 import dev.tributary.kafka.security.ListenerSecurity;
@@ -52,7 +53,7 @@ public final class KafkaListener implements AutoCloseable {
       int maxRequestSizeBytes,
       long connectionsMaxIdleMs) {}
 
-  /** The broker services the Kafka APIs call. */
+  /** The broker services the Kafka APIs call, and the broker's clock. */
   public record Services(
       MetadataCache metadata,
       BrokerConfig config,
@@ -65,7 +66,8 @@ public final class KafkaListener implements AutoCloseable {
       GroupServices groups,
       Scheduler scheduler,
       AdminService admin,
-      LogDirsService logDirs) {}
+      LogDirsService logDirs,
+      Time time) {}
 
   /**
    * @param security PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL ({@link ListenerSecurity}); the
@@ -115,7 +117,8 @@ public final class KafkaListener implements AutoCloseable {
             ListenerChannels.kafkaProtocol(security),
             settings.maxRequestSizeBytes(),
             settings.connectionsMaxIdleMs(),
-            apis);
+            apis,
+            services.time());
   }
 
   /** Binds the listener's port before the broker is built; see {@link KafkaSocketServer#bind}. */

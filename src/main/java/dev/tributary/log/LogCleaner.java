@@ -73,7 +73,7 @@ public final class LogCleaner {
   private final ReentrantLock cleaning = new ReentrantLock();
   private final CountDownLatch shutdownSignal = new CountDownLatch(1);
 
-  /** Logs whose last pass failed, with when to try them again. */
+  /** Logs whose last pass failed, with when to try them again (monotonic ms: a backoff). */
   private final Map<PartitionLog, Long> failedUntilMs = new ConcurrentHashMap<>();
 
   private volatile boolean stopping;
@@ -138,10 +138,12 @@ public final class LogCleaner {
   }
 
   private LogToClean grabFilthiestLog() {
-    long nowMs = time.milliseconds();
+    long nowMs = time.milliseconds(); // compaction lags compare with record timestamps
+    long nowMonotonicMs = time.monotonicMs();
     LogToClean filthiest = null;
     for (PartitionLog log : logs.get()) {
-      if (!log.config().compact() || failedUntilMs.getOrDefault(log, Long.MIN_VALUE) > nowMs) {
+      if (!log.config().compact()
+          || failedUntilMs.getOrDefault(log, Long.MIN_VALUE) > nowMonotonicMs) {
         continue;
       }
       try {
@@ -160,7 +162,7 @@ public final class LogCleaner {
 
   private void clean(LogToClean toClean, LocalLog.SwapObserver observer) {
     PartitionLog log = toClean.log();
-    long startMs = time.milliseconds();
+    long startMs = time.monotonicMs();
     try {
       Cleaner.Result result = cleaner.clean(toClean, observer);
       failedUntilMs.remove(log);
@@ -179,7 +181,7 @@ public final class LogCleaner {
           log.topicPartition(),
           toClean.firstDirtyOffset(),
           result.endOffset(),
-          time.milliseconds() - startMs,
+          time.monotonicMs() - startMs,
           String.format("%.2f", toClean.cleanableRatio()),
           result.segmentsReplaced(),
           result.recordsRemoved(),
@@ -194,7 +196,7 @@ public final class LogCleaner {
         log.storageError(
             "cleaning of " + log.topicPartition(), io); // as Kafka: the dir goes offline
       }
-      failedUntilMs.put(log, time.milliseconds() + 10 * Math.max(config.backoffMs(), 1000));
+      failedUntilMs.put(log, time.monotonicMs() + 10 * Math.max(config.backoffMs(), 1000));
       LOG.log(Level.WARNING, "cleaning of " + log.topicPartition() + " failed; retrying later", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -35,7 +35,7 @@ final class Throttler {
 
   /** Records {@code bytes} of I/O and returns how many ms to wait before the next (0 if none). */
   long delayMsFor(long bytes) {
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs(); // pacing measures intervals (Kafka's Throttler: nanoseconds)
     dueMs = Math.max(dueMs, nowMs - MAX_BURST_MS) + bytes / bytesPerMs;
     return dueMs > nowMs ? (long) Math.ceil(dueMs - nowMs) : 0;
   }

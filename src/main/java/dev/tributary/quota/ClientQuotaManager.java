@@ -16,6 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * by default), so that one huge request is not answered minutes late. Principals not heard from for
  * that span are forgotten (their rate is zero again).
  *
+ * <p>Windows are on the monotonic clock (Kafka's metrics use the wall clock): a rate only measures
+ * intervals, and after a backward jump of the wall clock the windows would lie in the future.
+ *
  * <p>Thread-safe: each principal's rate is guarded by its own lock.
  */
 public final class ClientQuotaManager {
@@ -27,7 +30,7 @@ public final class ClientQuotaManager {
   public ClientQuotaManager(QuotaConfig config, Time time) {
     this.config = config;
     this.time = time;
-    this.lastExpiryMs = time.milliseconds();
+    this.lastExpiryMs = time.monotonicMs();
   }
 
   public QuotaConfig config() {
@@ -39,7 +42,7 @@ public final class ClientQuotaManager {
    * while its rate is within its quota.
    */
   public long recordAndGetThrottleTimeMs(String principal, long bytes) {
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs();
     maybeExpireIdle(nowMs);
     long quota = config.producerByteRate(principal);
     SampledRate rate =
@@ -66,7 +69,7 @@ public final class ClientQuotaManager {
       return 0;
     }
     synchronized (rate) {
-      return rate.rate(time.milliseconds());
+      return rate.rate(time.monotonicMs());
     }
   }
 

@@ -102,6 +102,8 @@ final class IsrState {
    * offset becomes unknown (ISR members count as caught up now, so they are not dropped before they
    * could fetch) and any pending change is dropped. The same epoch again carries a committed ISR
    * change: a pending change it overtook goes.
+   *
+   * @param nowMs the leader's monotonic clock ({@link ReplicaState})
    */
   void onLeaderMetadata(
       List<Integer> replicas, List<Integer> isr, int partitionEpoch, boolean newEpoch, long nowMs) {
@@ -115,7 +117,8 @@ final class IsrState {
     }
     for (int replica : replicas) {
       if (replica != localBrokerId && !followers.containsKey(replica)) {
-        followers.put(replica, new ReplicaState(replica, isr.contains(replica) ? nowMs : 0));
+        followers.put(
+            replica, new ReplicaState(replica, isr.contains(replica) ? nowMs : ReplicaState.NEVER));
       }
     }
     followers.keySet().retainAll(replicas);
@@ -218,6 +221,9 @@ final class IsrState {
    * Proposes dropping every follower not caught up for longer than {@code replicaLagTimeMaxMs}
    * (Kafka's rule: one that has everything the leader has stays, even if it has not fetched
    * lately), or resends a change whose outcome is unknown. Null if nothing to send.
+   *
+   * @param nowMs the leader's monotonic clock ({@link ReplicaState}), so that a jump of its wall
+   *     clock neither drops a follower that keeps up nor keeps one that stopped
    */
   AlterPartitionRequest maybeShrink(
       long nowMs,
@@ -246,11 +252,14 @@ final class IsrState {
     StringBuilder why = new StringBuilder();
     for (int id : laggards) {
       ReplicaState f = followers.get(id);
+      long notCaughtUpMs = f.notCaughtUpForMs(nowMs, leaderLogEndOffset);
       why.append("replica ")
           .append(id)
-          .append(" not caught up for ")
-          .append(f.notCaughtUpForMs(nowMs, leaderLogEndOffset))
-          .append(" ms (log end offset ")
+          .append(
+              notCaughtUpMs == Long.MAX_VALUE
+                  ? " not caught up in this leader epoch"
+                  : " not caught up for " + notCaughtUpMs + " ms")
+          .append(" (log end offset ")
           .append(f.logEndOffset)
           .append(", leader's ")
           .append(leaderLogEndOffset)
@@ -332,16 +341,27 @@ final class IsrState {
         "ISR change {} for {} {}: {}", request.newIsr(), topicPartition, outcome, cause.toString());
   }
 
-  /** Every replica as this leader sees it, in replica order. */
-  List<ReplicaStatus> replicaStatuses(long nowMs, long leaderLogEndOffset) {
+  /**
+   * Every replica as this leader sees it, in replica order. The followers' times are kept on the
+   * monotonic clock and shown as wall-clock ms: the wall time now less how long ago they were, so
+   * the views keep their meaning (epoch ms) whatever the wall clock did meanwhile.
+   *
+   * @param nowWallMs the leader's wall clock now
+   * @param nowMonotonicMs its monotonic clock now, read together with {@code nowWallMs}
+   */
+  List<ReplicaStatus> replicaStatuses(
+      long nowWallMs, long nowMonotonicMs, long leaderLogEndOffset) {
     List<ReplicaStatus> statuses = new ArrayList<>(replicas.size());
     for (int replica : replicas) {
       if (replica == localBrokerId) {
         // a leader fetches from nobody: it is caught up with itself now
-        statuses.add(new ReplicaStatus(replica, true, true, leaderLogEndOffset, 0, -1, nowMs, 0));
+        statuses.add(
+            new ReplicaStatus(replica, true, true, leaderLogEndOffset, 0, -1, nowWallMs, 0));
       } else {
         ReplicaState f = followers.get(replica);
         long fleo = f == null ? -1 : f.logEndOffset;
+        long lastFetchMs = f == null ? ReplicaState.NEVER : f.lastFetchTimeMs;
+        long lastCaughtUpMs = f == null ? ReplicaState.NEVER : f.lastCaughtUpTimeMs;
         statuses.add(
             new ReplicaStatus(
                 replica,
@@ -349,9 +369,11 @@ final class IsrState {
                 isr.contains(replica),
                 fleo,
                 fleo < 0 ? -1 : leaderLogEndOffset - fleo,
-                f == null ? -1 : f.lastFetchTimeMs,
-                f == null ? -1 : f.lastCaughtUpTimeMs,
-                outOfSyncMs(f, nowMs, leaderLogEndOffset)));
+                lastFetchMs == ReplicaState.NEVER ? -1 : nowWallMs - (nowMonotonicMs - lastFetchMs),
+                lastCaughtUpMs == ReplicaState.NEVER
+                    ? 0
+                    : nowWallMs - (nowMonotonicMs - lastCaughtUpMs),
+                outOfSyncMs(f, nowMonotonicMs, leaderLogEndOffset)));
       }
     }
     return statuses;
@@ -362,12 +384,12 @@ final class IsrState {
    * leader has not seen it caught up in this leader epoch (nor holds a time for it: a replica that
    * was out of the ISR when this epoch began), rather than the time since 1970.
    */
-  private static long outOfSyncMs(ReplicaState f, long nowMs, long leaderLogEndOffset) {
+  private static long outOfSyncMs(ReplicaState f, long nowMonotonicMs, long leaderLogEndOffset) {
     if (f == null) {
       return -1;
     }
-    long ms = f.notCaughtUpForMs(nowMs, leaderLogEndOffset);
-    if (ms > 0 && f.lastCaughtUpTimeMs <= 0) {
+    long ms = f.notCaughtUpForMs(nowMonotonicMs, leaderLogEndOffset);
+    if (ms > 0 && f.lastCaughtUpTimeMs == ReplicaState.NEVER) {
       return -1;
     }
     return Math.max(0, ms); // a fetch after the caller read its clock: caught up since then

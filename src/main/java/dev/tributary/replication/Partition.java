@@ -1,5 +1,6 @@
 package dev.tributary.replication;
 
+import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.NotEnoughReplicasException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
@@ -111,6 +112,7 @@ public final class Partition {
    * afresh: the epoch is recorded at the log end offset and every follower's log end offset becomes
    * unknown. The same epoch again carries a committed ISR change.
    *
+   * @param nowMs the monotonic clock ({@link Time#monotonicMs}): ISR members count as caught up now
    * @return true if this started a new leader epoch here
    */
   public boolean becomeLeader(
@@ -250,6 +252,7 @@ public final class Partition {
    * @param maxBytes at most this many bytes (but at least one whole batch if {@code minOneBatch})
    * @param followerEligible whether a follower's broker may join the ISR now (unfenced in this
    *     broker's metadata; KIP-841): a fenced one keeps fetching, but is not proposed
+   * @param nowMs the monotonic clock: when a follower fetched, for its ISR lag
    * @throws dev.tributary.common.errors.ApiException the refusals of {@link FetchValidation}, or
    *     NOT_LEADER_OR_FOLLOWER when this broker does not lead or the follower holds no replica
    */
@@ -358,7 +361,9 @@ public final class Partition {
   // -------------------------------------------------------------------------------------------
   // leader: the ISR and the high watermark
 
-  /** The periodic ISR check: see {@link IsrState#maybeShrink}. */
+  /**
+   * The periodic ISR check: see {@link IsrState#maybeShrink}; {@code nowMs} is the monotonic clock.
+   */
   public void maybeShrinkIsr(long nowMs, long replicaLagTimeMaxMs) {
     AlterPartitionRequest request;
     synchronized (lock) {
@@ -559,15 +564,18 @@ public final class Partition {
 
   /**
    * Every replica as this leader sees it, in replica order; empty when this broker does not lead
-   * (only the leader knows the followers' progress).
+   * (only the leader knows the followers' progress). Times are {@code time}'s wall-clock ms.
    */
-  public List<ReplicaStatus> replicaStatuses(long nowMs) {
-    return readUnderLock(() -> PartitionStatuses.replicaStatuses(this, isrState, nowMs));
+  public List<ReplicaStatus> replicaStatuses(Time time) {
+    return readUnderLock(() -> PartitionStatuses.replicaStatuses(this, isrState, time));
   }
 
-  /** This replica at one moment, its fields read together under the lock. */
-  public PartitionStatus status(long nowMs) {
-    return readUnderLock(() -> PartitionStatuses.status(this, isrState, nowMs));
+  /**
+   * This replica at one moment, its fields read together under the lock; times are {@code time}'s
+   * wall-clock ms.
+   */
+  public PartitionStatus status(Time time) {
+    return readUnderLock(() -> PartitionStatuses.status(this, isrState, time));
   }
 
   /**

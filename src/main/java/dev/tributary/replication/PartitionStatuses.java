@@ -1,5 +1,6 @@
 package dev.tributary.replication;
 
+import dev.tributary.common.Time;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,11 +11,14 @@ import java.util.List;
 final class PartitionStatuses {
   private PartitionStatuses() {}
 
-  static List<ReplicaStatus> replicaStatuses(Partition p, IsrState isrState, long nowMs) {
-    return p.isLeader() ? isrState.replicaStatuses(nowMs, p.logEndOffset()) : List.of();
+  /** The replicas as the leader sees them, their times on {@code time}'s wall clock. */
+  static List<ReplicaStatus> replicaStatuses(Partition p, IsrState isrState, Time time) {
+    return p.isLeader()
+        ? isrState.replicaStatuses(time.milliseconds(), time.monotonicMs(), p.logEndOffset())
+        : List.of();
   }
 
-  static PartitionStatus status(Partition p, IsrState isrState, long nowMs) {
+  static PartitionStatus status(Partition p, IsrState isrState, Time time) {
     return new PartitionStatus(
         p.topicPartition(),
         p.isLeader(),
@@ -27,7 +31,7 @@ final class PartitionStatuses {
         p.log().numberOfSegments(),
         p.replicas(),
         p.isr(),
-        replicaStatuses(p, isrState, nowMs),
+        replicaStatuses(p, isrState, time),
         statusLine(p, isrState));
   }
 

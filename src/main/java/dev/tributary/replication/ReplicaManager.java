@@ -149,7 +149,7 @@ public final class ReplicaManager {
 
   /** One ISR check over every partition this broker leads. */
   public void maybeShrinkIsr() {
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs(); // an ISR lag is an interval: see ReplicaState
     for (Partition partition : partitions.values()) {
       partition.maybeShrinkIsr(nowMs, replicationConfig.replicaLagTimeMaxMs());
     }
@@ -236,7 +236,7 @@ public final class ReplicaManager {
           placement.partitionEpoch(),
           placement.replicas(),
           placement.isr(),
-          time.milliseconds())) {
+          time.monotonicMs())) {
         logger.info("Became leader: {}", partition.statusLine());
       } else if (!isrBefore.equals(placement.isr())) {
         logger.info(
@@ -415,7 +415,7 @@ public final class ReplicaManager {
    */
   private List<FetchPartitionData> readFromLocalLog(
       FetchParams params, List<PartitionFetch> fetches) {
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs(); // a follower's fetch time, for its ISR lag
     MetadataImage current = image;
     boolean followerEligible = params.isFromFollower() && current.isUnfenced(params.replicaId());
     int budget = params.maxBytes();

@@ -23,10 +23,9 @@ public final class ReplicaStatusService {
 
   /** Every hosted replica, sorted by topic then partition ({@code leadersOnly}: those led here). */
   public List<PartitionStatus> hosted(boolean leadersOnly) {
-    long nowMs = time.milliseconds();
     return broker.replicaManager().partitions().stream()
         .filter(p -> !leadersOnly || p.isLeader())
-        .map(p -> p.status(nowMs))
+        .map(p -> p.status(time))
         .sorted(
             java.util.Comparator.comparing((PartitionStatus s) -> s.topicPartition().topic())
                 .thenComparingInt(s -> s.topicPartition().partition()))
@@ -35,12 +34,7 @@ public final class ReplicaStatusService {
 
   /** The partition's status if this broker leads it (only the leader knows every replica). */
   public Optional<PartitionStatus> ledHere(TopicPartition tp) {
-    long nowMs = time.milliseconds();
-    return broker
-        .replicaManager()
-        .partition(tp)
-        .filter(p -> p.isLeader())
-        .map(p -> p.status(nowMs));
+    return broker.replicaManager().partition(tp).filter(p -> p.isLeader()).map(p -> p.status(time));
   }
 
   /** Stops this broker's replica fetching for {@code durationMs} (a fault for the demo). */

@@ -70,12 +70,7 @@ class DashboardActionsController {
     // says whose
     // page it is. Only the cluster's own pages may press these buttons.
     if (!origins.isAllowed(origin, host)) {
-      return done(
-          error(
-              HttpStatus.FORBIDDEN,
-              40302,
-              "Fault actions are accepted only from the cluster's own dashboard pages, not from "
-                  + origin));
+      return done(FaultActionRefusals.crossSite(origin));
     }
     Optional<ResponseEntity<Map<String, Object>>> refusal = refuse(action, body);
     if (refusal.isPresent()) {
@@ -107,13 +102,7 @@ class DashboardActionsController {
 
   private Optional<ResponseEntity<Map<String, Object>>> refuse(String action, byte[] body) {
     if (!properties.faultActions()) {
-      return Optional.of(
-          error(
-              HttpStatus.FORBIDDEN,
-              40301,
-              "Fault actions are off on broker "
-                  + config.brokerId()
-                  + "; they are for the local demo (./tributary start turns them on: tributary.dashboard.fault-actions=true)"));
+      return Optional.of(FaultActionRefusals.off(config.brokerId()));
     }
     return switch (action) {
       case "crash", "shutdown", "start" -> Optional.empty();

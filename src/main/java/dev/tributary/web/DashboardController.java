@@ -182,10 +182,6 @@ class DashboardController {
     Set<Integer> unreachable = new TreeSet<>(asked);
     unreachable.removeAll(answers.keySet());
     return ClusterSnapshots.merge(
-        liveView.context(System.currentTimeMillis()),
-        image,
-        answers,
-        unreachable,
-        liveView.rates());
+        liveView.context(liveView.nowMs()), image, answers, unreachable, liveView.rates());
   }
 }

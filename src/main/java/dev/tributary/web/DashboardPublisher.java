@@ -110,7 +110,7 @@ final class DashboardPublisher {
       return;
     }
     ClusterSnapshot latest = built.get();
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs(); // intervals: coalescing, heartbeats, the send timeout
     for (Slot slot : slots.values()) {
       offer(slot, latest, nowMs);
     }
@@ -142,7 +142,7 @@ final class DashboardPublisher {
           message = delta.get().withSeq(slot.seq + 1);
           target = latest;
         } else if (nowMs - slot.lastSentMs >= heartbeatMs) {
-          message = new DashboardMessages.Heartbeat(slot.seq + 1, nowMs);
+          message = new DashboardMessages.Heartbeat(slot.seq + 1, time.milliseconds());
           target = slot.lastSent;
         } else {
           return;
@@ -167,7 +167,7 @@ final class DashboardPublisher {
               return;
             }
             slot.lastSent = target;
-            slot.lastSentMs = time.milliseconds();
+            slot.lastSentMs = time.monotonicMs();
             slot.sending = false;
           }
         });
@@ -189,7 +189,7 @@ final class DashboardPublisher {
     final Subscriber subscriber;
     ClusterSnapshot lastSent;
     long seq;
-    long lastSentMs;
+    long lastSentMs; // monotonic, as sendStartedMs
     boolean sending;
     long sendStartedMs;
     boolean closed;

@@ -36,10 +36,6 @@ class DemoBanner {
   private final Time time;
   private volatile ClusterSnapshot.DemoRow current;
 
-  DemoBanner() {
-    this(Time.SYSTEM);
-  }
-
   DemoBanner(Time time) {
     this.time = time;
   }

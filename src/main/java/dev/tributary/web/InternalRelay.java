@@ -20,9 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Passes a dashboard action on to the broker that must do it (the fault buttons to their target, a
- * trace to the partition's leader): a JSON POST to its internal API with the cluster secret, whose
- * answer (status and JSON body) is relayed as it came. A broker that does not answer in time is 503
- * 50306 with a message the caller words.
+ * trace to the partition's leader): a JSON POST (or a GET, to read) to its internal API with the
+ * cluster secret, whose answer (status and JSON body) is relayed as it came. A broker that does not
+ * answer in time is 503 50306 with a message the caller words.
  */
 @Component
 class InternalRelay {
@@ -50,13 +50,28 @@ class InternalRelay {
       byte[] body,
       Duration timeout,
       Function<Throwable, String> silent) {
-    HttpRequest request =
-        HttpRequest.newBuilder(urls.uri(target.host(), target.port(), path))
-            .timeout(timeout)
-            .header(InternalApi.SECRET_HEADER, secret)
+    return send(
+        request(target, path, timeout)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(body == null ? new byte[0] : body))
-            .build();
+            .build(),
+        silent);
+  }
+
+  /** The same for a read: a GET of {@code path} on {@code target}. */
+  CompletableFuture<ResponseEntity<Map<String, Object>>> get(
+      BrokerImage target, String path, Duration timeout, Function<Throwable, String> silent) {
+    return send(request(target, path, timeout).GET().build(), silent);
+  }
+
+  private HttpRequest.Builder request(BrokerImage target, String path, Duration timeout) {
+    return HttpRequest.newBuilder(urls.uri(target.host(), target.port(), path))
+        .timeout(timeout)
+        .header(InternalApi.SECRET_HEADER, secret);
+  }
+
+  private CompletableFuture<ResponseEntity<Map<String, Object>>> send(
+      HttpRequest request, Function<Throwable, String> silent) {
     return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
         .thenApply(
             response -> {

@@ -68,6 +68,9 @@ class LiveClusterView {
   private final DashboardPublisher publisher;
   private final Optional<ClusterHistory> history;
   private final DemoBanner demoBanner;
+  private final Time time;
+
+  /** When the history last recorded the view, on the monotonic clock. */
   private long lastRecordedMs;
 
   LiveClusterView(
@@ -78,8 +81,10 @@ class LiveClusterView {
       HttpClient tributaryHttpClient,
       PeerUrls urls,
       JsonMapper json,
-      DemoBanner demoBanner) {
+      DemoBanner demoBanner,
+      Time brokerTime) {
     this.broker = broker;
+    this.time = brokerTime;
     this.demoBanner = demoBanner;
     this.config = config;
     this.localSnapshots = localSnapshots;
@@ -95,7 +100,7 @@ class LiveClusterView {
                 Duration.ofMillis(PEER_FRESH_MS),
                 config.clusterSecret()),
             scheduler,
-            Time.SYSTEM,
+            brokerTime,
             PEER_INTERVAL_MS,
             PEER_FRESH_MS,
             5_000);
@@ -103,7 +108,7 @@ class LiveClusterView {
         new DashboardPublisher(
             this::snapshot,
             json::writeValueAsString,
-            Time.SYSTEM,
+            brokerTime,
             MIN_INTERVAL_MS,
             HEARTBEAT_MS,
             SEND_TIMEOUT_MS);
@@ -124,7 +129,7 @@ class LiveClusterView {
    */
   private void tick() {
     java.util.function.Supplier<Optional<ClusterSnapshot>> once = memoized(this::snapshot);
-    long nowMs = System.currentTimeMillis();
+    long nowMs = time.monotonicMs();
     if (history.isPresent() && nowMs - lastRecordedMs >= RECORD_MS) {
       try {
         Optional<ClusterSnapshot> view = once.get();
@@ -175,6 +180,11 @@ class LiveClusterView {
     return throughput.latest();
   }
 
+  /** The broker's wall clock, which stamps the views (the page shows the broker's time). */
+  long nowMs() {
+    return time.milliseconds();
+  }
+
   ClusterSnapshots.Context context(long nowMs) {
     return new ClusterSnapshots.Context(
         broker.clusterId(),
@@ -206,10 +216,10 @@ class LiveClusterView {
       Set<Integer> unreachable = new TreeSet<>();
       others.forEach(b -> unreachable.add(b.brokerId()));
       unreachable.removeAll(answers.keySet());
-      long nowMs = System.currentTimeMillis();
-      Map<String, Throughput.Rates> rates = throughput.observe(nowMs, answers);
+      // Rates measure intervals (monotonic); the view is stamped with the broker's wall clock.
+      Map<String, Throughput.Rates> rates = throughput.observe(time.monotonicMs(), answers);
       return Optional.of(
-          ClusterSnapshots.merge(context(nowMs), image, answers, unreachable, rates));
+          ClusterSnapshots.merge(context(nowMs()), image, answers, unreachable, rates));
     } catch (BrokerNotAvailableException e) {
       return Optional.empty();
     }

@@ -1,5 +1,6 @@
 package dev.tributary.web;
 
+import dev.tributary.common.Time;
 import dev.tributary.group.GroupCoordinator;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.ClientConnections;
@@ -30,13 +31,16 @@ class LocalSnapshots {
   private final MeterRegistry registry;
   private final GroupServices groupServices;
   private final ClientConnections clientConnections;
+  private final Time time;
 
   LocalSnapshots(
       BrokerConfig config,
       ReplicaStatusService replicas,
       MeterRegistry registry,
       GroupServices groupServices,
-      ClientConnections clientConnections) {
+      ClientConnections clientConnections,
+      Time brokerTime) {
+    this.time = brokerTime;
     this.config = config;
     this.replicas = replicas;
     this.registry = registry;
@@ -61,7 +65,7 @@ class LocalSnapshots {
         LocalSnapshot.of(
             config.brokerId(),
             replicas.hosted(leadersOnly),
-            System.currentTimeMillis(),
+            time.milliseconds(),
             replicas.replicaFetchingPausedUntilMs(),
             fetched,
             leadersOnly);

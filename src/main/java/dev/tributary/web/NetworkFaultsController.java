@@ -136,22 +136,10 @@ class NetworkFaultsController {
 
   private Optional<ResponseEntity<Map<String, Object>>> refuse(String origin, String host) {
     if (!origins.isAllowed(origin, host)) {
-      return Optional.of(
-          error(
-              HttpStatus.FORBIDDEN,
-              40302,
-              "Fault actions are accepted only from the cluster's own dashboard pages, not from "
-                  + origin));
+      return Optional.of(FaultActionRefusals.crossSite(origin));
     }
     if (!properties.faultActions()) {
-      return Optional.of(
-          error(
-              HttpStatus.FORBIDDEN,
-              40301,
-              "Fault actions are off on broker "
-                  + config.brokerId()
-                  + "; they are for the local demo (./tributary start turns them on:"
-                  + " tributary.dashboard.fault-actions=true)"));
+      return Optional.of(FaultActionRefusals.off(config.brokerId()));
     }
     if (!network.available()) {
       return Optional.of(

@@ -28,7 +28,10 @@ final class PeerSnapshots {
 
   private final LeaderSnapshotFetcher fetcher;
   private final ScheduledExecutorService scheduler;
+
+  /** Read on its monotonic clock only: every time here is an interval (freshness, idling). */
   private final Time time;
+
   private final long intervalMs;
   private final long freshMs;
   private final long idleStopMs;
@@ -60,7 +63,7 @@ final class PeerSnapshots {
 
   /** The fresh answers of {@code brokers}; starts polling any not polled yet. */
   Latest latest(Collection<BrokerImage> brokers) {
-    long nowMs = time.milliseconds();
+    long nowMs = time.monotonicMs();
     Map<Integer, LocalSnapshot> fresh = new HashMap<>();
     boolean warmingUp = false;
     for (BrokerImage broker : brokers) {
@@ -92,13 +95,13 @@ final class PeerSnapshots {
   private void poll(Peer peer) {
     BrokerImage endpoint;
     synchronized (peer) {
-      if (time.milliseconds() - peer.lastWantedMs > idleStopMs) {
+      if (time.monotonicMs() - peer.lastWantedMs > idleStopMs) {
         peer.polling = false;
         return;
       }
       endpoint = peer.endpoint;
     }
-    long startedMs = time.milliseconds();
+    long startedMs = time.monotonicMs();
     String incarnation = endpoint.incarnationId().toString();
     String etag;
     synchronized (peer) {
@@ -110,7 +113,7 @@ final class PeerSnapshots {
         .fetchOne(endpoint, true, etag)
         .thenAccept(
             answer -> {
-              long nowMs = time.milliseconds();
+              long nowMs = time.monotonicMs();
               synchronized (peer) {
                 peer.answeredSincePolling =
                     true; // an answer or a failure: either way no longer "not asked yet"

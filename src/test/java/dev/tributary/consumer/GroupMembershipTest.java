@@ -64,18 +64,38 @@ class GroupMembershipTest {
 
   @Test
   void aMemberFencedByTheCoordinatorStopsServingBeforeTheOthersGetItsPartitions() {
+    cutOffMemberStopsServingBeforeTheOthersGetItsPartitions(() -> {});
+    assertEquals(GroupState.STABLE, cluster.h.state());
+  }
+
+  /**
+   * After the broker's wall clock steps back ten minutes, a member whose heartbeats stop is still
+   * removed after its session, and stops serving before the others take its partitions: both the
+   * coordinator's session and the member's own count on the monotonic clock.
+   */
+  @Test
+  void aBackwardJumpOfTheWallClockDoesNotLetACutOffMemberServeOn() {
+    cutOffMemberStopsServingBeforeTheOthersGetItsPartitions(
+        () -> cluster.h.clock.jumpWallClock(-600_000));
+  }
+
+  /**
+   * Three members settle; then, after {@code beforeCut}, member c's heartbeats no longer reach the
+   * coordinator: a and b end up with its partitions, and no partition is owned twice at any step.
+   */
+  private void cutOffMemberStopsServingBeforeTheOthersGetItsPartitions(Runnable beforeCut) {
     SimulatedMember a = cluster.add();
     SimulatedMember b = cluster.add();
     SimulatedMember c = cluster.add();
     cluster.runUntilSettled(List.of(a, b, c), 30_000);
     List<TopicPartition> cHad = c.owned();
-    c.cutUntilMs = Long.MAX_VALUE; // its heartbeats no longer reach the coordinator
+    beforeCut.run();
+    c.cutUntilMs = Long.MAX_VALUE;
     cluster.runUntilSettled(List.of(a, b), 40_000); // the invariant is checked at every step
     assertTrue(c.owned().isEmpty());
     Set<TopicPartition> ab = new HashSet<>(a.owned());
     ab.addAll(b.owned());
     assertTrue(ab.containsAll(cHad));
-    assertEquals(GroupState.STABLE, cluster.h.state());
   }
 
   /**

@@ -36,9 +36,10 @@ import tools.jackson.databind.JsonNode;
  * throughout each fault, then, once healed, every produce checked by {@link HistoryChecker} against
  * the leaders (through the API) and every replica's own files ({@link ReplicaLogs}). The faults:
  * SIGKILL and SIGTERM of a leader, five leader bounces in a row, SIGKILL of the controller's
- * broker, SIGSTOP of a follower and of a leader, two of three brokers down, and a torn segment tail
- * on a crashed follower. Last, a negative control: with {@code min.insync.replicas=1} and unclean
- * leader election, the checker must find acknowledged records lost.
+ * broker, SIGSTOP of a follower and of a leader, two of three brokers down, a torn segment tail on
+ * a crashed follower, and the leader's wall clock jumping minutes either way. Last, a negative
+ * control: with {@code min.insync.replicas=1} and unclean leader election, the checker must find
+ * acknowledged records lost.
  *
  * <p>One cluster for the class (its logs under {@code e2e-logs/ReplicationFaultsIT/}); every test
  * uses its own topic and starts with every broker running; {@code replica.lag.time.max.ms} is 2 s
@@ -72,7 +73,8 @@ class ReplicationFaultsIT {
             3,
             List.of(
                 "--tributary.replica-lag-time-max-ms=" + REPLICA_LAG_TIME_MAX_MS,
-                "--tributary.request-timeout-ms=5000"));
+                "--tributary.request-timeout-ms=5000",
+                "--tributary.dashboard.fault-actions=true")); // the clock skew
     client = new ClusterClient(cluster);
     cluster.startAll();
   }
@@ -453,6 +455,55 @@ class ReplicationFaultsIT {
         .as("broker %d's log after its restart (%s)", follower, broker.logFile())
         .contains("recovery truncated")
         .contains(segment.getFileName().toString());
+    run.finish().assertNoViolations();
+  }
+
+  /**
+   * The leader's wall clock jumps 10 minutes ahead, then 20 back, then is put right, each through
+   * another broker (relayed). Just before the first jump one follower stops fetching for 1 s (less
+   * than the lag time), so it is a few records behind when the leader's clock jumps: on the wall
+   * clock it would look 10 minutes behind and leave the ISR. The ISR lag runs on the monotonic
+   * clock, so the ISR stays full throughout (sampled every 100 ms for the lag time and a second
+   * after each jump), and nothing acknowledged is lost.
+   */
+  @Test
+  void aLeaderWhoseWallClockJumpsKeepsAFullIsrAndLosesNothing() throws Exception {
+    Run run = Run.start("skew-leader", 1);
+    run.awaitAcknowledged(0, System.nanoTime(), 10);
+    int leader = client.partition(run.topic, 0).leader();
+    BrokerProcess via = cluster.get(leader == 1 ? 2 : 1);
+    int follower = leader == 3 ? 2 : 3;
+    String clock = "/dashboard/actions/brokers/" + leader + "/clock";
+    List<Map.Entry<Long, List<Integer>>> samples = new ArrayList<>(); // the skew, the ISR seen
+    try {
+      for (long skewMs : new long[] {600_000, -600_000, 0}) {
+        if (skewMs > 0) {
+          String pause = "/dashboard/actions/brokers/" + follower + "/pause-fetching";
+          assertThat(client.send("POST", via, pause, "{\"seconds\":1}").statusCode())
+              .isEqualTo(202);
+        }
+        HttpResponse<String> set = client.send("POST", via, clock, "{\"skew_ms\":" + skewMs + "}");
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+        long jumpedNanos = System.nanoTime();
+        long sampleNanos = (REPLICA_LAG_TIME_MAX_MS + 1_000) * 1_000_000;
+        await("ISR samples of " + run.topic + "-0 with broker " + leader + "'s clock at " + skewMs)
+            .atMost(FAILOVER)
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () -> {
+                  samples.add(Map.entry(skewMs, client.partition(run.topic, 0).isr()));
+                  return System.nanoTime() - jumpedNanos >= sampleNanos;
+                });
+        run.awaitAcknowledged(0, jumpedNanos, 10);
+      }
+    } finally {
+      client.send("POST", via, clock, "{\"skew_ms\":0}");
+    }
+    System.out.printf(
+        "skew-leader: broker %d's wall clock +10 min, -10 min, 0: %d ISR samples%n",
+        leader, samples.size());
+    assertThat(samples)
+        .allSatisfy(s -> assertThat(s.getValue()).as("ISR at skew " + s.getKey()).hasSize(3));
     run.finish().assertNoViolations();
   }
 

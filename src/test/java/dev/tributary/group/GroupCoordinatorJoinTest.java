@@ -270,6 +270,27 @@ class GroupCoordinatorJoinTest {
   }
 
   /**
+   * Sessions are measured on the monotonic clock: a step of the coordinator's wall clock (NTP, a
+   * skewed host) neither expires a member that heartbeats nor keeps a silent one for the jump.
+   */
+  @Test
+  void aJumpOfTheWallClockNeitherExpiresALiveMemberNorKeepsASilentOne() {
+    StableGroup g = StableGroup.of(h, 2); // both last heard from at their syncs
+    h.clock.jumpWallClock(600_000);
+    h.advance(3_000);
+    assertEquals(GroupError.NONE, h.heartbeat(g.member(0), g.generation()));
+    h.clock.jumpWallClock(-1_200_000); // ten minutes behind where it started
+    for (int t = 6_000; t <= 9_000; t += 3_000) {
+      h.advance(3_000);
+      assertEquals(GroupError.NONE, h.heartbeat(g.member(0), g.generation()));
+    }
+    h.advance(999);
+    assertEquals(2, h.describe().members().size());
+    h.advance(1); // 10 s of silence from member 1, by the monotonic clock
+    assertEquals(List.of(g.member(0)), memberIds());
+  }
+
+  /**
    * Kafka resets a member's session when it propagates the assignment to it (propagateAssignment →
    * completeAndScheduleNextHeartbeatExpiration). A follower that synced early and waited for the
    * leader starts its session when its assignment arrives, which is when it starts serving.

@@ -84,7 +84,7 @@ class PartitionLeaderTest {
             0);
     assertThat(
             partition.becomeLeader(
-                LEADER_EPOCH, PARTITION_EPOCH, replicas, isr, clock.milliseconds()))
+                LEADER_EPOCH, PARTITION_EPOCH, replicas, isr, clock.monotonicMs()))
         .isTrue();
     return partition;
   }
@@ -107,14 +107,14 @@ class PartitionLeaderTest {
         LEADER_EPOCH,
         fetchOffset,
         1 << 20,
-        clock.milliseconds());
+        clock.monotonicMs());
   }
 
   /** Commits {@code isr} as the metadata would: the same leader epoch, the next partition epoch. */
   private void commitIsr(List<Integer> replicas, List<Integer> isr, int partitionEpoch) {
     assertThat(
             partition.becomeLeader(
-                LEADER_EPOCH, partitionEpoch, replicas, isr, clock.milliseconds()))
+                LEADER_EPOCH, partitionEpoch, replicas, isr, clock.monotonicMs()))
         .isFalse();
   }
 
@@ -228,17 +228,17 @@ class PartitionLeaderTest {
     clock.advance(1_000);
     fetch(2, 0);
     fetch(3, 0); // both caught up now (nothing to fetch yet); replica 3 then stops fetching
-    long caughtUpMs = clock.milliseconds();
+    long caughtUpMs = clock.monotonicMs();
     for (int i = 0; i < 10; i++) {
       clock.advance(1_000);
       partition.appendRecordsAsLeader(batch(1), Acks.LEADER);
       fetch(2, partition.logEndOffset()); // replica 2 keeps up
     }
-    assertThat(clock.milliseconds()).isEqualTo(caughtUpMs + LAG_MS);
-    partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
+    assertThat(clock.monotonicMs()).isEqualTo(caughtUpMs + LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs(), LAG_MS);
     assertThat(sent).as("exactly replica.lag.time.max.ms is not yet too long").isEmpty();
     clock.advance(1);
-    partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs(), LAG_MS);
     assertThat(sent).hasSize(1);
     AlterPartitionRequest shrink = sent.get(0).request();
     assertThat(shrink.newIsr()).containsExactly(1, 2);
@@ -248,7 +248,7 @@ class PartitionLeaderTest {
     assertThat(shrink.topicId()).isEqualTo(TOPIC_ID);
     assertThat(shrink.brokerEpochs()).isEmpty();
     // At most one change in flight: the next check proposes nothing more.
-    partition.maybeShrinkIsr(clock.milliseconds() + LAG_MS, LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs() + LAG_MS, LAG_MS);
     assertThat(sent).hasSize(1);
   }
 
@@ -259,12 +259,12 @@ class PartitionLeaderTest {
     fetch(2, 1);
     fetch(3, 1); // both have everything; then neither fetches again
     clock.advance(3 * LAG_MS);
-    partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs(), LAG_MS);
     assertThat(sent)
         .as("Kafka's rule: a replica at the leader's log end is in sync, however idle")
         .isEmpty();
     partition.appendRecordsAsLeader(batch(1), Acks.LEADER);
-    partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs(), LAG_MS);
     assertThat(sent).singleElement().extracting(s -> s.request().newIsr()).isEqualTo(List.of(1));
   }
 
@@ -273,9 +273,9 @@ class PartitionLeaderTest {
     leader(List.of(1, 2, 3), List.of(1, 2), 1);
     partition.appendRecordsAsLeader(batch(5), Acks.LEADER);
     fetch(2, 5);
-    FollowerFetches.fetch(partition, 3, 103, false, LEADER_EPOCH, 5, 1 << 20, clock.milliseconds());
+    FollowerFetches.fetch(partition, 3, 103, false, LEADER_EPOCH, 5, 1 << 20, clock.monotonicMs());
     assertThat(sent).as("KIP-841: the controller would refuse it").isEmpty();
-    FollowerFetches.fetch(partition, 3, 103, true, LEADER_EPOCH, 5, 1 << 20, clock.milliseconds());
+    FollowerFetches.fetch(partition, 3, 103, true, LEADER_EPOCH, 5, 1 << 20, clock.monotonicMs());
     assertThat(sent)
         .singleElement()
         .extracting(s -> s.request().newIsr())
@@ -285,9 +285,9 @@ class PartitionLeaderTest {
   @Test
   void isrMembersCountAsCaughtUpWhenTheLeaderEpochBegins() {
     leader(List.of(1, 2, 3), List.of(1, 2, 3), 1);
-    partition.maybeShrinkIsr(clock.milliseconds() + LAG_MS, LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs() + LAG_MS, LAG_MS);
     assertThat(sent).isEmpty();
-    partition.maybeShrinkIsr(clock.milliseconds() + LAG_MS + 1, LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs() + LAG_MS + 1, LAG_MS);
     assertThat(sent).singleElement().extracting(s -> s.request().newIsr()).isEqualTo(List.of(1));
   }
 
@@ -335,7 +335,7 @@ class PartitionLeaderTest {
     fetch(3, 1);
     clock.advance(LAG_MS + 1);
     fetch(2, 4);
-    partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs(), LAG_MS);
     assertThat(sent).singleElement().extracting(s -> s.request().newIsr()).isEqualTo(List.of(1, 2));
     assertThat(partition.highWatermark()).isEqualTo(1);
     commitIsr(List.of(1, 2, 3), List.of(1, 2), PARTITION_EPOCH + 1);
@@ -357,7 +357,7 @@ class PartitionLeaderTest {
                 PARTITION_EPOCH + 1,
                 List.of(1, 2),
                 List.of(1, 2),
-                clock.milliseconds()))
+                clock.monotonicMs()))
         .isTrue();
     assertThat(partition.highWatermark()).isEqualTo(6);
     partition.appendRecordsAsLeader(batch(1), Acks.LEADER);
@@ -404,7 +404,7 @@ class PartitionLeaderTest {
         .as("replica 3 still counts: the controller may have it in the ISR")
         .isZero();
     fetch(3, 0);
-    partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs(), LAG_MS);
     assertThat(sent).as("resending cannot help; the metadata will tell").hasSize(1);
 
     commitIsr(List.of(1, 2, 3), List.of(1, 2, 3), PARTITION_EPOCH + 1);
@@ -416,7 +416,7 @@ class PartitionLeaderTest {
   @Test
   void anIsrChangeWithAnUnknownOutcomeIsResentOnTheNextCheck() {
     leader(List.of(1, 2, 3), List.of(1, 2, 3), 1);
-    partition.maybeShrinkIsr(clock.milliseconds() + LAG_MS + 1, LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs() + LAG_MS + 1, LAG_MS);
     assertThat(sent).hasSize(1);
     sent.get(0)
         .outcome()
@@ -424,7 +424,7 @@ class PartitionLeaderTest {
     assertThat(partition.statusLine()).as("it may have been committed").contains("pending-isr=[1]");
     fetch(2, 0);
     assertThat(sent).hasSize(1);
-    partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs(), LAG_MS);
     assertThat(sent).hasSize(2);
     assertThat(sent.get(1).request()).isEqualTo(sent.get(0).request());
   }
@@ -444,7 +444,7 @@ class PartitionLeaderTest {
     sent.get(0)
         .outcome()
         .completeExceptionally(new java.io.UncheckedIOException(new java.io.IOException("lost")));
-    partition.maybeShrinkIsr(clock.milliseconds(), LAG_MS);
+    partition.maybeShrinkIsr(clock.monotonicMs(), LAG_MS);
     assertThat(sent).hasSize(2);
     assertThat(sent.get(1).request().newIsr()).containsExactly(1, 2, 3);
     assertThat(sent.get(1).request().brokerEpochs())
@@ -482,7 +482,7 @@ class PartitionLeaderTest {
             () -> FollowerFetches.fetch(partition, 7, 107, true, LEADER_EPOCH, 3, 1 << 20, 0))
         .isInstanceOf(NotLeaderOrFollowerException.class);
     assertThat(sent).isEmpty();
-    assertThat(partition.replicaStatuses(0))
+    assertThat(partition.replicaStatuses(clock))
         .extracting(ReplicaStatus::brokerId)
         .containsExactly(1, 2);
   }
@@ -492,7 +492,7 @@ class PartitionLeaderTest {
     leader(List.of(1, 2), List.of(1, 2), 1);
     partition.appendRecordsAsLeader(batch(3), Acks.LEADER);
     assertThatThrownBy(() -> fetch(2, 4)).isInstanceOf(OffsetOutOfRangeException.class);
-    assertThat(partition.replicaStatuses(0).get(1).logEndOffset()).isEqualTo(-1);
+    assertThat(partition.replicaStatuses(clock).get(1).logEndOffset()).isEqualTo(-1);
     assertThat(partition.highWatermark()).isZero();
   }
 

@@ -108,8 +108,7 @@ class ReplicaManagerReplicaFetchTest {
     assertThat(stale.join().error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
     assertThat(stale.join().partitions()).isEmpty();
     assertThat(leader().highWatermark()).as("an old incarnation's fetch moves nothing").isZero();
-    assertThat(leader().replicaStatuses(scheduler.milliseconds()).get(1).logEndOffset())
-        .isEqualTo(-1);
+    assertThat(leader().replicaStatuses(scheduler).get(1).logEndOffset()).isEqualTo(-1);
 
     ReplicaFetch.Response current =
         new ReplicaFetchHandler(replicaManager)

@@ -23,7 +23,7 @@ class ReplicaOutOfSyncTimeTest {
   private long leaderLogEndOffset;
 
   private void lead(List<Integer> inSync) {
-    isr.onLeaderMetadata(List.of(1, 2, 3), inSync, PARTITION_EPOCH, true, clock.milliseconds());
+    isr.onLeaderMetadata(List.of(1, 2, 3), inSync, PARTITION_EPOCH, true, clock.monotonicMs());
   }
 
   private void append(int records) {
@@ -32,11 +32,13 @@ class ReplicaOutOfSyncTimeTest {
 
   private void fetch(int replica, long fetchOffset) {
     isr.requireFollower(replica)
-        .onFetch(fetchOffset, leaderLogEndOffset, 100 + replica, clock.milliseconds());
+        .onFetch(fetchOffset, leaderLogEndOffset, 100 + replica, clock.monotonicMs());
   }
 
   private long outOfSyncMs(int replica) {
-    return isr.replicaStatuses(clock.milliseconds(), leaderLogEndOffset).stream()
+    return isr
+        .replicaStatuses(clock.milliseconds(), clock.monotonicMs(), leaderLogEndOffset)
+        .stream()
         .filter(r -> r.brokerId() == replica)
         .findFirst()
         .orElseThrow()
@@ -45,7 +47,7 @@ class ReplicaOutOfSyncTimeTest {
 
   private AlterPartitionRequest shrink() {
     return isr.maybeShrink(
-        clock.milliseconds(), LAG_MS, leaderLogEndOffset, LEADER_EPOCH, PARTITION_EPOCH);
+        clock.monotonicMs(), LAG_MS, leaderLogEndOffset, LEADER_EPOCH, PARTITION_EPOCH);
   }
 
   @Test
@@ -68,7 +70,7 @@ class ReplicaOutOfSyncTimeTest {
     append(10);
     fetch(2, 10);
     fetch(3, 10);
-    long caughtUpMs = clock.milliseconds();
+    long caughtUpMs = clock.monotonicMs();
 
     clock.advance(1_000);
     append(5); // replica 3 stops fetching from here; replica 2 keeps up
@@ -78,7 +80,7 @@ class ReplicaOutOfSyncTimeTest {
     assertThat(outOfSyncMs(2)).isZero();
 
     clock.advance(LAG_MS - 3_200);
-    assertThat(outOfSyncMs(3)).isEqualTo(clock.milliseconds() - caughtUpMs).isEqualTo(LAG_MS);
+    assertThat(outOfSyncMs(3)).isEqualTo(clock.monotonicMs() - caughtUpMs).isEqualTo(LAG_MS);
     assertThat(shrink()).as("exactly the limit is not yet too long").isNull();
 
     clock.advance(1);
@@ -96,13 +98,13 @@ class ReplicaOutOfSyncTimeTest {
     append(5);
     clock.advance(700);
     fetch(2, 10); // the leader's end is 15 now: behind, so not caught up now ...
-    long previousFetchMs = clock.milliseconds();
+    long previousFetchMs = clock.monotonicMs();
     append(5);
     clock.advance(400);
     fetch(2, 15); // ... but it asks for 15, the end at its previous fetch: caught up as of then
 
     clock.advance(300);
-    assertThat(outOfSyncMs(2)).isEqualTo(clock.milliseconds() - previousFetchMs).isEqualTo(700);
+    assertThat(outOfSyncMs(2)).isEqualTo(clock.monotonicMs() - previousFetchMs).isEqualTo(700);
   }
 
   @Test
@@ -123,5 +125,23 @@ class ReplicaOutOfSyncTimeTest {
     append(1);
     clock.advance(1_500);
     assertThat(outOfSyncMs(3)).isEqualTo(1_500);
+  }
+
+  /**
+   * The monotonic clock may read 0 when an epoch begins (a manual clock, a fresh process): that is
+   * a time like any other, not Kafka's "never caught up", so the ISR members count from it.
+   */
+  @Test
+  void anEpochBegunAtMonotonicZeroCountsItsIsrMembersFromThen() {
+    long wallMs = 1_700_000_000_000L;
+    IsrState fresh = new IsrState(new TopicPartition("orders", 0), "topic-id", 1);
+    fresh.onLeaderMetadata(List.of(1, 2, 3), List.of(1, 2, 3), PARTITION_EPOCH, true, 0);
+
+    ReplicaStatus two = fresh.replicaStatuses(wallMs, 3_000, 10).get(1);
+    assertThat(two.outOfSyncMs()).isEqualTo(3_000);
+    assertThat(two.lastCaughtUpMs()).isEqualTo(wallMs - 3_000);
+    assertThat(fresh.maybeShrink(LAG_MS, LAG_MS, 10, LEADER_EPOCH, PARTITION_EPOCH)).isNull();
+    assertThat(fresh.maybeShrink(LAG_MS + 1, LAG_MS, 10, LEADER_EPOCH, PARTITION_EPOCH).newIsr())
+        .containsExactly(1);
   }
 }

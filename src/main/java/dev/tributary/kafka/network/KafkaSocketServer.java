@@ -33,8 +33,7 @@ public final class KafkaSocketServer implements AutoCloseable {
   private final java.nio.channels.Selector acceptSelector;
   private final List<Processor> processors = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
-  private final KafkaConnections connections =
-      new KafkaConnections(dev.tributary.common.Time.SYSTEM);
+  private final KafkaConnections connections;
   private volatile boolean running = true;
 
   /**
@@ -58,6 +57,8 @@ public final class KafkaSocketServer implements AutoCloseable {
    * Starts serving on {@code serverChannel} (from {@link #bind}).
    *
    * @param channelBuilders one channel builder per processor (each owns its builder, as Kafka's)
+   * @param time the broker's clock, for when each connection opened and last sent a request (the
+   *     dashboard's client list); kafka-clients' selector keeps its own system clock
    */
   public KafkaSocketServer(
       ServerSocketChannel serverChannel,
@@ -67,9 +68,11 @@ public final class KafkaSocketServer implements AutoCloseable {
       SecurityProtocol securityProtocol,
       int maxRequestSizeBytes,
       long connectionsMaxIdleMs,
-      Consumer<InboundRequest> requests)
+      Consumer<InboundRequest> requests,
+      dev.tributary.common.Time time)
       throws IOException {
     this.serverChannel = serverChannel;
+    this.connections = new KafkaConnections(time);
     acceptSelector = java.nio.channels.Selector.open();
     serverChannel.register(acceptSelector, SelectionKey.OP_ACCEPT);
     Consumer<InboundRequest> counted =

@@ -75,7 +75,8 @@ class KafkaConnectionsSocketTest {
             SecurityProtocol.PLAINTEXT,
             1 << 20,
             connectionsMaxIdleMs,
-            requests);
+            requests,
+            dev.tributary.common.Time.SYSTEM);
     return server;
   }
 
