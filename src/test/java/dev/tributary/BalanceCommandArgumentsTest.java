@@ -168,10 +168,11 @@ class BalanceCommandArgumentsTest {
     for (String help : List.of(english, chinese)) {
       assertThat(help)
           .contains("balance [--dry-run] [--exclude ID,ID] [--max-moves N]")
-          .contains("decommission ID [--timeout ");
+          .contains("decommission ID [--timeout ")
+          .contains("add-broker [--rack ");
     }
-    assertThat(english).contains("stays registered (fenced)");
-    assertThat(chinese).contains("均衡计划").contains("目前还不能注销 broker");
+    assertThat(english).contains("unregister it (the cluster no longer lists");
+    assertThat(chinese).contains("均衡计划").contains("并注销（集群不再列出它）");
   }
 
   private static List<String> words(String args) {

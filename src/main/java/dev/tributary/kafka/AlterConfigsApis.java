@@ -68,7 +68,8 @@ final class AlterConfigsApis {
               return switch (resourceType) {
                 case TOPIC -> changes.get().applyToTopic(name, validateOnly);
                 case BROKER ->
-                    admin.alterBrokerConfigs(context.request(), name, changes.get().toBroker());
+                    admin.alterBrokerConfigs(
+                        context.request(), name, changes.get().toBroker(), validateOnly);
                 default ->
                     throw new InvalidRequestException("Unsupported resource type: " + resourceType);
               };
@@ -166,6 +167,12 @@ final class AlterConfigsApis {
               (key, value) ->
                   changes.add(
                       value == null ? ConfigChange.delete(key) : ConfigChange.set(key, value)));
+          // The broker's dynamic configs become exactly those given: the others are removed (a
+          // removal of one that is not set changes nothing).
+          dev.tributary.metadata.BrokerConfigControl.DYNAMIC.stream()
+              .filter(name -> !configs.containsKey(name))
+              .sorted()
+              .forEach(name -> changes.add(ConfigChange.delete(name)));
           return changes;
         }
       };

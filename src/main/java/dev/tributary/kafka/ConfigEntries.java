@@ -17,6 +17,8 @@ final class ConfigEntries {
     return switch (source) {
       case DYNAMIC_TOPIC_CONFIG -> ConfigSource.TOPIC_CONFIG;
       case STATIC_BROKER_CONFIG -> ConfigSource.STATIC_BROKER_CONFIG;
+      case DYNAMIC_BROKER_CONFIG -> ConfigSource.DYNAMIC_BROKER_CONFIG;
+      case DYNAMIC_DEFAULT_BROKER_CONFIG -> ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG;
       case DEFAULT_CONFIG -> ConfigSource.DEFAULT_CONFIG;
     };
   }

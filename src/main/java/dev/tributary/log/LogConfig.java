@@ -58,6 +58,16 @@ public final class LogConfig {
   public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
   public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
 
+  /**
+   * Replicas throttled on the leader side while they copy (KIP-73): {@code partition:broker,...}.
+   */
+  public static final String LEADER_REPLICATION_THROTTLED_REPLICAS =
+      "leader.replication.throttled.replicas";
+
+  /** Replicas throttled on the follower side while they copy: {@code partition:broker,...}. */
+  public static final String FOLLOWER_REPLICATION_THROTTLED_REPLICAS =
+      "follower.replication.throttled.replicas";
+
   public static final int MIN_SEGMENT_BYTES = 1024;
 
   /**
@@ -98,6 +108,8 @@ public final class LogConfig {
     def(MIN_COMPACTION_LAG_MS, Type.LONG, "0", v -> parseLong(v, 0));
     def(MAX_COMPACTION_LAG_MS, Type.LONG, String.valueOf(Long.MAX_VALUE), v -> parseLong(v, 1));
     def(PRODUCER_ID_EXPIRATION_MS, Type.LONG, "86400000", v -> parseLong(v, 1));
+    def(LEADER_REPLICATION_THROTTLED_REPLICAS, Type.LIST, "", LogConfig::parseThrottledReplicas);
+    def(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, Type.LIST, "", LogConfig::parseThrottledReplicas);
   }
 
   private static final LogConfig DEFAULTS = fromMap(Map.of());
@@ -462,6 +474,25 @@ public final class LogConfig {
       policies.add(policy);
     }
     return List.copyOf(policies);
+  }
+
+  /**
+   * Kafka's ThrottledReplicaListValidator: empty, {@code *}, or {@code partition:broker} entries
+   * (non-negative ints) separated by commas.
+   */
+  private static Object parseThrottledReplicas(String value) {
+    if (value.isEmpty() || value.equals("*")) {
+      return value;
+    }
+    for (String item : value.split(",", -1)) {
+      if (!item.trim().matches("\\d{1,9}:\\d{1,9}")) {
+        throw new IllegalArgumentException(
+            "must be '*' or a comma-separated list of partition:broker, e.g. 0:1,0:2; got '"
+                + item.trim()
+                + "'");
+      }
+    }
+    return value;
   }
 
   private static Object parseRatio(String value) {

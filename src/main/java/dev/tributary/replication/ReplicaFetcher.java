@@ -41,6 +41,7 @@ public final class ReplicaFetcher {
   private final ReplicationConfig config;
   private final Time time;
   private final FollowerEvents events;
+  private final ReplicationThrottles throttles;
 
   /** Bumped by {@link #abandonInFlight}: a fetch sent before the bump drops its answer. */
   private final java.util.concurrent.atomic.AtomicLong abandoned =
@@ -78,7 +79,8 @@ public final class ReplicaFetcher {
       LeaderEndpoint endpoint,
       ReplicationConfig config,
       Time time,
-      FollowerEvents events) {
+      FollowerEvents events,
+      ReplicationThrottles throttles) {
     this.localBrokerId = localBrokerId;
     this.leaderId = leaderId;
     this.brokerEpoch = brokerEpoch;
@@ -86,6 +88,27 @@ public final class ReplicaFetcher {
     this.config = config;
     this.time = time;
     this.events = events;
+    this.throttles = throttles;
+  }
+
+  /** As the main constructor, with no replication throttles. */
+  public ReplicaFetcher(
+      int localBrokerId,
+      int leaderId,
+      LongSupplier brokerEpoch,
+      LeaderEndpoint endpoint,
+      ReplicationConfig config,
+      Time time,
+      FollowerEvents events) {
+    this(
+        localBrokerId,
+        leaderId,
+        brokerEpoch,
+        endpoint,
+        config,
+        time,
+        events,
+        new ReplicationThrottles(localBrokerId));
   }
 
   public int leaderId() {
@@ -284,8 +307,14 @@ public final class ReplicaFetcher {
     long sentAfter = abandoned.get();
     List<ReplicaFetch.PartitionRequest> asks = new ArrayList<>(fetching.size());
     Map<TopicPartition, FetchState> asked = new HashMap<>();
+    long startMs = time.monotonicMs();
     for (FetchState state : fetching) {
       TopicPartition tp = state.partition.topicPartition();
+      // A throttled replica outside the ISR sits out while this follower is over its
+      // follower.replication.throttled.rate.
+      if (throttles.followerHoldsBack(tp, inSync(state), startMs)) {
+        continue;
+      }
       asks.add(
           new ReplicaFetch.PartitionRequest(
               tp,
@@ -293,6 +322,9 @@ public final class ReplicaFetcher {
               state.partition.logEndOffset(),
               config.replicaFetchPartitionMaxBytes()));
       asked.put(tp, state);
+    }
+    if (asks.isEmpty()) {
+      return Math.min(config.replicaFetchBackoffMs(), 100); // every one held back: let time pass
     }
     ReplicaFetch.Response response =
         endpoint.fetch(
@@ -318,6 +350,10 @@ public final class ReplicaFetcher {
     for (ReplicaFetch.PartitionResponse answer : response.partitions()) {
       FetchState state = asked.get(answer.topicPartition());
       if (state != null) {
+        if (answer.records() != null) {
+          throttles.followerFetched(
+              answer.topicPartition(), inSync(state), answer.records().remaining(), nowMs);
+        }
         onPartitionResponse(state, answer, nowMs);
       }
     }
@@ -358,6 +394,10 @@ public final class ReplicaFetcher {
       }
       default -> replace(state, state.delayed(nowMs + delayFor(answer.error())));
     }
+  }
+
+  private boolean inSync(FetchState state) {
+    return state.partition.isr().contains(localBrokerId);
   }
 
   /** Errors that new metadata will resolve wait longer than those the leader resolves by itself. */

@@ -26,6 +26,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
   private final ReplicationConfig config;
   private final Time time;
   private final FollowerEvents events;
+  private final ReplicationThrottles throttles;
   private final Map<Integer, Runner> runners = new HashMap<>();
   private final Map<TopicPartition, Integer> leaderOf = new HashMap<>();
   private boolean closed;
@@ -65,6 +66,15 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     this.config = config;
     this.time = time;
     this.events = events;
+    this.throttles = new ReplicationThrottles(localBrokerId);
+  }
+
+  /**
+   * The replication throttles of this broker: its fetchers (follower side) and its replica
+   * manager's fetch handling (leader side) share them.
+   */
+  public ReplicationThrottles throttles() {
+    return throttles;
   }
 
   /**
@@ -154,7 +164,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     Runner runner =
         new Runner(
             new ReplicaFetcher(
-                localBrokerId, leaderId, brokerEpoch, endpoint, config, time, events));
+                localBrokerId, leaderId, brokerEpoch, endpoint, config, time, events, throttles));
     if (startThreads) {
       runner.thread.start();
     }

@@ -170,6 +170,7 @@ public final class ReplicaManager {
     // that a leadership change below wakes re-reads, and its NOT_LEADER_OR_FOLLOWER must name the
     // new leader and epoch, not the ones this image replaces.
     this.image = next;
+    fetchers.throttles().onMetadata(next);
     Set<TopicPartition> wanted = new HashSet<>();
     for (TopicImage topic : next.topicsByName().values()) {
       LogConfig config = LogConfig.fromMap(topic.configs());
@@ -426,14 +427,22 @@ public final class ReplicaManager {
       FetchPartitionData answer;
       try {
         Partition partition = leaderPartition(tp);
+        // A follower copying a throttled replica outside the ISR gets no bytes while this leader
+        // is over its leader.replication.throttled.rate (its fetch still counts: ISR, HW).
+        boolean inSync = params.isFromFollower() && partition.isr().contains(params.replicaId());
+        boolean heldBack =
+            params.isFromFollower() && fetchers.throttles().leaderHoldsBack(tp, inSync, nowMs);
         answer =
             partition.fetchRecords(
                 params,
                 fetch,
-                Math.min(fetch.maxBytes(), budget),
-                minOneBatch,
+                heldBack ? 0 : Math.min(fetch.maxBytes(), budget),
+                minOneBatch && !heldBack,
                 followerEligible,
                 nowMs);
+        if (params.isFromFollower()) {
+          fetchers.throttles().leaderSent(tp, inSync, answer.sizeInBytes(), nowMs);
+        }
       } catch (OffsetOutOfRangeException e) {
         // The fetcher learns the leader's offsets, to truncate or restart its log from them.
         answer = FetchPartitionData.outOfRange(partitions.get(tp), Errors.messageOf(e));

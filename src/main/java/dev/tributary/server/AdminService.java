@@ -3,7 +3,6 @@ package dev.tributary.server;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.InvalidRequestException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
-import dev.tributary.log.InvalidConfigException;
 import dev.tributary.log.LogConfig;
 import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.ElectionOutcome;
@@ -18,13 +17,10 @@ import dev.tributary.security.ResourceType;
 import dev.tributary.security.SecurityChange;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -49,14 +45,6 @@ public final class AdminService {
    * told to retry its read (the change itself is done).
    */
   static final long METADATA_PROPAGATION_TIMEOUT_MS = 10_000;
-
-  /**
-   * Kafka's per-topic replication throttles, which {@code kafka-reassign-partitions} deletes from
-   * every topic it moved. Throttled replicas are not supported yet; deleting them is a no-op (no
-   * topic has them), setting them is refused.
-   */
-  private static final Set<String> THROTTLED_REPLICAS_CONFIGS =
-      Set.of("leader.replication.throttled.replicas", "follower.replication.throttled.replicas");
 
   private final RunningBroker broker;
   private final BrokerConfig config;
@@ -185,9 +173,10 @@ public final class AdminService {
       RequestContext context, String name, String key, String value) {
     access.require(context, AclOperation.ADMIN, ResourceType.TOPIC, name);
     ConfigChange change = value == null ? ConfigChange.delete(key) : ConfigChange.set(key, value);
-    List<ConfigChange> supported = withoutThrottledReplicas(List.of(change));
     return applied(
-            broker.controller().alterConfigs(name, withBrokerDefaults(name, supported), false))
+            broker
+                .controller()
+                .alterConfigs(name, withBrokerDefaults(name, List.of(change)), false))
         .thenApply(image -> topic(image, name));
   }
 
@@ -199,9 +188,8 @@ public final class AdminService {
   public CompletableFuture<Void> alterConfigs(
       RequestContext context, String name, List<ConfigChange> changes, boolean validateOnly) {
     access.require(context, AclOperation.ADMIN, ResourceType.TOPIC, name);
-    List<ConfigChange> supported = withoutThrottledReplicas(changes);
     return done(
-        broker.controller().alterConfigs(name, withBrokerDefaults(name, supported), validateOnly),
+        broker.controller().alterConfigs(name, withBrokerDefaults(name, changes), validateOnly),
         validateOnly);
   }
 
@@ -226,37 +214,9 @@ public final class AdminService {
                     .filter(key -> !configs.containsKey(key))
                     .sorted()
                     .forEach(key -> changes.add(ConfigChange.delete(key))));
-    List<ConfigChange> supported = withoutThrottledReplicas(changes);
     return done(
-        broker.controller().alterConfigs(name, withBrokerDefaults(name, supported), validateOnly),
+        broker.controller().alterConfigs(name, withBrokerDefaults(name, changes), validateOnly),
         validateOnly);
-  }
-
-  /**
-   * {@code changes} without the deletes of {@link #THROTTLED_REPLICAS_CONFIGS}: throttled replicas
-   * are not supported yet; deleting them is a no-op (Kafka's answer for deleting a config a topic
-   * does not set).
-   *
-   * @throws InvalidConfigException for any other change of them
-   * @throws InvalidRequestException for one of them named twice
-   */
-  private static List<ConfigChange> withoutThrottledReplicas(List<ConfigChange> changes) {
-    List<ConfigChange> supported = new ArrayList<>(changes.size());
-    Set<String> throttles = new HashSet<>();
-    for (ConfigChange change : changes) {
-      if (!THROTTLED_REPLICAS_CONFIGS.contains(change.name())) {
-        supported.add(change);
-      } else if (!throttles.add(change.name())) {
-        throw new InvalidRequestException("Error due to duplicate config keys");
-      } else if (change.op() != ConfigChange.Op.DELETE) {
-        throw new InvalidConfigException(
-            "Cannot set "
-                + change.name()
-                + ": replication throttles are not supported yet (deleting it is accepted and"
-                + " changes nothing)");
-      }
-    }
-    return supported;
   }
 
   /**
@@ -284,45 +244,43 @@ public final class AdminService {
   }
 
   /**
-   * Changes broker {@code brokerName}'s configs (the empty name: the cluster-wide defaults): needs
-   * ADMIN on the cluster. Tributary changes no broker setting at run time (every one is read-only;
-   * see {@link ConfigDescriptions}), so it has no dynamic overrides: a DELETE, which in Kafka
-   * removes one, succeeds and changes nothing, as Kafka's does for a config without an override
-   * ({@code kafka-reassign-partitions --verify} deletes the replication throttles of every broker).
-   * Any other change fails.
+   * Changes broker {@code brokerName}'s dynamic configs (the empty name: every broker's default, as
+   * in Kafka), all or none: needs ADMIN on the cluster. Only the replication throttle rates change
+   * at run time ({@link dev.tributary.metadata.BrokerConfigControl}); a DELETE of a config without
+   * a dynamic value succeeds and changes nothing, as in Kafka ({@code kafka-reassign-partitions
+   * --verify} deletes the throttles of every broker). Completes once this broker has applied the
+   * change.
    *
    * @throws dev.tributary.common.errors.AuthorizationException without ADMIN on the cluster
    */
   public CompletableFuture<Void> alterBrokerConfigs(
       RequestContext context, String brokerName, Collection<ConfigChange> changes) {
+    return alterBrokerConfigs(context, brokerName, changes, false);
+  }
+
+  /** As {@link #alterBrokerConfigs(RequestContext, String, Collection)}; may only validate. */
+  public CompletableFuture<Void> alterBrokerConfigs(
+      RequestContext context,
+      String brokerName,
+      Collection<ConfigChange> changes,
+      boolean validateOnly) {
     access.require(context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName());
+    int brokerId = MetadataImage.DEFAULT_BROKER;
     if (!brokerName.isEmpty()) {
       try {
-        Integer.parseInt(brokerName);
+        brokerId = Integer.parseInt(brokerName);
       } catch (NumberFormatException e) {
         return CompletableFuture.failedFuture(
             new InvalidRequestException("Broker id must be an integer, but it is: " + brokerName));
       }
-    }
-    Set<String> seen = new HashSet<>();
-    Set<String> changed = new TreeSet<>();
-    for (ConfigChange change : changes) {
-      if (!seen.add(change.name())) {
+      if (brokerId < 0) {
         return CompletableFuture.failedFuture(
-            new InvalidRequestException("Error due to duplicate config keys"));
-      }
-      if (change.op() != ConfigChange.Op.DELETE) {
-        changed.add(change.name());
+            new InvalidRequestException("Broker id must not be negative: " + brokerName));
       }
     }
-    if (!changed.isEmpty()) {
-      return CompletableFuture.failedFuture(
-          new InvalidRequestException(
-              "Cannot update these configs dynamically: "
-                  + changed
-                  + " (every broker config is read-only: it is set when the broker starts)"));
-    }
-    return CompletableFuture.completedFuture(null);
+    return done(
+        broker.controller().alterBrokerConfigs(brokerId, List.copyOf(changes), validateOnly),
+        validateOnly);
   }
 
   /**

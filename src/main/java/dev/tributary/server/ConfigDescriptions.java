@@ -5,6 +5,8 @@ import dev.tributary.common.errors.InvalidRequestException;
 import dev.tributary.common.errors.InvalidTopicException;
 import dev.tributary.common.errors.UnknownTopicOrPartitionException;
 import dev.tributary.log.LogConfig;
+import dev.tributary.metadata.BrokerConfigControl;
+import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.TopicImage;
 import dev.tributary.replication.ReplicationConfig;
 import dev.tributary.security.AclOperation;
@@ -42,6 +44,10 @@ public final class ConfigDescriptions {
     DYNAMIC_TOPIC_CONFIG,
     /** From the broker's configuration at startup. */
     STATIC_BROKER_CONFIG,
+    /** Set at run time for this broker (Kafka's {@code DYNAMIC_BROKER_CONFIG}). */
+    DYNAMIC_BROKER_CONFIG,
+    /** Set at run time for every broker (Kafka's {@code DYNAMIC_DEFAULT_BROKER_CONFIG}). */
+    DYNAMIC_DEFAULT_BROKER_CONFIG,
     /** Nobody set it: Kafka's default. */
     DEFAULT_CONFIG
   }
@@ -161,7 +167,17 @@ public final class ConfigDescriptions {
           topic(
               LogConfig.PRODUCER_ID_EXPIRATION_MS,
               "producer.id.expiration.ms",
-              "How long a producer id's state is kept after its last write"));
+              "How long a producer id's state is kept after its last write"),
+          topic(
+              LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS,
+              LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS,
+              "Replicas (partition:broker, or *) whose leader holds copying to out-of-sync followers"
+                  + " to leader.replication.throttled.rate"),
+          topic(
+              LogConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS,
+              LogConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS,
+              "Replicas (partition:broker, or *) that, out of sync, fetch at most"
+                  + " follower.replication.throttled.rate"));
 
   private final MetadataCache metadata;
   private final AccessControl access;
@@ -236,8 +252,18 @@ public final class ConfigDescriptions {
    */
   public List<ConfigEntry> brokerConfigs(RequestContext context, String brokerName) {
     access.require(context, AclOperation.READ, ResourceType.CLUSTER, AccessControl.clusterName());
+    MetadataImage image = metadata.metadata();
     if (brokerName == null || brokerName.isEmpty()) {
-      return List.of();
+      List<ConfigEntry> defaults = new ArrayList<>();
+      image
+          .brokerConfigs()
+          .getOrDefault(MetadataImage.DEFAULT_BROKER, Map.of())
+          .forEach(
+              (name, value) ->
+                  defaults.add(
+                      dynamic(name, value, Source.DYNAMIC_DEFAULT_BROKER_CONFIG, List.of())));
+      defaults.sort(java.util.Comparator.comparing(ConfigEntry::name));
+      return defaults;
     }
     BrokerConfig config = metadata.config();
     if (!brokerName.equals(String.valueOf(config.brokerId()))) {
@@ -373,7 +399,10 @@ public final class ConfigDescriptions {
             List.of(new Synonym("tributary.cluster-secret", null, Source.STATIC_BROKER_CONFIG))));
     for (String name : LogConfig.names()) {
       Described described = TOPIC_CONFIGS.get(name);
-      if (!described.brokerName().equals(LogConfig.MIN_IN_SYNC_REPLICAS)) {
+      // min.insync.replicas is listed above; the throttled replica lists exist only on topics.
+      if (!described.brokerName().equals(LogConfig.MIN_IN_SYNC_REPLICAS)
+          && !name.equals(LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS)
+          && !name.equals(LogConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS)) {
         String value = LogConfig.defaultValue(name);
         entries.add(
             new ConfigEntry(
@@ -390,7 +419,59 @@ public final class ConfigDescriptions {
                 List.of(new Synonym(described.brokerName(), value, Source.DEFAULT_CONFIG))));
       }
     }
+    throttleRates(entries, image, config.brokerId());
     return entries;
+  }
+
+  /**
+   * The replication throttle rates of broker {@code brokerId}: its own dynamic value, else the
+   * cluster-wide one, else Kafka's default (unbounded, {@link Long#MAX_VALUE}).
+   */
+  private static void throttleRates(List<ConfigEntry> entries, MetadataImage image, int brokerId) {
+    for (String name :
+        List.of(
+            BrokerConfigControl.LEADER_THROTTLED_RATE,
+            BrokerConfigControl.FOLLOWER_THROTTLED_RATE)) {
+      String own = image.brokerConfigs().getOrDefault(brokerId, Map.of()).get(name);
+      String fallback =
+          image.brokerConfigs().getOrDefault(MetadataImage.DEFAULT_BROKER, Map.of()).get(name);
+      List<Synonym> synonyms = new ArrayList<>();
+      if (own != null) {
+        synonyms.add(new Synonym(name, own, Source.DYNAMIC_BROKER_CONFIG));
+      }
+      if (fallback != null) {
+        synonyms.add(new Synonym(name, fallback, Source.DYNAMIC_DEFAULT_BROKER_CONFIG));
+      }
+      String unbounded = String.valueOf(Long.MAX_VALUE);
+      synonyms.add(new Synonym(name, unbounded, Source.DEFAULT_CONFIG));
+      Synonym effective = synonyms.get(0);
+      entries.add(
+          new ConfigEntry(
+              name,
+              effective.value(),
+              effective.source(),
+              false,
+              false,
+              Type.LONG,
+              "Bytes per second of replication for throttled replicas outside the ISR (KIP-73);"
+                  + " changes at run time",
+              synonyms));
+    }
+  }
+
+  private static ConfigEntry dynamic(String name, String value, Source source, List<Synonym> more) {
+    List<Synonym> synonyms = new ArrayList<>();
+    synonyms.add(new Synonym(name, value, source));
+    synonyms.addAll(more);
+    return new ConfigEntry(
+        name,
+        value,
+        source,
+        false,
+        false,
+        Type.LONG,
+        "Bytes per second of replication for throttled replicas outside the ISR (KIP-73)",
+        synonyms);
   }
 
   private static void configured(

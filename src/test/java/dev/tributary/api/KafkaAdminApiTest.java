@@ -449,45 +449,56 @@ class KafkaAdminApiTest extends ApiTestSupport {
     assertThat(replicas.get(elsewhere).getCurrentReplicaLogDir()).as("not hosted here").isNull();
   }
 
+  /**
+   * The replication throttles as kafka-reassign-partitions --throttle sets them and --verify
+   * removes them: the broker's rates (dynamic broker configs) and the topic's throttled replicas;
+   * deleting what is not set is a no-op; a bad value or another broker config is refused.
+   */
   @Test
-  void deletingTheReplicationThrottlesIsANoOpAndSettingThemIsRefused() throws Exception {
+  void theReplicationThrottlesAreSetDescribedAndRemovedAndBadValuesAreRefused() throws Exception {
     ConfigResource broker =
         new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(brokerId()));
     String topic = newTopicName();
     admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
     ConfigResource topicResource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
 
-    // What kafka-reassign-partitions --verify sends once a reassignment is done.
+    // What kafka-reassign-partitions --verify sends once a reassignment is done, none of it set.
+    admin.incrementalAlterConfigs(throttleDeletes(broker, topicResource)).all().get();
+
+    // What --execute --throttle 1000 sends.
     admin
         .incrementalAlterConfigs(
             Map.of(
                 broker,
                 List.of(
-                    deleteOp("leader.replication.throttled.rate"),
-                    deleteOp("follower.replication.throttled.rate"),
-                    deleteOp("replica.alter.log.dirs.io.max.bytes.per.second")),
+                    setOp("leader.replication.throttled.rate", "1000"),
+                    setOp("follower.replication.throttled.rate", "1000")),
                 topicResource,
                 List.of(
-                    deleteOp("leader.replication.throttled.replicas"),
-                    deleteOp("follower.replication.throttled.replicas"))))
+                    setOp("leader.replication.throttled.replicas", "0:" + brokerId()),
+                    setOp("follower.replication.throttled.replicas", "0:" + brokerId()))))
         .all()
         .get();
-    assertThat(topicConfig(topic).get("leader.replication.throttled.replicas"))
-        .as("still not a topic config here")
-        .isNull();
+    Config brokerConfig = admin.describeConfigs(List.of(broker)).all().get().get(broker);
+    assertThat(brokerConfig.get("leader.replication.throttled.rate").value()).isEqualTo("1000");
+    assertThat(brokerConfig.get("leader.replication.throttled.rate").source())
+        .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG);
+    assertThat(topicConfig(topic).get("leader.replication.throttled.replicas").value())
+        .isEqualTo("0:" + brokerId());
+
+    admin.incrementalAlterConfigs(throttleDeletes(broker, topicResource)).all().get();
+    brokerConfig = admin.describeConfigs(List.of(broker)).all().get().get(broker);
+    assertThat(brokerConfig.get("leader.replication.throttled.rate").value())
+        .isEqualTo(String.valueOf(Long.MAX_VALUE));
+    assertThat(topicConfig(topic).get("leader.replication.throttled.replicas").value()).isEmpty();
 
     assertThat(
             causeOf(
                 admin
                     .incrementalAlterConfigs(
-                        Map.of(
-                            broker,
-                            List.of(
-                                new AlterConfigOp(
-                                    new ConfigEntry("leader.replication.throttled.rate", "1000"),
-                                    AlterConfigOp.OpType.SET))))
+                        Map.of(broker, List.of(setOp("log.retention.ms", "1000"))))
                     .all()))
-        .as("broker configs are read-only")
+        .as("other broker configs are read-only")
         .isInstanceOf(InvalidRequestException.class);
     assertThat(
             causeOf(
@@ -495,13 +506,28 @@ class KafkaAdminApiTest extends ApiTestSupport {
                     .incrementalAlterConfigs(
                         Map.of(
                             topicResource,
-                            List.of(
-                                new AlterConfigOp(
-                                    new ConfigEntry("leader.replication.throttled.replicas", "0:1"),
-                                    AlterConfigOp.OpType.SET))))
+                            List.of(setOp("leader.replication.throttled.replicas", "zero:one"))))
                     .all()))
         .isInstanceOf(InvalidConfigurationException.class)
-        .hasMessageContaining("replication throttles are not supported yet");
+        .hasMessageContaining("partition:broker");
+  }
+
+  private static Map<ConfigResource, java.util.Collection<AlterConfigOp>> throttleDeletes(
+      ConfigResource broker, ConfigResource topic) {
+    return Map.of(
+        broker,
+        List.of(
+            deleteOp("leader.replication.throttled.rate"),
+            deleteOp("follower.replication.throttled.rate"),
+            deleteOp("replica.alter.log.dirs.io.max.bytes.per.second")),
+        topic,
+        List.of(
+            deleteOp("leader.replication.throttled.replicas"),
+            deleteOp("follower.replication.throttled.replicas")));
+  }
+
+  private static AlterConfigOp setOp(String name, String value) {
+    return new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET);
   }
 
   private static AlterConfigOp deleteOp(String name) {

@@ -179,7 +179,7 @@ class KafkaAdminWireApiTest extends ApiTestSupport {
         .as("a null value is left out of the broker's set: no override, nothing to remove")
         .isEqualTo(Errors.NONE);
 
-    AlterConfigsResponse refused =
+    AlterConfigsResponse set =
         send(
             new AlterConfigsRequest.Builder(
                     Map.of(
@@ -190,9 +190,52 @@ class KafkaAdminWireApiTest extends ApiTestSupport {
                                     "leader.replication.throttled.rate", "1000")))),
                     false)
                 .build((short) 2));
+    assertThat(set.errors().get(broker).error()).isEqualTo(Errors.NONE);
+    assertThat(expectBrokerConfig("leader.replication.throttled.rate")).isEqualTo("1000");
+
+    AlterConfigsResponse refused =
+        send(
+            new AlterConfigsRequest.Builder(
+                    Map.of(
+                        broker,
+                        new AlterConfigsRequest.Config(
+                            List.of(new AlterConfigsRequest.ConfigEntry("log.retention.ms", "1")))),
+                    false)
+                .build((short) 2));
     assertThat(refused.errors().get(broker).error()).isEqualTo(Errors.INVALID_REQUEST);
     assertThat(refused.errors().get(broker).message())
-        .startsWith("Cannot update these configs dynamically: [leader.replication.throttled.rate]");
+        .startsWith("Cannot update these configs dynamically: [log.retention.ms]");
+    assertThat(expectBrokerConfig("leader.replication.throttled.rate"))
+        .as("a refused request changes nothing")
+        .isEqualTo("1000");
+
+    AlterConfigsResponse emptied =
+        send(
+            new AlterConfigsRequest.Builder(
+                    Map.of(broker, new AlterConfigsRequest.Config(List.of())), false)
+                .build((short) 2));
+    assertThat(emptied.errors().get(broker).error()).isEqualTo(Errors.NONE);
+    assertThat(expectBrokerConfig("leader.replication.throttled.rate"))
+        .as("the old API sets the whole set: the rate left out is removed")
+        .isEqualTo(String.valueOf(Long.MAX_VALUE));
+  }
+
+  /** The value this broker describes for its config {@code name} (DescribeConfigs v4). */
+  private String expectBrokerConfig(String name) throws Exception {
+    ConfigResource broker =
+        new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(brokerId()));
+    DescribeConfigsResponse described =
+        send(
+            new DescribeConfigsRequest.Builder(
+                    new DescribeConfigsRequestData()
+                        .setResources(
+                            List.of(
+                                new DescribeConfigsRequestData.DescribeConfigsResource()
+                                    .setResourceType(broker.type().id())
+                                    .setResourceName(broker.name())
+                                    .setConfigurationKeys(List.of(name)))))
+                .build((short) 4));
+    return described.data().results().get(0).configs().get(0).value();
   }
 
   @Test

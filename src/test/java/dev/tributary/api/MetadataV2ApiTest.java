@@ -33,7 +33,9 @@ class MetadataV2ApiTest extends ApiTestSupport {
           "min.cleanable.dirty.ratio",
           "min.compaction.lag.ms",
           "max.compaction.lag.ms",
-          "producer.id.expiration.ms");
+          "producer.id.expiration.ms",
+          "leader.replication.throttled.replicas",
+          "follower.replication.throttled.replicas");
 
   private static final String ONE_REPLICA_ON_BROKER_1 =
       "[{\"broker\":1,\"leader\":true,\"in_sync\":true}]";

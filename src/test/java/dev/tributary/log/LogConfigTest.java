@@ -32,7 +32,8 @@ class LogConfigTest {
     assertThat(config.maxCompactionLagMs()).isEqualTo(Long.MAX_VALUE);
     assertThat(config.compressionType()).isEqualTo("producer");
     assertThat(config.producerIdExpirationMs()).isEqualTo(86_400_000L);
-    assertThat(config.toMap().keySet()).isEqualTo(LogConfig.names()).hasSize(20);
+    assertThat(config.toMap().get(LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS)).isEmpty();
+    assertThat(config.toMap().keySet()).isEqualTo(LogConfig.names()).hasSize(22);
   }
 
   @Test

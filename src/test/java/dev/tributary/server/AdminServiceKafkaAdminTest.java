@@ -322,7 +322,7 @@ class AdminServiceKafkaAdminTest {
   }
 
   @Test
-  void throttledReplicasAreNotSupportedYetSoDeletingThemIsANoOpAndSettingThemIsRefused() {
+  void throttledReplicasAreTopicConfigsThatDeletingWhenUnsetLeavesAlone() {
     harness.createTopic("orders", 1, Map.of("retention.ms", "1000"), 1);
 
     CompletableFuture<Void> deleted =
@@ -337,34 +337,28 @@ class AdminServiceKafkaAdminTest {
     harness.catchUp();
     assertThat(deleted).isCompleted();
     assertThat(broker.metadata().topic("orders").orElseThrow().configs())
-        .as("the other changes applied")
+        .as("the other changes applied; nothing to delete")
         .isEqualTo(Map.of("retention.ms", "1000", "segment.ms", "7"));
 
-    CompletableFuture<Void> onlyThrottles =
+    CompletableFuture<Void> set =
         admin.alterConfigs(
             ALICE,
             "orders",
-            List.of(ConfigChange.delete("leader.replication.throttled.replicas")),
+            List.of(ConfigChange.set("leader.replication.throttled.replicas", "0:1")),
             false);
     harness.catchUp();
-    assertThat(onlyThrottles).isCompleted();
+    assertThat(set).isCompleted();
+    assertThat(broker.metadata().topic("orders").orElseThrow().configs())
+        .containsEntry("leader.replication.throttled.replicas", "0:1");
 
-    assertThatThrownBy(
-            () ->
-                admin.alterConfigs(
-                    ALICE,
-                    "orders",
-                    List.of(ConfigChange.set("leader.replication.throttled.replicas", "0:1")),
-                    false))
+    CompletableFuture<Void> bad =
+        admin.replaceConfigs(
+            ALICE, "orders", Map.of("follower.replication.throttled.replicas", "0-1"), false);
+    harness.catchUp();
+    assertThat(failureOf(bad))
+        .as("the old AlterConfigs, with a list that is not partition:broker")
         .isInstanceOf(InvalidConfigException.class)
-        .hasMessageContaining("replication throttles are not supported yet");
-    assertThatThrownBy(
-            () ->
-                admin.replaceConfigs(
-                    ALICE, "orders", Map.of("follower.replication.throttled.replicas", "*"), false))
-        .as("the old AlterConfigs sets them")
-        .isInstanceOf(InvalidConfigException.class)
-        .hasMessageContaining("replication throttles are not supported yet");
+        .hasMessageContaining("partition:broker");
     assertThat(
             failureOf(
                 admin.alterConfigs(
@@ -374,7 +368,5 @@ class AdminServiceKafkaAdminTest {
                     false)))
         .as("the topic must still exist")
         .isInstanceOf(dev.tributary.common.errors.UnknownTopicOrPartitionException.class);
-    assertThat(broker.metadata().topic("orders").orElseThrow().configs())
-        .isEqualTo(Map.of("retention.ms", "1000", "segment.ms", "7"));
   }
 }
