@@ -1,14 +1,14 @@
 package dev.tributary.e2e;
 
+import static dev.tributary.e2e.HostsClusterSupport.FAILOVER;
+import static dev.tributary.e2e.HostsClusterSupport.HEAL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.tributary.e2e.ClusterClient.LocalReplica;
 import dev.tributary.e2e.ClusterClient.PartitionState;
 import dev.tributary.e2e.HistoryChecker.Outcome;
 import dev.tributary.e2e.HistoryChecker.Result;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,22 +36,24 @@ import tools.jackson.databind.JsonNode;
  * Three brokers on separate hosts ({@link TestNetwork}: a network namespace and an address each, on
  * one bridge), the test JVM a client in the root namespace. First that nothing assumes loopback:
  * every broker listens on and advertises its own address, and forwarding, replica fetch, the
- * dashboard's fan-out and a real Kafka client all work across hosts. Then a fault no signal can
- * make: the leader cut off from its followers and the controller while clients still reach it.
+ * dashboard's fan-out and a real Kafka client all work across hosts. Then faults no signal can
+ * make: the leader cut off from its followers and the controller while clients still reach it
+ * ({@link LeaderCutScenario}), the last in-sync replica isolated, the negative control, a random
+ * soak, and the controller cut off into a minority.
  *
  * <p>One cluster for the class (logs under {@code e2e-logs/HostsClusterIT/}), with the settings of
  * {@link ReplicationFaultsIT} (lag time 2 s, {@code acks=all} timeout 5 s, the default 3 s broker
- * session). Needs root: skipped without it on a developer's machine, failed on CI.
+ * session), and the waits and views of {@link HostsClusterSupport}. Needs root: skipped without it
+ * on a developer's machine, failed on CI.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HostsClusterIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
   static final long REPLICA_LAG_TIME_MAX_MS = 2_000;
-  static final Duration FAILOVER = Duration.ofSeconds(30);
-  static final Duration HEAL = Duration.ofSeconds(60);
   private static final String V3 = "/v3/clusters/" + TestCluster.CLUSTER_ID;
 
   @TempDir static Path data;
+  static HostsClusterSupport hosts;
   static TestNetwork network;
   static TestCluster cluster;
   static ClusterClient client;
@@ -69,7 +71,8 @@ class HostsClusterIT {
                 "--tributary.replica-lag-time-max-ms=" + REPLICA_LAG_TIME_MAX_MS,
                 "--tributary.request-timeout-ms=5000",
                 "--tributary.dashboard.fault-actions=true"));
-    client = new ClusterClient(cluster);
+    hosts = new HostsClusterSupport(network, cluster);
+    client = hosts.client;
     cluster.mark("hosts: " + network);
     cluster.startAll();
   }
@@ -92,19 +95,15 @@ class HostsClusterIT {
     await("every broker alive in the metadata")
         .atMost(HEAL)
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> brokerStates(cluster.get(1)).values().stream().allMatch("alive"::equals));
+        .until(
+            () -> hosts.brokerStates(cluster.get(1)).values().stream().allMatch("alive"::equals));
   }
 
   /** A test that failed with a broker's fetching paused must not leave it so for the next one. */
   @AfterEach
   void fetchingResumed() throws Exception {
     network.heal();
-    for (int id : pausedFetching) {
-      if (cluster.get(id).isAlive() && !cluster.get(id).isPaused()) {
-        pauseFetching(id, 1); // a pause of 1 s replaces the long one
-      }
-    }
-    pausedFetching.clear();
+    hosts.resumePausedFetching();
   }
 
   @Test
@@ -113,16 +112,16 @@ class HostsClusterIT {
       throws Exception {
     // Registered at its own address, as every broker sees the metadata.
     for (BrokerProcess via : cluster.all()) {
-      Map<Integer, String> hosts = new LinkedHashMap<>();
+      Map<Integer, String> registered = new LinkedHashMap<>();
       for (JsonNode b : client.getJson(via, V3 + "/brokers").path("data")) {
-        hosts.put(b.path("broker_id").asInt(), b.path("host").asString());
+        registered.put(b.path("broker_id").asInt(), b.path("host").asString());
         for (JsonNode listener : b.path("listeners")) {
           assertThat(listener.path("host").asString())
               .as("listener %s of broker %d", listener, b.path("broker_id").asInt())
               .isEqualTo(network.ip(b.path("broker_id").asInt()));
         }
       }
-      assertThat(hosts)
+      assertThat(registered)
           .as("brokers as broker %d sees them", via.brokerId())
           .isEqualTo(Map.of(1, network.ip(1), 2, network.ip(2), 3, network.ip(3)));
     }
@@ -130,7 +129,7 @@ class HostsClusterIT {
     // Every listening socket in a broker's namespace is on its own address (HTTP, Kafka, Raft), or
     // on loopback, which only that namespace reaches; none on the wildcard or 127.0.0.1 for them.
     for (BrokerProcess broker : cluster.all()) {
-      List<String> listening = listeningAddresses(broker.netns());
+      List<String> listening = HostsClusterSupport.listeningAddresses(broker.netns());
       System.out.println("listening in " + broker.netns() + ": " + listening);
       String ip = broker.host();
       assertThat(listening)
@@ -156,7 +155,7 @@ class HostsClusterIT {
     // A REST produce to a broker that does not lead the partition is forwarded to the leader.
     String topic = "hosts-rest";
     client.createTopic(topic, 1, 3, Map.of("min.insync.replicas", "2"));
-    awaitFullIsr(topic, 1);
+    hosts.awaitFullIsr(topic, 1);
     int leader = client.partition(topic, 0).leader();
     BrokerProcess notLeader =
         cluster.all().stream().filter(b -> b.brokerId() != leader).findFirst().orElseThrow();
@@ -169,7 +168,7 @@ class HostsClusterIT {
     assertThat(produced.statusCode()).as(produced.body()).isEqualTo(200);
     assertThat(client.json.readTree(produced.body()).path("offsets").get(0).path("offset").asLong())
         .isZero();
-    awaitFullIsr(topic, 1); // the followers fetched it from the leader's address
+    hosts.awaitFullIsr(topic, 1); // the followers fetched it from the leader's address
     assertThat(client.readPartition(cluster.get(leader), topic, 0))
         .extracting(HistoryChecker.Entry::value)
         .containsExactly("across-hosts");
@@ -219,7 +218,7 @@ class HostsClusterIT {
   @Order(2)
   void aLeaderCutOffFromFollowersAndControllerAcknowledgesNothingAndTruncatesAfterHealing()
       throws Exception {
-    cutLeaderOff("cut-leader", false);
+    new LeaderCutScenario(hosts).run("cut-leader", false);
   }
 
   /**
@@ -229,7 +228,7 @@ class HostsClusterIT {
   @Test
   @Order(3)
   void aLeaderOnTheControllersBrokerCutOffLikewiseLosesNothing() throws Exception {
-    cutLeaderOff("cut-controller-leader", true);
+    new LeaderCutScenario(hosts).run("cut-controller-leader", true);
   }
 
   /**
@@ -247,7 +246,7 @@ class HostsClusterIT {
     String topic = "last-isr";
     HistoryChecker history = new HistoryChecker(topic);
     client.createTopic(topic, 1, 2, Map.of("min.insync.replicas", "2"));
-    awaitFullIsr(topic, 1);
+    hosts.awaitFullIsr(topic, 1);
     PartitionState before = client.partition(topic, 0);
     int leader = before.leader();
     int follower = before.replicas().stream().filter(id -> id != leader).findFirst().orElseThrow();
@@ -257,10 +256,10 @@ class HostsClusterIT {
             .findFirst()
             .orElseThrow();
     ProducerLoad load = ProducerLoad.start(cluster, client, history, topic, 1, 21L);
-    awaitAcknowledged(history, topic, 0, System.nanoTime(), 10);
+    hosts.awaitAcknowledged(history, topic, 0, System.nanoTime(), 10);
 
     cluster.mark("broker " + follower + " stops fetching " + topic + "-0");
-    pauseFetching(follower, 300);
+    hosts.pauseFetching(follower, 300);
     await("the ISR of " + topic + "-0 down to its leader " + leader)
         .atMost(FAILOVER)
         .pollInterval(Duration.ofMillis(100))
@@ -273,14 +272,14 @@ class HostsClusterIT {
         .pollInterval(Duration.ofMillis(100))
         .until(
             () ->
-                "fenced".equals(brokerStates(bystander).get(leader))
+                "fenced".equals(hosts.brokerStates(bystander).get(leader))
                     && client.partition(bystander, topic, 0).leader() == -1);
     assertThat(client.partition(bystander, topic, 0).isr())
         .as("the fenced last member stays in the ISR")
         .containsExactly(leader);
     cluster.get(leader).kill();
     cluster.mark("broker " + leader + " killed; broker " + follower + " fetches again");
-    pauseFetching(follower, 1); // a pause of 1 s replaces the long one
+    hosts.pauseFetching(follower, 1); // a pause of 1 s replaces the long one
 
     // Offline, not unclean: the follower is alive and would take any leadership offered.
     await("no leader for " + topic + "-0 while its only in-sync replica is down")
@@ -289,9 +288,9 @@ class HostsClusterIT {
         .pollInterval(Duration.ofMillis(200))
         .until(
             () ->
-                "alive".equals(brokerStates(bystander).get(follower))
+                "alive".equals(hosts.brokerStates(bystander).get(follower))
                     && client.partition(bystander, topic, 0).leader() == -1);
-    List<String> refused = produceTo(history, bystander, topic, 0);
+    List<String> refused = hosts.produceTo(history, bystander, topic, 0);
     assertThat(
             history.ops().stream()
                 .filter(op -> refused.contains(op.value()))
@@ -307,9 +306,9 @@ class HostsClusterIT {
         .pollInterval(Duration.ofMillis(200))
         .until(() -> client.partition(bystander, topic, 0).leader() == leader);
     long back = System.nanoTime();
-    awaitAcknowledged(history, topic, 0, back, 5);
+    hosts.awaitAcknowledged(history, topic, 0, back, 5);
     load.close();
-    awaitFullIsr(topic, 1);
+    hosts.awaitFullIsr(topic, 1);
     Result result = history.check(ReplicationChecks.views(cluster, client, topic, 1));
     System.out.printf("%s: %s%n", topic, result.summary());
     result.assertNoViolations();
@@ -328,7 +327,7 @@ class HostsClusterIT {
     String topic = "unclean-network";
     client.createTopic(
         topic, 1, 2, Map.of("min.insync.replicas", "1", "unclean.leader.election.enable", "true"));
-    awaitFullIsr(topic, 1);
+    hosts.awaitFullIsr(topic, 1);
     PartitionState before = client.partition(topic, 0);
     int leader = before.leader();
     int follower = before.replicas().stream().filter(id -> id != leader).findFirst().orElseThrow();
@@ -337,11 +336,11 @@ class HostsClusterIT {
     BrokerProcess majority = cluster.get(others.iterator().next());
     HistoryChecker history = new HistoryChecker(topic);
 
-    produceTo(history, cluster.get(leader), topic, 0);
-    pauseFetching(follower, 300);
+    hosts.produceTo(history, cluster.get(leader), topic, 0);
+    hosts.pauseFetching(follower, 300);
     // acks=all waits for the whole ISR: this produce is acknowledged once the follower, caught up
     // no more, has left it (after replica.lag.time.max.ms), by the leader alone.
-    List<String> onlyOnLeader = produceTo(history, cluster.get(leader), topic, 0);
+    List<String> onlyOnLeader = hosts.produceTo(history, cluster.get(leader), topic, 0);
     await("the ISR of " + topic + "-0 down to its leader " + leader)
         .atMost(FAILOVER)
         .pollInterval(Duration.ofMillis(100))
@@ -349,14 +348,14 @@ class HostsClusterIT {
 
     cluster.mark("cutting broker " + leader + " off from " + others + " (unclean control)");
     network.cut(leader, others);
-    pauseFetching(follower, 1);
+    hosts.pauseFetching(follower, 1);
     await(topic + "-0 led uncleanly by broker " + follower)
         .atMost(FAILOVER)
         .pollInterval(Duration.ofMillis(100))
         .until(() -> client.partition(majority, topic, 0).leader() == follower);
-    List<String> onFollower = produceTo(history, cluster.get(follower), topic, 0);
+    List<String> onFollower = hosts.produceTo(history, cluster.get(follower), topic, 0);
     network.heal();
-    awaitFullIsr(topic, 1);
+    hosts.awaitFullIsr(topic, 1);
 
     Result result = history.check(ReplicationChecks.views(cluster, client, topic, 1));
     System.out.println(topic + ": " + result.summary() + "\n" + result.firstOfEachKind(5));
@@ -399,7 +398,7 @@ class HostsClusterIT {
     String topic = "network-chaos";
     int partitions = 3;
     client.createTopic(topic, partitions, 3, Map.of("min.insync.replicas", "2"));
-    awaitFullIsr(topic, partitions);
+    hosts.awaitFullIsr(topic, partitions);
     HistoryChecker history = new HistoryChecker(topic);
     List<String> faults;
     try (ProducerLoad load =
@@ -413,7 +412,7 @@ class HostsClusterIT {
                     System.out.println("network chaos: " + fault);
                   });
     }
-    awaitFullIsr(topic, partitions);
+    hosts.awaitFullIsr(topic, partitions);
     Result result = history.check(ReplicationChecks.views(cluster, client, topic, partitions));
     System.out.println(
         "network chaos: " + faults.size() + " faults, seed " + seed + ": " + result.summary());
@@ -427,215 +426,122 @@ class HostsClusterIT {
         .isEmpty();
   }
 
-  private static final Set<Integer> pausedFetching = new TreeSet<>();
-
-  private static void pauseFetching(int brokerId, int seconds) throws Exception {
-    if (seconds > 1) {
-      pausedFetching.add(brokerId);
-    }
-    HttpResponse<String> paused =
-        client.send(
-            "POST",
-            cluster.get(brokerId),
-            "/dashboard/actions/brokers/" + brokerId + "/pause-fetching",
-            "{\"seconds\":" + seconds + "}");
-    assertThat(paused.statusCode()).as(paused.body()).isEqualTo(202);
-  }
-
   /**
-   * The scenario: {@code topic} with 3 partitions, rf 3, min ISR 2 (one led by each broker, as the
-   * controller spreads preferred leaders) under an {@code acks=all} load; the partition led by the
-   * controller's broker (or by another one) loses its leader's links to the other two brokers.
+   * The controller in a minority: the active controller's broker cut off from the two others, while
+   * clients still reach it. The two others, a majority of the Raft quorum, elect a new controller
+   * among themselves, fence the cut-off broker once its session ends, and go on writing metadata (a
+   * topic created through one of them); a topic created through the cut-off broker fails with an
+   * error and creates nothing, whether sent at once (the old controller may still think it leads)
+   * or once the majority has moved on. Healed, the old controller's broker rejoins the quorum as a
+   * follower: every broker sees the same controller and the topic created meanwhile, and none sees
+   * the refused ones; it is unfenced.
    */
-  private static void cutLeaderOff(String topic, boolean leaderIsController) throws Exception {
-    int partitions = 3;
-    HistoryChecker history = new HistoryChecker(topic);
-    client.createTopic(topic, partitions, 3, Map.of("min.insync.replicas", "2"));
-    awaitFullIsr(topic, partitions);
-    int controller = controllerSeenBy(cluster.get(1));
-    PartitionState before =
-        client.partitions(topic).stream()
-            .filter(p -> (p.leader() == controller) == leaderIsController)
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new AssertionError(
-                        "no partition of "
-                            + topic
-                            + (leaderIsController ? " led by" : " not led by")
-                            + " the controller "
-                            + controller));
-    int partition = before.partition();
-    ProducerLoad load = ProducerLoad.start(cluster, client, history, topic, partitions, 20L);
-    awaitAcknowledged(history, topic, partition, System.nanoTime(), 10);
-
-    int leader = before.leader();
+  @Test
+  @Order(7)
+  void aControllerCutOffIntoAMinorityIsReplacedAndItsBrokerCreatesNothing() throws Exception {
+    await("one active controller, as every broker sees it")
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> hosts.controllerAgreedOn().isPresent());
+    int controller = hosts.controllerAgreedOn().orElseThrow();
     Set<Integer> others = new TreeSet<>(Set.of(1, 2, 3));
-    others.remove(leader);
-    BrokerProcess majority = cluster.get(others.iterator().next());
+    others.remove(controller);
+    BrokerProcess cut = cluster.get(controller);
+    List<BrokerProcess> majority = others.stream().map(cluster::get).toList();
+    String refusedAtOnce = "minority-refused-at-once";
+    String refusedLater = "minority-refused-later";
+    String createdInMajority = "minority-created-in-majority";
 
-    cluster.mark(
-        "cutting broker "
-            + leader
-            + " (leads "
-            + topic
-            + "-"
-            + partition
-            + "; controller "
-            + controller
-            + ")");
-    network.cut(leader, others);
+    cluster.mark("cutting broker " + controller + ", the active controller, off from " + others);
+    network.cut(controller, others);
     long cutNanos = System.nanoTime();
-    // A produce straight to the old leader, which clients still reach: it appends, and cannot
-    // acknowledge (acks=all times out after 5 s). Sent now, so it overlaps the wait for the fence.
-    CompletableFuture<List<String>> probe =
-        CompletableFuture.supplyAsync(
-            () -> produceTo(history, cluster.get(leader), topic, partition));
+    // Sent at once, while the old controller may still think it leads: it overlaps the election.
+    CompletableFuture<HostsClusterSupport.Answer> atOnce =
+        CompletableFuture.supplyAsync(() -> hosts.createTopicVia(cut, refusedAtOnce, 1, 3));
 
-    await("broker " + leader + " fenced and " + topic + "-" + partition + " led by another broker")
+    await("a new controller among " + others + ", as both of them see it")
         .atMost(FAILOVER)
         .pollInterval(Duration.ofMillis(100))
         .until(
-            () ->
-                "fenced".equals(brokerStates(majority).get(leader))
-                    && client.partition(majority, topic, partition).leader() >= 0
-                    && client.partition(majority, topic, partition).leader() != leader);
-    long newLeaderNanos = System.nanoTime();
-    PartitionState during = client.partition(majority, topic, partition);
-    assertThat(before.isr()).as("the ISR the new leader came from").contains(during.leader());
-    assertThat(controllerSeenBy(majority)).as("the controller the majority sees").isIn(others);
-    LocalReplica fenced = client.localReplica(cluster.get(leader), topic, partition).orElseThrow();
-    // Writes go on without the old leader: a produce to the new one is acknowledged at once (the
-    // load's own thread for this partition may still be waiting on the old leader).
-    List<String> afterFailover = produceTo(history, cluster.get(during.leader()), topic, partition);
-    assertThat(
-            history.ops().stream()
-                .filter(op -> afterFailover.contains(op.value()))
-                .map(HistoryChecker.Op::outcome))
-        .as("a produce to the new leader %d", during.leader())
-        .containsOnly(Outcome.OK);
+            () -> {
+              int seen = hosts.controllerSeenBy(majority.get(0));
+              return others.contains(seen) && hosts.controllerSeenBy(majority.get(1)) == seen;
+            });
+    long newControllerNanos = System.nanoTime();
+    int newController = hosts.controllerSeenBy(majority.get(0));
+    await("broker " + controller + " fenced by the majority")
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> "fenced".equals(hosts.brokerStates(majority.get(0)).get(controller)));
+    long fencedNanos = System.nanoTime();
 
-    // The old leader acknowledged nothing since: its high watermark stayed where the followers
-    // left it, and the probe got no acknowledgement but left a suffix beyond that high watermark.
-    List<String> probed =
-        probe.get(ClusterClient.REQUEST_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
-    LocalReplica cut = client.localReplica(cluster.get(leader), topic, partition).orElseThrow();
-    assertThat(cut.highWatermark())
-        .as(
-            "old leader's HW, fenced: %s; before healing: %s",
-            fenced.statusLine(), cut.statusLine())
-        .isEqualTo(fenced.highWatermark());
-    assertThat(cut.logEndOffset())
-        .as("old leader's log end offset after the probe: " + cut.statusLine())
-        .isGreaterThan(cut.highWatermark());
-    assertThat(
-            history.ops().stream()
-                .filter(op -> probed.contains(op.value()))
-                .map(HistoryChecker.Op::outcome))
-        .as("the probe sent to the cut-off leader")
-        .hasSize(probed.size())
-        .doesNotContain(Outcome.OK);
+    // Metadata writes go on in the majority (replication factor 2: the fenced broker gets none).
+    HostsClusterSupport.Answer created =
+        hosts.createTopicVia(majority.get(0), createdInMajority, 2, 2);
+    assertThat(created.status()).as("create through majority broker %s", created).isEqualTo(201);
+
+    // The cut-off broker: neither request may succeed, and each must say why.
+    HostsClusterSupport.Answer later = hosts.createTopicVia(cut, refusedLater, 1, 3);
+    HostsClusterSupport.Answer first =
+        atOnce.get(ClusterClient.REQUEST_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
+    int controllerSeenByCut = hosts.controllerSeenBy(cut);
+    for (HostsClusterSupport.Answer refused : List.of(first, later)) {
+      assertThat(refused.status())
+          .as("create through the cut-off broker %d: %s", controller, refused)
+          .isBetween(400, 599);
+      JsonNode error = client.json.readTree(refused.body());
+      assertThat(error.path("error_code").isInt()).as("error body %s", refused).isTrue();
+      assertThat(error.path("message").asString()).as("error body %s", refused).isNotBlank();
+    }
 
     cluster.mark("healing the network");
     network.heal();
     long healNanos = System.nanoTime();
-    load.close();
-    awaitFullIsr(topic, partitions);
-    long fullIsrNanos = System.nanoTime();
-    Result result = history.check(ReplicationChecks.views(cluster, client, topic, partitions));
-    long acknowledged = history.ops().stream().filter(op -> op.outcome() == Outcome.OK).count();
+    // The old controller's broker rejoins as a follower: its log lacks what the majority committed
+    // meanwhile, so it cannot win an election, whatever its term.
+    await("one controller among " + others + " as every broker sees it, every broker alive")
+        .atMost(HEAL)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              if (!hosts.controllerAgreedOn().map(others::contains).orElse(false)) {
+                return false;
+              }
+              for (BrokerProcess via : cluster.all()) {
+                if (!hosts.brokerStates(via).values().stream().allMatch("alive"::equals)
+                    || hosts.partitionsSeenBy(via, createdInMajority) != 2) {
+                  return false;
+                }
+              }
+              return true;
+            });
+    long convergedNanos = System.nanoTime();
+    int healedController = hosts.controllerAgreedOn().orElseThrow();
+    for (BrokerProcess via : cluster.all()) {
+      assertThat(hosts.partitionsSeenBy(via, refusedAtOnce))
+          .as(
+              "partitions of %s as broker %d sees them (refused: %s)",
+              refusedAtOnce, via.brokerId(), first)
+          .isZero();
+      assertThat(hosts.partitionsSeenBy(via, refusedLater))
+          .as(
+              "partitions of %s as broker %d sees them (refused: %s)",
+              refusedLater, via.brokerId(), later)
+          .isZero();
+    }
     System.out.printf(
-        "%s: broker %d (controller %d) cut; new leader %d of %s-%d after %d ms; full ISR"
-            + " %d ms after heal; %d records acknowledged; %s%n",
-        topic,
-        leader,
+        "controller-minority: controller %d cut; new controller %d after %d ms, %d fenced after"
+            + " %d ms; create through the cut-off broker (which saw controller %d): at once %s;"
+            + " later %s; all following controller %d %d ms after heal%n",
         controller,
-        during.leader(),
-        topic,
-        partition,
-        (newLeaderNanos - cutNanos) / 1_000_000,
-        (fullIsrNanos - healNanos) / 1_000_000,
-        acknowledged,
-        result.summary());
-    result.assertNoViolations();
-    assertThat(acknowledged).isPositive();
-    for (HistoryChecker.View view : ReplicationChecks.views(cluster, client, topic, partitions)) {
-      assertThat(view.partitions().getOrDefault(partition, List.of()))
-          .extracting(HistoryChecker.Entry::value)
-          .as("the probe's records in %s (truncated from the old leader)", view.name())
-          .doesNotContainAnyElementsOf(probed);
-    }
-    assertThat(brokerStates(cluster.get(leader)).get(leader)).isEqualTo("alive");
-  }
-
-  // -------------------------------------------------------------------------------- helpers
-
-  static void awaitFullIsr(String topic, int partitions) {
-    ReplicationChecks.awaitFullIsr(cluster, client, topic, partitions, HEAL);
-  }
-
-  static void awaitAcknowledged(
-      HistoryChecker history, String topic, int partition, long sinceNanos, int count) {
-    await(count + " records acknowledged on " + topic + "-" + partition)
-        .atMost(FAILOVER)
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> history.acknowledgedSentAfter(sinceNanos, partition) >= count);
-  }
-
-  static int controllerSeenBy(BrokerProcess via) throws Exception {
-    return client.getJson(via, V3).path("controller_id").asInt();
-  }
-
-  static Map<Integer, String> brokerStates(BrokerProcess via) throws Exception {
-    Map<Integer, String> states = new LinkedHashMap<>();
-    for (JsonNode b : client.getJson(via, V3 + "/brokers").path("data")) {
-      states.put(b.path("broker_id").asInt(), b.path("state").asString());
-    }
-    return states;
-  }
-
-  /**
-   * One {@code acks=all} batch to {@code partition} sent straight to {@code via}, recorded in
-   * {@code history} whatever the answer; its values.
-   */
-  static List<String> produceTo(
-      HistoryChecker history, BrokerProcess via, String topic, int partition) {
-    List<String> keys = new ArrayList<>();
-    List<String> values = new ArrayList<>();
-    StringBuilder body = new StringBuilder("{\"records\":[");
-    for (int i = 0; i < ProducerLoad.RECORDS_PER_BATCH; i++) {
-      keys.add("probe" + i);
-      values.add(history.nextValue());
-      body.append(i == 0 ? "" : ",");
-      body.append("{\"key\":\"probe").append(i).append("\",\"value\":\"");
-      body.append(values.get(i)).append("\"}");
-    }
-    body.append("]}");
-    long sentNanos = System.nanoTime();
-    try {
-      String path = "/topics/" + topic + "/partitions/" + partition + "?acks=all";
-      history.record(
-          keys, values, partition, sentNanos, client.send("POST", via, path, body.toString()));
-    } catch (Exception e) {
-      history.record(keys, values, partition, sentNanos, e);
-    }
-    return values;
-  }
-
-  /** The local addresses of the TCP sockets listening in namespace {@code netns}. */
-  static List<String> listeningAddresses(String netns) throws Exception {
-    Process ss = new ProcessBuilder("ss", "-N", netns, "-Hltn").redirectErrorStream(true).start();
-    String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(ss.waitFor(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(ss.exitValue()).as(out).isZero();
-    List<String> addresses = new ArrayList<>();
-    for (String line : out.split("\n")) {
-      String[] fields = line.trim().split("\\s+");
-      if (fields.length >= 4) {
-        // An IPv4 address on a dual-stack Java socket shows as [::ffff:a.b.c.d]:port.
-        addresses.add(fields[3].replace("[::ffff:", "").replace("]", ""));
-      }
-    }
-    return new TreeSet<>(addresses).stream().toList();
+        newController,
+        (newControllerNanos - cutNanos) / 1_000_000,
+        controller,
+        (fencedNanos - cutNanos) / 1_000_000,
+        controllerSeenByCut,
+        first,
+        later,
+        healedController,
+        (convergedNanos - healNanos) / 1_000_000);
   }
 }
