@@ -94,7 +94,7 @@ public final class ReplicaFetchHandler {
       } catch (RuntimeException e) {
         answers.add(
             new ReplicaFetch.EpochPartitionResponse(
-                tp, ReplicaManager.errorFor(tp, e), EpochEndOffset.UNDEFINED, -1));
+                tp, PartitionErrors.errorFor(tp, e), EpochEndOffset.UNDEFINED, -1));
       }
     }
     return new ReplicaFetch.EpochResponse(Errors.NONE, answers);

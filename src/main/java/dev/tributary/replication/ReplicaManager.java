@@ -349,7 +349,7 @@ public final class ReplicaManager {
           results.put(tp, null); // keeps the request's order; filled in once acknowledged
         }
       } catch (RuntimeException e) {
-        results.put(tp, ProducePartitionResult.failed(errorFor(tp, e), Errors.messageOf(e)));
+        results.put(tp, ProducePartitionResult.failed(PartitionErrors.errorFor(tp, e), Errors.messageOf(e)));
       }
     }
     if (waiting.isEmpty()) {
@@ -447,11 +447,11 @@ public final class ReplicaManager {
         // The fetcher learns the leader's offsets, to truncate or restart its log from them.
         answer = FetchPartitionData.outOfRange(partitions.get(tp), Errors.messageOf(e));
       } catch (RuntimeException e) {
-        PartitionImage placement = placement(current, tp);
+        PartitionImage placement = PartitionErrors.placement(current, tp);
         answer =
             FetchPartitionData.error(
                 tp,
-                errorFor(tp, e),
+                PartitionErrors.errorFor(tp, e),
                 Errors.messageOf(e),
                 placement == null ? -1 : placement.leader(),
                 placement == null ? -1 : placement.leaderEpoch());
@@ -463,13 +463,6 @@ public final class ReplicaManager {
       answers.add(answer);
     }
     return answers;
-  }
-
-  private static PartitionImage placement(MetadataImage image, TopicPartition tp) {
-    return image
-        .topic(tp.topic())
-        .map(topic -> topic.partitions().get(tp.partition()))
-        .orElse(null);
   }
 
   /**
@@ -497,21 +490,6 @@ public final class ReplicaManager {
   public boolean isCurrentRegistration(int brokerId, long brokerEpoch) {
     Optional<BrokerImage> broker = image.broker(brokerId);
     return broker.isPresent() && broker.get().brokerEpoch() == brokerEpoch;
-  }
-
-  /**
-   * The Kafka error for what a partition threw. A failure that is not the core's own (a bug) is
-   * logged with its stack and answered UNKNOWN_SERVER_ERROR, so one bad partition cannot fail a
-   * whole request; a storage error is logged too.
-   */
-  static Errors errorFor(TopicPartition tp, RuntimeException e) {
-    Errors error = Errors.forException(e);
-    if (error == Errors.UNKNOWN_SERVER_ERROR) {
-      logger.error("Unexpected error serving {}", tp, e);
-    } else if (e instanceof LogStorageException) {
-      logger.error("Storage error serving {}: {}", tp, e.getMessage());
-    }
-    return error;
   }
 
   /**
