@@ -349,7 +349,9 @@ public final class ReplicaManager {
           results.put(tp, null); // keeps the request's order; filled in once acknowledged
         }
       } catch (RuntimeException e) {
-        results.put(tp, ProducePartitionResult.failed(PartitionErrors.errorFor(tp, e), Errors.messageOf(e)));
+        results.put(
+            tp,
+            ProducePartitionResult.failed(PartitionErrors.errorFor(tp, e), Errors.messageOf(e)));
       }
     }
     if (waiting.isEmpty()) {
