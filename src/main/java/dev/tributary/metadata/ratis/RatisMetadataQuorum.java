@@ -410,7 +410,7 @@ public final class RatisMetadataQuorum implements MetadataQuorum {
         leader.isPresent() && leader.getAsInt() != localBrokerId
             ? "the active controller is broker " + leader.getAsInt()
             : leader.isPresent()
-                ? "it is still becoming the active controller"
+                ? "it is becoming the active controller, or has just stopped being it"
                 : "no active controller is known yet";
     return new NotControllerException(
         "broker " + localBrokerId + " is not the active controller; " + where);
