@@ -43,11 +43,12 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
                                      measured it: appended, each follower's fetch, the HW passing it,
                                      the producer's answer (default acks=all, partition 0; any running
                                      broker takes it and passes it to the leader)
-  reassign TOPIC PARTITION BROKER,BROKER,... [--no-wait] [--timeout SECONDS] [--broker ID]
+  reassign TOPIC PARTITION BROKER,BROKER,... [--throttle BYTES_PER_S] [--no-wait] [--timeout SECONDS] [--broker ID]
                                      move a partition's replicas (KIP-455) and watch: the new replicas copy
                                      the log outside the ISR and join it, then the old ones leave (if the
                                      leader leaves, an in-sync target replica leads); prints each change and
-                                     the time it took (default timeout 300 s; --no-wait returns at once)
+                                     the time it took (default timeout 300 s; --no-wait returns at once);
+                                     --throttle caps the copy (KIP-73 replication throttles, removed when done)
   reassign TOPIC PARTITION --cancel  cancel a move: back to the replicas it started from
   reassignments [TOPIC] [--broker ID]
                                      list the moves in progress, of every topic or of TOPIC (any running broker
@@ -132,10 +133,11 @@ usage_zh() {
   trace TOPIC [--acks all|1|0] [--partition P] [--broker ID]
                                      发送一条消息，按其 leader 的测量打印它的每一步：追加、每个 follower 的拉取、
                                      HW 越过它、对生产者的应答（默认 acks=all、分区 0）
-  reassign TOPIC PARTITION BROKER,BROKER,... [--no-wait] [--timeout 秒数] [--broker ID]
+  reassign TOPIC PARTITION BROKER,BROKER,... [--throttle 字节每秒] [--no-wait] [--timeout 秒数] [--broker ID]
                                      迁移一个分区的副本（KIP-455）并观察：新副本在 ISR 之外复制日志、追上后加入 ISR，
                                      然后旧副本离开（leader 离开时由一个同步的目标副本接任）；每次变化打印一行，最后
-                                     打印耗时（默认超时 300 秒；--no-wait 提交后立即返回）
+                                     打印耗时（默认超时 300 秒；--no-wait 提交后立即返回）；--throttle 限制复制速率
+                                     （KIP-73 复制限流，完成后移除）
   reassign TOPIC PARTITION --cancel  取消迁移：回到迁移开始前的副本
   reassignments [TOPIC] [--broker ID]
                                      列出正在进行的迁移（所有主题的，或 TOPIC 的）；这两个命令由任一运行中的

@@ -2,7 +2,7 @@
 # broker's reassignment resources (docs/api.md, "Moving replicas"; KIP-455) and watch the move, as Kafka's
 # kafka-reassign-partitions --execute, --verify, --cancel and --list do.
 
-REASSIGN_USAGE="usage: $PROG reassign TOPIC PARTITION BROKER,BROKER,... [--no-wait] [--timeout SECONDS] [--broker ID]
+REASSIGN_USAGE="usage: $PROG reassign TOPIC PARTITION BROKER,BROKER,... [--throttle BYTES_PER_S] [--no-wait] [--timeout SECONDS] [--broker ID]
        $PROG reassign TOPIC PARTITION --cancel [--broker ID]
        $PROG reassignments [TOPIC] [--broker ID]"
 
@@ -43,14 +43,44 @@ reassign_call() {
   case "$API_CODE" in 2??) ;; *) die "$(api_message)";; esac
 }
 
+# Replication throttles for one move (KIP-73; docs/adr/0029-replication-throttles.md), as kafka-reassign-partitions
+# --throttle sets them: every broker's leader and follower rates (the cluster-wide default), the partition's current
+# replicas throttled on the leader side and its new ones on the follower side. Only replicas outside the ISR are
+# ever held back. reassign_unthrottle removes them (what --verify does once the move is done).
+reassign_throttle() { # TOPIC PARTITION CURRENT_LIST_JSON TARGET_LIST_JSON BYTES
+  local topic=$1 p=$2 current=${3//[\[\]]/} target=${4//[\[\]]/} rate=$5 b leader="" follower=""
+  for b in ${current//,/ }; do leader="$leader${leader:+,}$p:$b"; done
+  for b in ${target//,/ }; do
+    [[ ",$current," == *",$b,"* ]] || follower="$follower${follower:+,}$p:$b"
+  done
+  reassign_call PUT "/v3/clusters/$API_CLUSTER/broker-configs/leader.replication.throttled.rate" "{\"value\":\"$rate\"}"
+  reassign_call PUT "/v3/clusters/$API_CLUSTER/broker-configs/follower.replication.throttled.rate" "{\"value\":\"$rate\"}"
+  reassign_call PUT "/v3/clusters/$API_CLUSTER/topics/$topic/configs/leader.replication.throttled.replicas" \
+    "{\"value\":\"$leader\"}"
+  if [ -n "$follower" ]; then
+    reassign_call PUT "/v3/clusters/$API_CLUSTER/topics/$topic/configs/follower.replication.throttled.replicas" \
+      "{\"value\":\"$follower\"}"
+  fi
+  note "throttled at $rate bytes/s: leader side $leader, follower side ${follower:-none} (only out-of-sync copies)"
+}
+reassign_unthrottle() { # TOPIC
+  reassign_call DELETE "/v3/clusters/$API_CLUSTER/broker-configs/leader.replication.throttled.rate"
+  reassign_call DELETE "/v3/clusters/$API_CLUSTER/broker-configs/follower.replication.throttled.rate"
+  reassign_call DELETE "/v3/clusters/$API_CLUSTER/topics/$1/configs/leader.replication.throttled.replicas"
+  reassign_call DELETE "/v3/clusters/$API_CLUSTER/topics/$1/configs/follower.replication.throttled.replicas"
+  note "throttles removed"
+}
+
 now_ms() { date +%s%3N; }
 seconds_since() { local ms=$(($(now_ms) - $1)); echo "$((ms / 1000)).$((ms % 1000 / 100))"; }
 
 cmd_reassign() {
-  local topic="" partition="" target="" cancel=0 wait=1 timeout=300 id="" n=0
+  local topic="" partition="" target="" cancel=0 wait=1 timeout=300 id="" n=0 throttle=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --cancel) cancel=1; shift;;
+      --throttle) [ $# -ge 2 ] || reassign_usage "reassign: --throttle needs bytes per second"; throttle=$2; shift 2;;
+      --throttle=*) throttle=${1#*=}; shift;;
       --no-wait) wait=0; shift;;
       --timeout) [ $# -ge 2 ] || reassign_usage "reassign: --timeout needs a number of seconds"; timeout=$2; shift 2;;
       --timeout=*) timeout=${1#*=}; shift;;
@@ -81,6 +111,8 @@ cmd_reassign() {
   fi
   [[ "$timeout" =~ ^[0-9]{1,6}$ ]] && [ "$timeout" -ge 1 ] ||
     reassign_usage "reassign: --timeout must be a whole number of seconds, at least 1, not '$timeout'"
+  [ -z "$throttle" ] || { [[ "$throttle" =~ ^[0-9]{1,15}$ ]] && [ "$cancel" = 0 ]; } ||
+    reassign_usage "reassign: --throttle takes a whole number of bytes per second, and only with a target"
   [ -z "$id" ] || [[ "$id" =~ ^[1-9]$ ]] ||
     reassign_usage "reassign: --broker must be a broker id from 1 to 9, not '$id'"
 
@@ -96,11 +128,17 @@ cmd_reassign() {
   for b in ${target//,/ }; do want="$want${want:+,}$((10#$b))"; done
   want="[$want]"
   local started; started=$(now_ms)
+  if [ -n "$throttle" ]; then
+    reassign_call GET "$path"
+    reassign_throttle "$topic" "$partition" "$(reassign_field replica_ids "$API_BODY")" "$want" "$((10#$throttle))"
+  fi
   reassign_call POST "$path" "{\"replicas\":$want}"
   note "$tp: moving to $want, committed: $(reassign_state "$API_BODY")"
   if [ "$wait" = 0 ]; then
     note "not waiting: '$PROG reassignments' lists the moves in progress;" \
       "'$PROG reassign $topic $partition --cancel' cancels this one"
+    [ -z "$throttle" ] || note "the throttles stay until removed (DELETE the broker-configs and topic configs" \
+      "named above; docs/api.md)"
     return 0
   fi
   local body=$API_BODY last state silent=0
@@ -137,6 +175,7 @@ cmd_reassign() {
   [ "$replicas" = "$want" ] ||
     die "$tp: the move ended on $replicas, not $want: someone else cancelled or retargeted it"
   note "$tp moved to $want in $(seconds_since "$started") s (leader $(reassign_field leader_id "$body"))"
+  [ -z "$throttle" ] || reassign_unthrottle "$topic"
 }
 
 # Moves in progress (every topic's, or TOPIC's), one line each: "orders-0 to [2,3,4]: replicas [2,3,4,1], ...".

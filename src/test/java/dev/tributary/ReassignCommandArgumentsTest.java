@@ -60,6 +60,20 @@ class ReassignCommandArgumentsTest {
             "--broker",
             "10"),
         bad("unknown option '--force'", "orders", "0", "2,3", "--force"),
+        bad(
+            "--throttle takes a whole number of bytes per second",
+            "orders",
+            "0",
+            "2,3",
+            "--throttle",
+            "fast"),
+        bad(
+            "--throttle takes a whole number of bytes per second, and only with a target",
+            "orders",
+            "0",
+            "--cancel",
+            "--throttle=1000"),
+        bad("--throttle needs bytes per second", "orders", "0", "2,3", "--throttle"),
         bad("'or/ders' is not a topic name", "or/ders", "0", "2,3"));
   }
 
