@@ -3,7 +3,7 @@
 # --generate propose), carry it out as reassignments and watch it; empty one broker and stop it. Uses api_* and
 # reassign_field, reassign_call, now_ms (scripts/lib/launcher-api.sh, scripts/lib/launcher-reassign.sh).
 
-BALANCE_USAGE="usage: $PROG balance [--dry-run] [--exclude ID,ID] [--max-moves N] [--timeout SECONDS] [--broker ID]
+BALANCE_USAGE="usage: $PROG balance [--dry-run] [--exclude ID,ID] [--max-moves N] [--throttle BYTES_PER_S] [--timeout SECONDS] [--broker ID]
        $PROG decommission ID [--timeout SECONDS]"
 
 # A usage error: said before any broker is asked.
@@ -100,6 +100,8 @@ balance_run() {
   local request="" started
   [ -z "$exclude" ] || request="\"exclude\":[$exclude]"
   [ -z "$max" ] || request="$request${request:+,}\"max_concurrent_moves\":$((10#$max))"
+  [ -z "${BALANCE_THROTTLE:-}" ] ||
+    request="$request${request:+,}\"throttle_bytes_per_second\":$((10#$BALANCE_THROTTLE))"
   started=$(now_ms)
   api_call POST "$path" "{$request}" || die "broker $API_ID ($API_URL) did not answer"
   case "$API_CODE" in
@@ -165,7 +167,7 @@ balance_run() {
 }
 
 cmd_balance() {
-  local dry=0 exclude="" exclude_given=0 max="" max_given=0 timeout=600 id=""
+  local dry=0 exclude="" exclude_given=0 max="" max_given=0 timeout=600 id="" throttle=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --dry-run) dry=1; shift;;
@@ -176,6 +178,8 @@ cmd_balance() {
       --max-moves=*) max=${1#*=}; max_given=1; shift;;
       --timeout) [ $# -ge 2 ] || balance_usage "balance: --timeout needs a number of seconds"; timeout=$2; shift 2;;
       --timeout=*) timeout=${1#*=}; shift;;
+      --throttle) [ $# -ge 2 ] || balance_usage "balance: --throttle needs bytes per second"; throttle=$2; shift 2;;
+      --throttle=*) throttle=${1#*=}; shift;;
       --broker) [ $# -ge 2 ] || balance_usage "balance: --broker needs a broker id"; id=$2; shift 2;;
       --broker=*) id=${1#*=}; shift;;
       -*) balance_usage "balance: unknown option '$1'";;
@@ -189,8 +193,10 @@ cmd_balance() {
     balance_usage "balance: --timeout must be a whole number of seconds, at least 1, not '$timeout'"
   [ -z "$id" ] || [[ "$id" =~ ^[1-9]$ ]] ||
     balance_usage "balance: --broker must be a broker id from 1 to 9, not '$id'"
+  [ -z "$throttle" ] || [[ "$throttle" =~ ^[0-9]{1,15}$ ]] ||
+    balance_usage "balance: --throttle must be a whole number of bytes per second, not '$throttle'"
   balance_broker "$id" "$exclude"
-  balance_run "$exclude" "$max" "$timeout" "$dry"
+  BALANCE_THROTTLE=$throttle balance_run "$exclude" "$max" "$timeout" "$dry"
 }
 
 # The partitions with a replica on broker $1 ("orders-0 orders-2"), every topic's, internal ones included.

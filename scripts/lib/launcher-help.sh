@@ -53,12 +53,13 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
   reassignments [TOPIC] [--broker ID]
                                      list the moves in progress, of every topic or of TOPIC (any running broker
                                      answers these two, unless --broker ID picks one)
-  balance [--dry-run] [--exclude ID,ID] [--max-moves N] [--timeout SECONDS] [--broker ID]
+  balance [--dry-run] [--exclude ID,ID] [--max-moves N] [--throttle BYTES_PER_S] [--timeout SECONDS] [--broker ID]
                                      print the broker's plan to even out replicas and preferred leaders (one
                                      line per move, 'orders-2: [1,2] → [4,2]', then each broker before → after);
                                      unless --dry-run, carry it out as reassignments, at most N at a time, and
                                      print the progress until done (default timeout 600 s); --exclude empties
-                                     those brokers. The broker asked (--broker) runs it: Ctrl-C only stops watching
+                                     those brokers; --throttle copies under KIP-73 replication throttles,
+                                     removed at the end. The broker asked (--broker) runs it: Ctrl-C only stops watching
   add-broker [--rack RACK] [--balance] [--timeout SECONDS]
                                      start the next broker (4, then 5, ...) on the running cluster: it follows
                                      the metadata quorum without voting (Kafka's broker-only role), registers
@@ -142,11 +143,12 @@ usage_zh() {
   reassignments [TOPIC] [--broker ID]
                                      列出正在进行的迁移（所有主题的，或 TOPIC 的）；这两个命令由任一运行中的
                                      broker 应答，--broker ID 可指定
-  balance [--dry-run] [--exclude ID,ID] [--max-moves N] [--timeout 秒数] [--broker ID]
+  balance [--dry-run] [--exclude ID,ID] [--max-moves N] [--throttle 字节每秒] [--timeout 秒数] [--broker ID]
                                      打印 broker 给出的均衡计划：让副本和首选 leader 在各 broker 间分布均匀（每个
                                      迁移一行，如 'orders-2: [1,2] → [4,2]'，然后是每个 broker 的前 → 后）；不带
                                      --dry-run 时以迁移（reassignment）执行，最多同时 N 个，并打印进度直到完成
-                                     （默认超时 600 秒）；--exclude 清空所列 broker。由被请求的 broker（--broker）
+                                     （默认超时 600 秒）；--exclude 清空所列 broker；--throttle 在 KIP-73 复制限流下
+                                     复制，结束时移除。由被请求的 broker（--broker）
                                      执行：Ctrl-C 只停止观察
   add-broker [--rack 机架] [--balance] [--timeout 秒数]
                                      在运行中的集群上启动下一个 broker（4、5……）：它跟随元数据仲裁但不投票

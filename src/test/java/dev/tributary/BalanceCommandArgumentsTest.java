@@ -40,6 +40,11 @@ class BalanceCommandArgumentsTest {
   static Stream<Arguments> badBalanceArguments() {
     return Stream.of(
         bad("--exclude needs broker ids, e.g. 3 or 3,4", "--exclude"),
+        bad(
+            "--throttle must be a whole number of bytes per second, not '2MB'",
+            "--throttle",
+            "2MB"),
+        bad("--throttle needs bytes per second", "--throttle"),
         bad("--exclude needs broker ids separated by commas", "--exclude="),
         bad("--exclude needs broker ids separated by commas", "--exclude", ""),
         bad(NOT_IDS + "','", "--exclude", ","),

@@ -80,7 +80,8 @@ class BalanceV3Controller {
       @JsonProperty("max_concurrent_moves") int maxConcurrentMoves,
       @JsonProperty("started_at_ms") long startedAtMs,
       @JsonProperty("finished_at_ms") Long finishedAtMs,
-      @JsonProperty("plan_text") String planText) {}
+      @JsonProperty("plan_text") String planText,
+      @JsonProperty("throttle_bytes_per_second") Long throttleBytesPerSecond) {}
 
   record Balance(
       @JsonProperty("kind") String kind,
@@ -110,8 +111,9 @@ class BalanceV3Controller {
   }
 
   /**
-   * Plans afresh and starts carrying it out: {@code {"exclude": [ids], "max_concurrent_moves": n}}
-   * (both optional). 202 with the plan and the execution as it starts; 409 40914 while one runs.
+   * Plans afresh and starts carrying it out: {@code {"exclude": [ids], "max_concurrent_moves": n,
+   * "throttle_bytes_per_second": b}} (all optional; b above 0 copies under replication throttles).
+   * 202 with the plan and the execution as it starts; 409 40914 while one runs.
    */
   @PostMapping("/v3/clusters/{clusterId}/balance")
   ResponseEntity<Balance> execute(
@@ -139,7 +141,17 @@ class BalanceV3Controller {
       }
       maxMoves = max.intValue();
     }
-    BalanceService.ExecutionStatus started = balance.execute(contexts.of(http), exclude, maxMoves);
+    long throttle = 0;
+    JsonNode rate = request.get("throttle_bytes_per_second");
+    if (rate != null && !rate.isNull()) {
+      if (!rate.isIntegralNumber() || !rate.canConvertToLong() || rate.longValue() < 0) {
+        throw RestException.badRequest(
+            "\"throttle_bytes_per_second\" must be a whole number of bytes per second, at least 0");
+      }
+      throttle = rate.longValue();
+    }
+    BalanceService.ExecutionStatus started =
+        balance.execute(contexts.of(http), exclude, maxMoves, throttle);
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .contentType(MediaType.APPLICATION_JSON)
         .body(body(started.plan(), started));
@@ -209,7 +221,8 @@ class BalanceV3Controller {
         run.maxConcurrentMoves(),
         run.startedAtMs(),
         run.finishedAtMs() < 0 ? null : run.finishedAtMs(),
-        run.plan().render());
+        run.plan().render(),
+        run.throttleBytesPerSecond() > 0 ? run.throttleBytesPerSecond() : null);
   }
 
   private static Set<Integer> brokerIds(String list) {

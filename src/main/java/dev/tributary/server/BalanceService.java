@@ -83,10 +83,28 @@ public final class BalanceService {
    */
   public synchronized ExecutionStatus execute(
       RequestContext context, Set<Integer> excluded, int maxConcurrentMoves) {
+    return execute(context, excluded, maxConcurrentMoves, 0);
+  }
+
+  /**
+   * As {@link #execute(RequestContext, Set, int)}; with {@code throttleBytesPerSecond} above 0 the
+   * moves copy under replication throttles at that rate ({@link BalanceThrottles}), set before the
+   * first move starts and removed when the run ends.
+   */
+  public synchronized ExecutionStatus execute(
+      RequestContext context,
+      Set<Integer> excluded,
+      int maxConcurrentMoves,
+      long throttleBytesPerSecond) {
     access.require(context, AclOperation.ADMIN, ResourceType.CLUSTER, AccessControl.clusterName());
     if (maxConcurrentMoves < 1 || maxConcurrentMoves > 100) {
       throw Errors.INVALID_REQUEST.exception(
           "max_concurrent_moves must be between 1 and 100, not " + maxConcurrentMoves);
+    }
+    if (throttleBytesPerSecond < 0) {
+      throw Errors.INVALID_REQUEST.exception(
+          "throttle_bytes_per_second must be at least 0 (0: no throttle), not "
+              + throttleBytesPerSecond);
     }
     if (execution != null && execution.state == State.RUNNING) {
       throw new ErrorCodeException(
@@ -100,14 +118,24 @@ public final class BalanceService {
               + " moves done); wait for it to finish");
     }
     BalancePlan plan = plan(excluded);
-    execution = new Execution(context, plan, Set.copyOf(excluded), maxConcurrentMoves, now());
+    Execution run =
+        new Execution(
+            context, plan, Set.copyOf(excluded), maxConcurrentMoves, throttleBytesPerSecond, now());
+    execution = run;
     logger.info(
-        "Balance started: {} move(s), {} replica(s) to copy, excluding {}",
+        "Balance started: {} move(s), {} replica(s) to copy, excluding {}{}",
         plan.moves().size(),
         plan.replicasToCopy(),
-        excluded);
-    advance(execution);
-    return execution.status();
+        excluded,
+        throttleBytesPerSecond > 0 ? ", throttled at " + throttleBytesPerSecond + " bytes/s" : "");
+    if (throttleBytesPerSecond > 0 && !plan.moves().isEmpty()) {
+      run.throttlesSet = true;
+      BalanceThrottles.apply(admin, context, plan, throttleBytesPerSecond)
+          .whenComplete((done, failure) -> throttled(run, failure));
+    } else {
+      advance(run);
+    }
+    return run.status();
   }
 
   /**
@@ -132,6 +160,7 @@ public final class BalanceService {
     }
     run.state = State.STOPPED;
     run.finishedAtMs = now();
+    removeThrottles(run); // the moves in flight go on, unthrottled
     logger.info(
         "Balance stopped by request: {} of {} move(s) done, {} still moving",
         run.done.size(),
@@ -184,6 +213,23 @@ public final class BalanceService {
    * every move is settled, the preferred leader election; then done. Reschedules itself while
    * running.
    */
+  private synchronized void throttled(Execution run, Throwable failure) {
+    if (failure == null) {
+      advance(run);
+      return;
+    }
+    if (run != execution || run.state != State.RUNNING) {
+      return;
+    }
+    logger.warn("Balance not started: the replication throttles were not set", failure);
+    while (!run.pending.isEmpty()) {
+      run.fail(
+          run.pending.poll().partition(),
+          "not started: the replication throttles could not be set: " + Errors.messageOf(failure));
+    }
+    finish(run);
+  }
+
   private synchronized void advance(Execution run) {
     if (run != execution || run.state != State.RUNNING) {
       return;
@@ -323,6 +369,7 @@ public final class BalanceService {
     }
     run.state = run.failed.isEmpty() ? State.DONE : State.FAILED;
     run.finishedAtMs = now();
+    removeThrottles(run);
     logger.info(
         "Balance {}: {} of {} move(s) done, {} failed, in {} ms",
         run.state.name().toLowerCase(java.util.Locale.ROOT),
@@ -330,6 +377,25 @@ public final class BalanceService {
         run.plan.moves().size(),
         run.failed.size(),
         run.finishedAtMs - run.startedAtMs);
+  }
+
+  /** Removes a throttled run's throttles (once), whatever ended it; a failure is logged. */
+  private void removeThrottles(Execution run) {
+    if (!run.throttlesSet) {
+      return;
+    }
+    run.throttlesSet = false;
+    java.util.Set<String> topics = BalanceThrottles.topicLists(run.plan).keySet();
+    BalanceThrottles.remove(admin, run.context, topics)
+        .whenComplete(
+            (done, failure) -> {
+              if (failure != null) {
+                logger.warn(
+                    "Balance: could not remove the replication throttles of {}: {}",
+                    topics,
+                    Errors.messageOf(failure));
+              }
+            });
   }
 
   private long now() {
@@ -362,7 +428,8 @@ public final class BalanceService {
       List<TopicPartition> inFlight,
       Map<TopicPartition, String> failed,
       long startedAtMs,
-      long finishedAtMs) {}
+      long finishedAtMs,
+      long throttleBytesPerSecond) {}
 
   /** The mutable state of one execution; guarded by the service. */
   private static final class Execution {
@@ -370,6 +437,13 @@ public final class BalanceService {
     final BalancePlan plan;
     final Set<Integer> excluded;
     final int maxConcurrentMoves;
+
+    /** 0: not throttled. */
+    final long throttleBytesPerSecond;
+
+    /** The run's throttles are set (or being set) and not removed yet. */
+    boolean throttlesSet;
+
     final Deque<BalancePlan.Move> pending;
     final Map<TopicPartition, BalancePlan.Move> inFlight = new LinkedHashMap<>();
 
@@ -393,11 +467,13 @@ public final class BalanceService {
         BalancePlan plan,
         Set<Integer> excluded,
         int maxConcurrentMoves,
+        long throttleBytesPerSecond,
         long startedAtMs) {
       this.context = context;
       this.plan = plan;
       this.excluded = excluded;
       this.maxConcurrentMoves = maxConcurrentMoves;
+      this.throttleBytesPerSecond = throttleBytesPerSecond;
       this.pending = new ArrayDeque<>(plan.moves());
       this.startedAtMs = startedAtMs;
     }
@@ -418,7 +494,8 @@ public final class BalanceService {
           List.copyOf(inFlight.keySet()),
           java.util.Collections.unmodifiableMap(new LinkedHashMap<>(failed)),
           startedAtMs,
-          finishedAtMs);
+          finishedAtMs,
+          throttleBytesPerSecond);
     }
   }
 }
