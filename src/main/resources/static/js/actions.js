@@ -78,9 +78,14 @@ export function createApi(baseUrl, clusterId) {
       { body: { max_concurrent_moves: maxConcurrentMoves } }),
     /** Restores every link of a cluster of separate hosts (./tributary start --hosts). */
     healNetwork: () => request('POST', '/dashboard/actions/network/heal', { body: {} }),
-    /** action: crash | shutdown | start | pause-fetching | isolate ({from: everyone | brokers | controller}) */
+    /**
+     * action: crash | shutdown | start | pause-fetching | isolate ({from: everyone | brokers | controller}) |
+     * decommission (./tributary decommission: its replicas move off, then it stops and is unregistered)
+     */
     brokerAction: (brokerId, action, body) => request('POST', `/dashboard/actions/brokers/${brokerId}/${action}`,
       { body: body ?? {} }),
+    /** Starts the next broker through ./tributary add-broker, on `rack` when given: 202 (409 while one is added). */
+    addBroker: rack => request('POST', '/dashboard/actions/cluster/add-broker', { body: rack ? { rack } : {} }),
   };
 }
 

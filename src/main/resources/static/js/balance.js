@@ -2,7 +2,8 @@
 // (POST/DELETE .../partitions/{p}/reassignment) and is also filled from a partition row's "move" button;
 // "Balance" shows the balancer's plan (GET .../balance) and carries it out (POST), then follows the run once a
 // second until it is done or failed. What they say comes from balance-model.js; answers and errors go both to
-// #action-status and to the form's own result line, which stays in view when the form is scrolled to.
+// #action-status and to the form's own result line, which stays in view when the form is scrolled to. Beside them,
+// "Add a broker" gives the balance a broker to move replicas onto (a broker card's Decommission empties one).
 import { el, setText, setData, setHidden } from './dom.js';
 import { fields, run, createStatus, fillTopics } from './forms.js';
 import { compareTopicNames } from './state.js';
@@ -166,4 +167,27 @@ export function createBalanceForm(api, form, result, panelStatus) {
     if (answer !== undefined && mine === asked) draw(answer);
     else if (answer === undefined) poll(); // e.g. 409: one runs already; show it (and follow it)
   });
+}
+
+/**
+ * The "Add a broker" form: an optional rack, then POST /dashboard/actions/cluster/add-broker, which runs
+ * ./tributary add-broker on the serving broker. Shown only where the launcher-driven actions are (the state's
+ * fault_actions, as the broker cards' Start and Decommission); the new broker then shows through the socket.
+ */
+export function createAddBrokerForm(api, form, panelStatus) {
+  const f = fields(form);
+  const status = bothStatuses(panelStatus, createStatus(form.querySelector('.form-result')));
+
+  form.addEventListener('submit', event => {
+    event.preventDefault();
+    const rack = f.rack.value.trim(); // the broker checks it: its message says what a rack name may hold
+    run(status, rack ? t('addBroker.askingRack', rack) : t('addBroker.asking'), () => api.addBroker(rack),
+      answer => (answer && answer.message) || t('addBroker.accepted'));
+  });
+
+  return {
+    update(state) {
+      setHidden(form, !(state.header && state.header.fault_actions));
+    },
+  };
 }

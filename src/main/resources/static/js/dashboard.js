@@ -6,7 +6,7 @@ import { createConnection, httpUrl } from './connection.js';
 import { createApi } from './actions.js';
 import { createForms } from './forms.js';
 import { createTrace } from './trace.js';
-import { createMoveForm, createBalanceForm } from './balance.js';
+import { createMoveForm, createBalanceForm, createAddBrokerForm } from './balance.js';
 import { createBrokersView } from './render-brokers.js';
 import { createPartitionsView } from './render-partitions.js';
 import { createEventsView } from './render-events.js';
@@ -43,6 +43,7 @@ const forms = createForms(api, {
 const trace = createTrace(api, $('trace'), $('trace-result'), forms.status);
 const moves = createMoveForm(api, $('move-replicas'), forms.status);
 createBalanceForm(api, $('balance'), $('balance-result'), forms.status);
+const addBroker = createAddBrokerForm(api, $('add-broker'), forms.status);
 const views = [
   createBrokersView($('brokers')),
   createPartitionsView({
@@ -92,6 +93,7 @@ function draw() {
   forms.update(state); // the forms act on the cluster as it is, also while the page shows its past
   trace.update(state);
   moves.update(state);
+  addBroker.update(state);
   if (past) return;    // the live changes wait: going live again redraws everything
   pending = null;
   for (const view of views) view.render(state, changes);

@@ -11,7 +11,12 @@ import { t } from './i18n.js';
 
 /** The fault buttons' actions, by the catalogue key of their "asking to … broker N" status. */
 const FAULT_ASKING = { crash: 'forms.asking.crash', shutdown: 'forms.asking.shutdown', start: 'forms.asking.start',
-  'pause-fetching': 'forms.asking.pause', isolate: 'forms.asking.isolate', heal: 'forms.asking.heal' };
+  'pause-fetching': 'forms.asking.pause', isolate: 'forms.asking.isolate', heal: 'forms.asking.heal',
+  decommission: 'forms.asking.decommission' };
+
+/** How long a first click on Decommission stays armed: as long as Delete topic's (render-partitions.js). */
+const CONFIRM_MS = 4000;
+const disarmTimers = new WeakMap(); // armed button -> the timer that disarms it
 
 export function createForms(api, dom) {
   const status = createStatus(dom.status);
@@ -69,6 +74,7 @@ export function createStatus(node) {
 function runFault(button, api, status) {
   const id = Number(button.dataset.broker);
   const action = button.dataset.action;
+  if (action === 'decommission' && !confirmed(button, id, status)) return;
   let body;
   if (action === 'pause-fetching') {
     const input = button.closest('.broker').querySelector('input[name="seconds"]');
@@ -83,6 +89,28 @@ function runFault(button, api, status) {
   run(status, t(FAULT_ASKING[action] || 'forms.asking.other', id, action), call,
     // The server's message stays English, as the API's messages do.
     result => (result && result.message) || t('forms.accepted', action, id));
+}
+
+/**
+ * Decommission asks inline, as Delete topic does (no modal dialog): the first click arms the button for CONFIRM_MS
+ * and the status says what will happen; a second click within that time goes ahead. Returns whether it does.
+ */
+function confirmed(button, id, status) {
+  const disarm = () => {
+    clearTimeout(disarmTimers.get(button));
+    disarmTimers.delete(button);
+    delete button.dataset.confirm;
+    button.textContent = t('brokers.decommission');
+  };
+  if (button.dataset.confirm === 'pending') {
+    disarm();
+    return true;
+  }
+  button.dataset.confirm = 'pending';
+  button.textContent = t('brokers.reallyDecommission');
+  status.show(t('forms.confirm.decommission', id), 'pending');
+  disarmTimers.set(button, setTimeout(disarm, CONFIRM_MS));
+  return false;
 }
 
 function wireCreateTopic(form, api, status) {

@@ -60,7 +60,9 @@ function buildCard(id) {
     el('span', { class: 'pause-group' },
       faultButton('pause-fetching', id, t('brokers.pause'), t('brokers.pauseTitle')),
       parts.secondsInput, t('brokers.secondsUnit')),
-    parts.start);
+    parts.start,
+    // Asks first (forms.js): the first click arms it and says what will happen.
+    faultButton('decommission', id, t('brokers.decommission'), t('brokers.decommissionTitle')));
   // On a cluster of separate hosts (./tributary start --hosts): cut this broker's links, and heal them all.
   parts.isolateFrom = el('select', { name: 'from', attrs: { 'aria-label': t('brokers.isolateFromLabel', id) } },
     el('option', { value: 'everyone' }, t('brokers.isolateFrom.everyone')),

@@ -2,19 +2,19 @@ package dev.tributary.web;
 
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.ReplicaStatusService;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
  * What the dashboard's fault buttons do to this broker, for the demo: crash (halt at once, as
  * SIGKILL does: no shutdown hooks, no controlled shutdown), shut down cleanly (as SIGTERM:
- * leadership moves first), pause replica fetching, and restart another broker through the launcher
- * that started the cluster. Only ever reached when {@code tributary.dashboard.fault-actions} is on
- * ({@link DashboardActionsController} checks).
+ * leadership moves first), pause replica fetching; and, through the launcher that started the
+ * cluster ({@link LauncherRuns}), restart a stopped broker, add a broker and decommission one. Only
+ * ever reached when {@code tributary.dashboard.fault-actions} is on ({@link
+ * DashboardActionsController} checks).
  */
 @Component
 class FaultActions {
@@ -26,12 +26,12 @@ class FaultActions {
 
   private final BrokerConfig config;
   private final ReplicaStatusService replicas;
-  private final DashboardProperties properties;
+  private final LauncherRuns launcher;
 
-  FaultActions(BrokerConfig config, ReplicaStatusService replicas, DashboardProperties properties) {
+  FaultActions(BrokerConfig config, ReplicaStatusService replicas, LauncherRuns launcher) {
     this.config = config;
     this.replicas = replicas;
-    this.properties = properties;
+    this.launcher = launcher;
   }
 
   void crashSoon() {
@@ -50,44 +50,37 @@ class FaultActions {
     replicas.pauseReplicaFetching(durationMs);
   }
 
-  boolean canStartBrokers() {
-    return !properties.launcher().isBlank() && !properties.launcherDataDir().isBlank();
+  /** Whether this broker can run the launcher that started it (start, decommission, add-broker). */
+  boolean canRunLauncher() {
+    return launcher.configured();
+  }
+
+  /** {@code launcher start ID}: restarts a stopped broker on its data. */
+  LauncherRuns.Run startBroker(int brokerId) throws IOException {
+    return launcher.start("start-" + brokerId, List.of("start", String.valueOf(brokerId)));
   }
 
   /**
-   * Runs {@code launcher --data DIR start ID} in the background; its output goes to {@code
-   * DIR/dashboard-start-ID.log} and its exit status to this broker's log.
+   * {@code launcher decommission ID}: balances with the broker excluded, so that its replicas move
+   * to the others, then stops it and unregisters it.
    */
-  Path startBroker(int brokerId) throws IOException {
-    Path dataDir = Path.of(properties.launcherDataDir());
-    Path log = dataDir.resolve("dashboard-start-" + brokerId + ".log");
-    Files.createDirectories(dataDir);
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                List.of(
-                    properties.launcher(),
-                    "--data",
-                    dataDir.toString(),
-                    "start",
-                    String.valueOf(brokerId)))
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    Process process = builder.start();
-    logger.info(
-        "Starting broker {} from the dashboard: {} (output in {})",
-        brokerId,
-        builder.command(),
-        log);
-    process
-        .onExit()
-        .thenAccept(
-            p ->
-                logger.info(
-                    "The launcher starting broker {} exited with status {}",
-                    brokerId,
-                    p.exitValue()));
-    return log;
+  LauncherRuns.Run decommission(int brokerId) throws IOException {
+    return launcher.start(
+        "decommission-" + brokerId, List.of("decommission", String.valueOf(brokerId)));
+  }
+
+  /**
+   * {@code launcher add-broker [--rack RACK]}: starts the next broker, which follows the metadata
+   * quorum without voting and registers holding no partitions.
+   */
+  LauncherRuns.Run addBroker(Optional<String> rack) throws IOException {
+    List<String> args = new ArrayList<>(List.of("add-broker"));
+    rack.ifPresent(
+        r -> {
+          args.add("--rack");
+          args.add(r);
+        });
+    return launcher.start("add-broker", args);
   }
 
   private static void later(Runnable action) {

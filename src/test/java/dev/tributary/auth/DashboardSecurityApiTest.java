@@ -63,21 +63,29 @@ class DashboardSecurityApiTest extends SecuredBrokerTestSupport {
     assertThat(dashboard.status()).isEqualTo(200);
     assertThat(dashboard.body()).contains("data-can-act=\"false\"").contains(reader.principal());
     assertThat(dashboard.body()).contains("id=\"sign-out\"");
-    assertError(
-        send(
-            "POST",
-            "/dashboard/actions/brokers/1/crash",
-            null,
-            "{}",
-            "Cookie",
-            session,
-            "Content-Type",
-            "application/json",
-            "Origin",
-            "http://127.0.0.1:" + port),
-        403,
-        40305,
-        "ADMIN the cluster");
+    // The fault actions, adding and decommissioning brokers among them, are for admins only.
+    for (String path :
+        new String[] {
+          "/dashboard/actions/brokers/1/crash",
+          "/dashboard/actions/cluster/add-broker",
+          "/dashboard/actions/brokers/1/decommission"
+        }) {
+      assertError(
+          send(
+              "POST",
+              path,
+              null,
+              "{}",
+              "Cookie",
+              session,
+              "Content-Type",
+              "application/json",
+              "Origin",
+              "http://127.0.0.1:" + port),
+          403,
+          40305,
+          "ADMIN the cluster");
+    }
 
     // The socket's upgrade needs the sign-in too.
     URI ws = URI.create("ws://127.0.0.1:" + port + "/dashboard/ws");

@@ -125,6 +125,13 @@ class DashboardSocketTest {
     assertError(post("/dashboard/actions/brokers/1/explode", "application/json", ""), 404, 40400);
     assertError(post("/dashboard/actions/brokers/9/crash", "application/json", ""), 404, 40406);
     assertError(post("/dashboard/actions/brokers/1/start", "application/json", ""), 409, 40909);
+    // No launcher started this broker: it can neither decommission brokers nor add one.
+    assertError(
+        post("/dashboard/actions/brokers/1/decommission", "application/json", ""), 409, 40909);
+    assertError(
+        post("/dashboard/actions/cluster/add-broker", "application/json", "{\"rack\":\"a\"}"),
+        409,
+        40909);
     HttpResponse<String> crossSite =
         http.send(
             HttpRequest.newBuilder(

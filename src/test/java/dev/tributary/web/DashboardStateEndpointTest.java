@@ -158,6 +158,18 @@ class DashboardStateEndpointTest {
     assertThat(get("/actuator/health/readiness").statusCode())
         .as("the broker did not crash")
         .isEqualTo(200);
+    for (String path :
+        List.of(
+            "/dashboard/actions/brokers/1/decommission", "/dashboard/actions/cluster/add-broker")) {
+      HttpResponse<String> off =
+          http.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                  .POST(HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(off.statusCode()).as(path).isEqualTo(403);
+      assertThat(json.readTree(off.body()).get("error_code").asInt()).as(path).isEqualTo(40301);
+    }
   }
 
   private HttpResponse<String> get(String path) throws IOException, InterruptedException {
