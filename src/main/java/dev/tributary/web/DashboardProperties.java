@@ -14,7 +14,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     NetworkFaults}); only with {@code faultActions} and the launcher
  * @param launcher the launcher script that started this cluster ({@code ./tributary}); with {@code
  *     launcherDataDir}, lets a live broker restart a stopped one ({@code tributary --data DIR start
- *     ID}). Empty: the page cannot restart brokers.
+ *     ID}), add the next broker ({@code add-broker}) and decommission one ({@code decommission
+ *     ID}), through {@link LauncherRuns}. Empty: the page can do none of these.
  * @param historyMaxBytes the most memory the rewind history's frames may take, deflated ({@link
  *     ClusterHistory}); 0 turns recording off (the page then cannot rewind, and the broker polls
  *     its peers only while a page is open)
