@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  *       of one, or a bridge where the others do not see each other);
  *   <li>a one-way link (packets from it to one peer dropped);
  *   <li>a lossy link (30–70 % of its packets to one peer dropped, TCP retransmits);
- *   <li>SIGKILL then restart, or SIGSTOP then SIGCONT.
+ *   <li>SIGKILL then restart, SIGTERM (a controlled shutdown) then restart, or SIGSTOP then
+ *       SIGCONT.
  * </ul>
  *
  * Each lasts 1–4 s (kills: down up to 3 s, plus the restart), with 0.5–2 s between faults. The
@@ -53,7 +54,7 @@ final class NetworkNemesis {
         int peer = 1 + (victim + random.nextInt(brokers - 1)) % brokers; // any other broker
         long lastsMs = 1_000 + random.nextInt(3_001);
         long start = System.nanoTime();
-        String what = inject(random.nextInt(6), victim, peer, lastsMs);
+        String what = inject(random.nextInt(7), victim, peer, lastsMs);
         String line =
             String.format("%s (%d ms in all)", what, (System.nanoTime() - start) / 1_000_000);
         faults.add(line);
@@ -110,6 +111,16 @@ final class NetworkNemesis {
         pace(downMs);
         broker.start();
         return "broker " + victim + " SIGKILLed, down " + downMs + " ms, restarted";
+      }
+      case 5 -> {
+        try {
+          assertThat(broker.stop()).as("exit code of broker %d after SIGTERM", victim).isIn(0, 143);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+        broker.start();
+        return "broker " + victim + " SIGTERMed and restarted";
       }
       default -> {
         broker.pause();

@@ -75,15 +75,7 @@ final class TestNetwork implements AutoCloseable {
    * when this machine cannot build namespaces: not root, or {@code ip} or {@code nft} missing.
    */
   static void assumeAvailable() {
-    List<String> missing = new ArrayList<>();
-    if (!isRoot()) {
-      missing.add("root (the uid is not 0)");
-    }
-    for (String tool : List.of("ip", "nft")) {
-      if (!onPath(tool)) {
-        missing.add("the '" + tool + "' command");
-      }
-    }
+    List<String> missing = missing();
     if (missing.isEmpty()) {
       return;
     }
@@ -95,6 +87,24 @@ final class TestNetwork implements AutoCloseable {
       throw new IllegalStateException("CI is set, so this test must run, but " + message);
     }
     Assumptions.abort("skipped: " + message);
+  }
+
+  /** True when this machine can build namespaces (root, {@code ip} and {@code nft}). */
+  static boolean available() {
+    return missing().isEmpty();
+  }
+
+  private static List<String> missing() {
+    List<String> missing = new ArrayList<>();
+    if (!isRoot()) {
+      missing.add("root (the uid is not 0)");
+    }
+    for (String tool : List.of("ip", "nft")) {
+      if (!onPath(tool)) {
+        missing.add("the '" + tool + "' command");
+      }
+    }
+    return missing;
   }
 
   /** Creates {@code size} hosts (1..size) on a fresh subnet. */
