@@ -68,23 +68,33 @@ export function describeCancel(r) {
 }
 
 /**
- * Per broker: its replicas (leader or follower) and the partitions it leads, and each as a percentage of the
- * most-loaded broker's (0 when no broker has any), so an uneven cluster shows at a glance. `load` is
- * brokerLoad(state) (state.js): the partitions the page already has, nothing new is asked.
+ * Per broker: its replicas (leader or follower), the partitions it leads, and the records and bytes per second
+ * appended to those, each also as a percentage of the busiest broker's (0 when no broker has any), so an uneven
+ * cluster shows at a glance. `load` is brokerLoad(state) and `traffic` brokerTraffic(state) (state.js): what the
+ * page already has, nothing new is asked. A broker without traffic (none known) reads 0.
  */
-export function brokerBars(load) {
+export function brokerBars(load, traffic = new Map()) {
+  const none = { recordsIn: 0, bytesIn: 0 };
   let maxReplicas = 0;
   let maxLeaders = 0;
-  for (const { leads, follows } of load.values()) {
+  let maxRecordsIn = 0;
+  let maxBytesIn = 0;
+  for (const [id, { leads, follows }] of load) {
+    const { recordsIn, bytesIn } = traffic.get(id) || none;
     maxReplicas = Math.max(maxReplicas, leads + follows);
     maxLeaders = Math.max(maxLeaders, leads);
+    maxRecordsIn = Math.max(maxRecordsIn, recordsIn);
+    maxBytesIn = Math.max(maxBytesIn, bytesIn);
   }
   const pct = (n, max) => (max > 0 ? Math.round((100 * n) / max) : 0);
   const bars = new Map();
   for (const [id, { leads, follows }] of load) {
     const replicas = leads + follows;
+    const { recordsIn, bytesIn } = traffic.get(id) || none;
     bars.set(id, { replicas, leaders: leads, maxReplicas, maxLeaders,
-      replicasPct: pct(replicas, maxReplicas), leadersPct: pct(leads, maxLeaders) });
+      replicasPct: pct(replicas, maxReplicas), leadersPct: pct(leads, maxLeaders),
+      recordsIn, bytesIn, maxRecordsIn, maxBytesIn,
+      recordsInPct: pct(recordsIn, maxRecordsIn), bytesInPct: pct(bytesIn, maxBytesIn) });
   }
   return bars;
 }

@@ -1,12 +1,13 @@
 // The brokers panel: one card per broker, #brokers .broker[data-broker="N"]. Cards are built once and then
 // updated in place (only the values that differ touch the DOM), so a typed "pause seconds" value or a focused
-// button survive the updates that arrive every second. Two small bars show the broker's replicas and the partitions
-// it leads against the most-loaded broker's, so an uneven cluster shows at a glance (brokerBars, balance-model.js).
+// button survive the updates that arrive every second. Four small bars show the broker's replicas, the partitions it
+// leads, and the records and bytes per second appended to those, against the busiest broker's, so an uneven cluster
+// shows at a glance (brokerBars, balance-model.js).
 import { el, setText, setData, setAttr, setHidden, setClass, setClassName, badge } from './dom.js';
 import { term, definition } from './glossary.js';
 import { t } from './i18n.js';
-import { brokerLoad, fetchPausedRemainingMs } from './state.js';
-import { shortId } from './format.js';
+import { brokerLoad, brokerTraffic, fetchPausedRemainingMs } from './state.js';
+import { shortId, formatBytes, formatRate } from './format.js';
 import { brokerBars } from './balance-model.js';
 
 export const DEFAULT_PAUSE_SECONDS = 15;
@@ -16,7 +17,7 @@ export function createBrokersView(container) {
 
   function render(state) {
     const load = brokerLoad(state);
-    const bars = brokerBars(load);
+    const bars = brokerBars(load, brokerTraffic(state));
     const ids = [...state.brokers.keys()].sort((a, b) => a - b);
     for (const [id, card] of cards) {
       if (!state.brokers.has(id)) { card.root.remove(); cards.delete(id); }
@@ -45,6 +46,8 @@ function buildCard(id) {
     follows: el('b'),
     replicasBar: loadBar('replicas', t('brokers.bar.replicas')),
     leadersBar: loadBar('leaders', t('brokers.bar.leaders')),
+    recordsInBar: loadBar('records-in', t('brokers.bar.recordsIn')),
+    bytesInBar: loadBar('bytes-in', t('brokers.bar.bytesIn')),
     paused: el('p', { class: 'paused', hidden: true }),
     faults: el('div', { class: 'faults', hidden: true }),
     network: el('div', { class: 'faults network', hidden: true }),
@@ -83,7 +86,8 @@ function buildCard(id) {
     el('p', { class: 'facts' },
       term('leader', t('brokers.leads')), ' ', parts.leads, t('brokers.follows'), parts.follows,
       t('brokers.partitions')),
-    el('div', { class: 'load-bars' }, parts.replicasBar.root, parts.leadersBar.root),
+    el('div', { class: 'load-bars' }, parts.replicasBar.root, parts.leadersBar.root, parts.recordsInBar.root,
+      parts.bytesInBar.root),
     parts.paused,
     parts.faults,
     parts.network);
@@ -98,9 +102,10 @@ function loadBar(kind, label) {
   return { root, fill, count };
 }
 
-function updateBar(bar, count, pct, title) {
+/** `count` goes into data-count as it is (tests read it), `text` is what the card shows. */
+function updateBar(bar, count, text, pct, title) {
   setData(bar.root, 'count', count);
-  setText(bar.count, count);
+  setText(bar.count, text);
   if (bar.fill.style.width !== pct + '%') bar.fill.style.width = pct + '%';
   setAttr(bar.root, 'title', title);
 }
@@ -132,10 +137,18 @@ function updateCard({ root, parts }, b, header, load, bars) {
   parts.incarnation.title = b.incarnation_id || '';
   setText(parts.leads, load ? load.leads : 0);
   setText(parts.follows, load ? load.follows : 0);
-  const bar = bars || { replicas: 0, leaders: 0, maxReplicas: 0, maxLeaders: 0, replicasPct: 0, leadersPct: 0 };
-  updateBar(parts.replicasBar, bar.replicas, bar.replicasPct,
+  const bar = bars || { replicas: 0, leaders: 0, maxReplicas: 0, maxLeaders: 0, replicasPct: 0, leadersPct: 0,
+    recordsIn: 0, bytesIn: 0, maxRecordsIn: 0, maxBytesIn: 0, recordsInPct: 0, bytesInPct: 0 };
+  updateBar(parts.replicasBar, bar.replicas, bar.replicas, bar.replicasPct,
     t('brokers.bar.replicasTitle', bar.replicas, bar.maxReplicas));
-  updateBar(parts.leadersBar, bar.leaders, bar.leadersPct, t('brokers.bar.leadersTitle', bar.leaders, bar.maxLeaders));
+  updateBar(parts.leadersBar, bar.leaders, bar.leaders, bar.leadersPct,
+    t('brokers.bar.leadersTitle', bar.leaders, bar.maxLeaders));
+  // The label says "/s", so the count stays short enough for the card: "120", "1.2 MiB".
+  updateBar(parts.recordsInBar, bar.recordsIn, formatRate(bar.recordsIn), bar.recordsInPct,
+    t('brokers.bar.recordsInTitle', formatRate(bar.recordsIn), formatRate(bar.maxRecordsIn)));
+  const bytes = n => formatBytes(Math.round(n));
+  updateBar(parts.bytesInBar, bar.bytesIn, bytes(bar.bytesIn), bar.bytesInPct,
+    t('brokers.bar.bytesInTitle', bytes(bar.bytesIn), bytes(bar.maxBytesIn)));
 
   const pausedMs = fetchPausedRemainingMs(b, header.server_time_ms);
   setHidden(parts.paused, pausedMs === 0);

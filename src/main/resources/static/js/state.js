@@ -378,6 +378,19 @@ export function brokerLoad(state) {
   return load;
 }
 
+/**
+ * broker_id -> {recordsIn, bytesIn}: the records and bytes per second appended to the partitions each broker leads,
+ * over about the last second, as the server measured them (brokers[].records_in_per_sec, bytes_in_per_sec; 0 when
+ * unknown).
+ */
+export function brokerTraffic(state) {
+  const traffic = new Map();
+  for (const [id, b] of state.brokers) {
+    traffic.set(id, { recordsIn: Number(b.records_in_per_sec) || 0, bytesIn: Number(b.bytes_in_per_sec) || 0 });
+  }
+  return traffic;
+}
+
 /** The broker serving the current socket, or undefined. */
 export function servingBroker(state) {
   return state.header ? state.brokers.get(state.header.broker_id) : undefined;

@@ -1,8 +1,9 @@
-// Unit tests of the Move replicas and Balance forms' pure parts and of the brokers' load bars (balance-model.js),
+// Unit tests of the Move replicas and Balance forms' pure parts and of the brokers' load and traffic bars
+// (balance-model.js),
 // and of the API calls they make (actions.js); run by js-tests/run.html?suite=balance, in English and with
 // &lang=zh in Chinese.
 import * as B from '/js/balance-model.js';
-import { brokerLoad } from '/js/state.js';
+import { brokerLoad, brokerTraffic } from '/js/state.js';
 import { createApi } from '/js/actions.js';
 import { t, lang } from '/js/i18n.js';
 import { createSuite, eq } from '/js-tests/harness.js';
@@ -18,6 +19,8 @@ const stateOf = (brokerIds, partitions) => ({
   brokers: new Map(brokerIds.map(id => [id, { broker_id: id }])),
   partitions: new Map(partitions.map(p => [p.key, p])),
 });
+/** What brokerBars adds for a broker when no traffic is known. */
+const NO_TRAFFIC = { recordsIn: 0, bytesIn: 0, maxRecordsIn: 0, maxBytesIn: 0, recordsInPct: 0, bytesInPct: 0 };
 const brokerRow = (id, rb, ra, lb, la, role = 'eligible') => ({ broker_id: id, role, replicas_before: rb,
   replicas_after: ra, preferred_leaders_before: lb, preferred_leaders_after: la });
 const answer = (over = {}) => ({ kind: 'TributaryBalance', balanced: false, replicas_to_copy: 2,
@@ -86,15 +89,18 @@ test('load bars are each broker\'s replicas and leaders against the most-loaded 
     partition('t', 1, { leader: 1, replicas: [1, 2] }), partition('t', 2, { leader: 2, replicas: [2, 1] }),
     partition('t', 3, { leader: 1, replicas: [1, 2] })]);
   const bars = B.brokerBars(brokerLoad(s));
-  eq(bars.get(1), { replicas: 4, leaders: 3, maxReplicas: 4, maxLeaders: 3, replicasPct: 100, leadersPct: 100 });
-  eq(bars.get(2), { replicas: 4, leaders: 1, maxReplicas: 4, maxLeaders: 3, replicasPct: 100, leadersPct: 33 });
-  eq(bars.get(3), { replicas: 0, leaders: 0, maxReplicas: 4, maxLeaders: 3, replicasPct: 0, leadersPct: 0 },
-    'a new broker with nothing: the imbalance shows');
+  eq(bars.get(1), { replicas: 4, leaders: 3, maxReplicas: 4, maxLeaders: 3, replicasPct: 100, leadersPct: 100,
+    ...NO_TRAFFIC });
+  eq(bars.get(2), { replicas: 4, leaders: 1, maxReplicas: 4, maxLeaders: 3, replicasPct: 100, leadersPct: 33,
+    ...NO_TRAFFIC });
+  eq(bars.get(3), { replicas: 0, leaders: 0, maxReplicas: 4, maxLeaders: 3, replicasPct: 0, leadersPct: 0,
+    ...NO_TRAFFIC }, 'a new broker with nothing: the imbalance shows');
 });
 
 test('load bars of a cluster without partitions are empty, not NaN', () => {
   const bars = B.brokerBars(brokerLoad(stateOf([1, 2], [])));
-  eq(bars.get(1), { replicas: 0, leaders: 0, maxReplicas: 0, maxLeaders: 0, replicasPct: 0, leadersPct: 0 });
+  eq(bars.get(1), { replicas: 0, leaders: 0, maxReplicas: 0, maxLeaders: 0, replicasPct: 0, leadersPct: 0,
+    ...NO_TRAFFIC });
   eq(bars.size, 2);
 });
 
@@ -105,6 +111,33 @@ test('load bars count a moving partition\'s replicas where they are now, leaving
   eq([1, 2, 3, 4].map(id => bars.get(id).replicas), [2, 1, 1, 1], 'replicas');
   eq([1, 2, 3, 4].map(id => bars.get(id).leaders), [1, 0, 0, 0], 'leaders (an offline partition has none)');
   eq(bars.get(2).replicasPct, 50);
+});
+
+test('traffic bars are each broker\'s records and bytes in per second against the busiest broker\'s', () => {
+  const s = stateOf([1, 2, 3], [partition('t', 0, { leader: 1 }), partition('t', 1, { leader: 2 })]);
+  s.brokers.set(1, { broker_id: 1, records_in_per_sec: 200, bytes_in_per_sec: 2_000_000 });
+  s.brokers.set(2, { broker_id: 2, records_in_per_sec: 50.5, bytes_in_per_sec: 4_000_000 });
+  // Broker 3 predates the fields (or did not answer): it reads 0, and the others still scale.
+  const bars = B.brokerBars(brokerLoad(s), brokerTraffic(s));
+  const traffic = id => {
+    const { recordsIn, bytesIn, maxRecordsIn, maxBytesIn, recordsInPct, bytesInPct } = bars.get(id);
+    return { recordsIn, bytesIn, maxRecordsIn, maxBytesIn, recordsInPct, bytesInPct };
+  };
+  eq(traffic(1), { recordsIn: 200, bytesIn: 2_000_000, maxRecordsIn: 200, maxBytesIn: 4_000_000,
+    recordsInPct: 100, bytesInPct: 50 }, 'most records, half the bytes of broker 2');
+  eq(traffic(2), { recordsIn: 50.5, bytesIn: 4_000_000, maxRecordsIn: 200, maxBytesIn: 4_000_000,
+    recordsInPct: 25, bytesInPct: 100 }, 'fewer, larger records');
+  eq(traffic(3), { recordsIn: 0, bytesIn: 0, maxRecordsIn: 200, maxBytesIn: 4_000_000, recordsInPct: 0,
+    bytesInPct: 0 }, 'nothing known');
+  eq(bars.get(1).leaders, 1, 'the replica and leader bars are unchanged by traffic');
+});
+
+test('traffic bars of an idle cluster are empty, not NaN', () => {
+  const s = stateOf([1, 2], []);
+  s.brokers.set(1, { broker_id: 1, records_in_per_sec: 0, bytes_in_per_sec: 0 });
+  const bars = B.brokerBars(brokerLoad(s), brokerTraffic(s));
+  eq([bars.get(1).recordsInPct, bars.get(1).bytesInPct, bars.get(2).recordsInPct, bars.get(2).bytesInPct],
+    [0, 0, 0, 0]);
 });
 
 // ----- the Balance form -----

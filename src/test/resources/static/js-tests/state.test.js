@@ -330,6 +330,15 @@ test('brokerLoad counts leaders and followers', () => {
   eq(load.get(3), { leads: 0, follows: 3 }, 'broker 3');
 });
 
+test('brokerTraffic reads each broker\'s rates in, 0 when a broker does not say', () => {
+  const s = start({ brokers: [broker(1, { records_in_per_sec: 12.5, bytes_in_per_sec: 2048 }), broker(2),
+    broker(3, { records_in_per_sec: null, bytes_in_per_sec: 'x' })] });
+  const traffic = S.brokerTraffic(s);
+  eq(traffic.get(1), { recordsIn: 12.5, bytesIn: 2048 }, 'broker 1');
+  eq(traffic.get(2), { recordsIn: 0, bytesIn: 0 }, 'a broker row without the fields');
+  eq(traffic.get(3), { recordsIn: 0, bytesIn: 0 }, 'nonsense reads 0');
+});
+
 test('below min ISR compares the ISR with the topic config', () => {
   eq(S.isBelowMinIsr(partition('t', 0, { isr: [1] }), topic('t')), true, 'isr 1 < 2');
   eq(S.isBelowMinIsr(partition('t', 0, { isr: [1, 2] }), topic('t')), false, 'isr 2');

@@ -169,6 +169,10 @@ record ClusterSnapshot(
    * @param replicaLagTimeMaxMs its {@code replica.lag.time.max.ms}: as a partition's leader it
    *     drops a follower from the ISR once the follower's {@link ReplicaRow#outOfSyncMs} passes
    *     this; null when unknown (it did not answer, was not asked, or predates the field)
+   * @param recordsInPerSec records appended per second to the partitions it leads, over about the
+   *     last second ({@link Throughput}); 0 when unknown (it did not answer at both ends of the
+   *     window)
+   * @param bytesInPerSec bytes appended per second to them (their leader logs' growth), likewise
    */
   record BrokerRow(
       @JsonProperty("broker_id") int brokerId,
@@ -184,7 +188,9 @@ record ClusterSnapshot(
       @JsonProperty("listeners") List<ListenerRow> listeners,
       @JsonProperty("client_connection_count") Integer clientConnectionCount,
       @JsonProperty("client_connections") List<ClientConnectionRow> clientConnections,
-      @JsonProperty("replica_lag_time_max_ms") Long replicaLagTimeMaxMs) {}
+      @JsonProperty("replica_lag_time_max_ms") Long replicaLagTimeMaxMs,
+      @JsonProperty("records_in_per_sec") double recordsInPerSec,
+      @JsonProperty("bytes_in_per_sec") double bytesInPerSec) {}
 
   /** One listener a broker advertises: where clients reach it for one protocol. */
   record ListenerRow(

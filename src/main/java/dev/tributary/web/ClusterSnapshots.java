@@ -110,16 +110,20 @@ final class ClusterSnapshots {
    * @param answers the local snapshots that arrived, by broker id (the local one included)
    * @param unreachable brokers that were asked and did not answer (error, timeout, bad body)
    * @param rates each topic's throughput ({@link Throughput}); topics missing show 0
+   * @param brokerRates each broker's throughput in; brokers missing show 0
    */
   static ClusterSnapshot merge(
       Context context,
       MetadataImage image,
       Map<Integer, LocalSnapshot> answers,
       Set<Integer> unreachable,
-      Map<String, Throughput.Rates> rates) {
+      Map<String, Throughput.Rates> rates,
+      Map<Integer, Throughput.BrokerRates> brokerRates) {
     List<ClusterSnapshot.BrokerRow> brokers = new ArrayList<>();
     for (BrokerImage b : image.brokers().values()) {
       LocalSnapshot answer = answers.get(b.brokerId());
+      Throughput.BrokerRates in =
+          brokerRates.getOrDefault(b.brokerId(), Throughput.BrokerRates.ZERO);
       Boolean reachable =
           answer != null ? Boolean.TRUE : unreachable.contains(b.brokerId()) ? Boolean.FALSE : null;
       brokers.add(
@@ -141,7 +145,9 @@ final class ClusterSnapshots {
                   : answer.clientConnections().stream()
                       .map(ClusterSnapshots::clientConnectionRow)
                       .toList(),
-              answer == null ? null : answer.replicaLagTimeMaxMs()));
+              answer == null ? null : answer.replicaLagTimeMaxMs(),
+              in.recordsInPerSec(),
+              in.bytesInPerSec()));
     }
     Map<Integer, Map<TopicPartition, LocalSnapshot.LocalPartition>> ledByBroker = new HashMap<>();
     answers.forEach((brokerId, answer) -> ledByBroker.put(brokerId, ledPartitions(answer)));
@@ -180,6 +186,16 @@ final class ClusterSnapshots {
         image.events().stream().map(ClusterSnapshot.EventRow::of).toList(),
         ClusterGroups.merge(image, answers, partitions),
         ClusterGroups.events(answers));
+  }
+
+  /** Merges without brokers' rates: every broker reads 0 in (tests of other parts of the view). */
+  static ClusterSnapshot merge(
+      Context context,
+      MetadataImage image,
+      Map<Integer, LocalSnapshot> answers,
+      Set<Integer> unreachable,
+      Map<String, Throughput.Rates> rates) {
+    return merge(context, image, answers, unreachable, rates, Map.of());
   }
 
   private static List<ClusterSnapshot.ListenerRow> listeners(BrokerImage b) {

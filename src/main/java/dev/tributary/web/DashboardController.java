@@ -181,7 +181,13 @@ class DashboardController {
     answers.put(self, own);
     Set<Integer> unreachable = new TreeSet<>(asked);
     unreachable.removeAll(answers.keySet());
+    Throughput.Observed rates = liveView.rates();
     return ClusterSnapshots.merge(
-        liveView.context(liveView.nowMs()), image, answers, unreachable, liveView.rates());
+        liveView.context(liveView.nowMs()),
+        image,
+        answers,
+        unreachable,
+        rates.byTopic(),
+        rates.byBroker());
   }
 }

@@ -176,7 +176,7 @@ class LiveClusterView {
   }
 
   /** Throughput as of the last live snapshot (zero until a page has been open for a second). */
-  Map<String, Throughput.Rates> rates() {
+  Throughput.Observed rates() {
     return throughput.latest();
   }
 
@@ -217,9 +217,10 @@ class LiveClusterView {
       others.forEach(b -> unreachable.add(b.brokerId()));
       unreachable.removeAll(answers.keySet());
       // Rates measure intervals (monotonic); the view is stamped with the broker's wall clock.
-      Map<String, Throughput.Rates> rates = throughput.observe(time.monotonicMs(), answers);
+      Throughput.Observed rates = throughput.observe(time.monotonicMs(), answers);
       return Optional.of(
-          ClusterSnapshots.merge(context(nowMs()), image, answers, unreachable, rates));
+          ClusterSnapshots.merge(
+              context(nowMs()), image, answers, unreachable, rates.byTopic(), rates.byBroker()));
     } catch (BrokerNotAvailableException e) {
       return Optional.empty();
     }

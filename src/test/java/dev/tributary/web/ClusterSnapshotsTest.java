@@ -221,6 +221,31 @@ class ClusterSnapshotsTest {
   }
 
   @Test
+  void eachBrokerRowCarriesItsRatesInAndABrokerWithoutRatesReadsZero() {
+    ClusterSnapshot snapshot =
+        ClusterSnapshots.merge(
+            new ClusterSnapshots.Context("c-1", 1, 1, 3, 1_000, false, 1),
+            image(),
+            Map.of(1, self()),
+            Set.of(2),
+            Map.of(),
+            Map.of(1, new Throughput.BrokerRates(12.5, 2_048)));
+
+    assertThat(snapshot.brokers())
+        .extracting(
+            ClusterSnapshot.BrokerRow::brokerId,
+            ClusterSnapshot.BrokerRow::recordsInPerSec,
+            ClusterSnapshot.BrokerRow::bytesInPerSec)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1, 12.5, 2_048.0),
+            org.assertj.core.groups.Tuple.tuple(2, 0.0, 0.0),
+            org.assertj.core.groups.Tuple.tuple(3, 0.0, 0.0));
+    JsonNode broker1 = json.readTree(json.writeValueAsString(snapshot)).get("brokers").get(0);
+    assertThat(broker1.get("records_in_per_sec").asDouble()).isEqualTo(12.5);
+    assertThat(broker1.get("bytes_in_per_sec").asDouble()).isEqualTo(2_048.0);
+  }
+
+  @Test
   void jsonHasSnakeCaseFieldsAndNullOffsetsForAnUnreachableLeader() {
     JsonNode tree = json.readTree(json.writeValueAsString(merge(Map.of(1, self()), Set.of(2))));
 
@@ -259,7 +284,9 @@ class ClusterSnapshotsTest {
             "listeners",
             "client_connection_count",
             "client_connections",
-            "replica_lag_time_max_ms");
+            "replica_lag_time_max_ms",
+            "records_in_per_sec",
+            "bytes_in_per_sec");
     assertThat(broker2.get("rack").isNull()).as("broker 2 has no rack").isTrue();
     assertThat(broker2.get("reachable").asBoolean()).isFalse();
     assertThat(broker2.get("client_connections").isNull())

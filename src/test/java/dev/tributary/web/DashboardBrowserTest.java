@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -95,8 +96,8 @@ class DashboardBrowserTest {
 
   @Test
   void theMoveAndBalanceUnitTestsPassInTheBrowserInBothLanguages() {
-    assertThat(passedOnPage("balance")).isEqualTo(12);
-    assertThat(passedOnPage("balance&lang=zh")).isEqualTo(12);
+    assertThat(passedOnPage("balance")).isEqualTo(14);
+    assertThat(passedOnPage("balance&lang=zh")).isEqualTo(14);
   }
 
   @Test
@@ -224,6 +225,20 @@ class DashboardBrowserTest {
                 replicasBar + " .load-fill"))
         .as("the only broker is the most loaded")
         .isEqualTo("100%");
+    for (String kind : List.of("records-in", "bytes-in")) {
+      String trafficBar = "#brokers [data-broker='1'] .load-bar[data-bar='" + kind + "']";
+      assertThat(Double.parseDouble(browser.attribute(trafficBar, "data-count")))
+          .as(kind + " per second, whatever the moment")
+          .isGreaterThanOrEqualTo(0);
+      assertThat(
+              browser.script(
+                  "return document.querySelector(arguments[0]).style.width",
+                  trafficBar + " .load-fill"))
+          .as("the only broker is the busiest, or nobody is busy")
+          .isIn("0%", "100%");
+    }
+    assertThat(browser.texts("#brokers [data-broker='1'] .load-label"))
+        .containsExactly("replicas", "leaders", "records in/s", "bytes in/s");
 
     browser
         .driver()

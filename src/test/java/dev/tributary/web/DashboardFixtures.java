@@ -24,7 +24,9 @@ final class DashboardFixtures {
             new ClusterSnapshot.ListenerRow("KAFKA", "127.0.0.1", 9091 + id, "PLAINTEXT")),
         0,
         List.of(),
-        30_000L);
+        30_000L,
+        0,
+        0);
   }
 
   static ClusterSnapshot.PartitionRow partition(
