@@ -99,12 +99,7 @@ class InternalControllerEndpoints {
   ResponseEntity<Map<String, Object>> alterBrokerConfigs(
       @PathVariable int brokerId, @RequestBody byte[] body) {
     JsonNode request = read(body);
-    List<ConfigChange> changes;
-    try {
-      changes = AdminWire.configChanges(request);
-    } catch (IllegalArgumentException e) {
-      throw RestException.badRequest("malformed config change: " + e.getMessage());
-    }
+    List<ConfigChange> changes = configChanges(request);
     return admin(
         broker
             .activeController()
@@ -120,12 +115,7 @@ class InternalControllerEndpoints {
   ResponseEntity<Map<String, Object>> alterConfigs(
       @PathVariable String topic, @RequestBody byte[] body) {
     JsonNode request = read(body);
-    List<ConfigChange> changes;
-    try {
-      changes = AdminWire.configChanges(request);
-    } catch (IllegalArgumentException e) {
-      throw RestException.badRequest("malformed config change: " + e.getMessage());
-    }
+    List<ConfigChange> changes = configChanges(request);
     return admin(
         broker
             .activeController()
@@ -280,5 +270,13 @@ class InternalControllerEndpoints {
 
   private static ResponseEntity<Map<String, Object>> ok(Map<String, Object> body) {
     return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
+  }
+
+  private static List<ConfigChange> configChanges(JsonNode request) {
+    try {
+      return AdminWire.configChanges(request);
+    } catch (IllegalArgumentException e) {
+      throw RestException.badRequest("malformed config change: " + e.getMessage());
+    }
   }
 }

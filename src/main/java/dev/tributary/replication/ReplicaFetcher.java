@@ -312,7 +312,7 @@ public final class ReplicaFetcher {
       TopicPartition tp = state.partition.topicPartition();
       // A throttled replica outside the ISR sits out while this follower is over its
       // follower.replication.throttled.rate.
-      if (throttles.followerHoldsBack(tp, inSync(state), startMs)) {
+      if (throttles.followerHoldsBack(tp, state.partition.isr(), startMs)) {
         continue;
       }
       asks.add(
@@ -352,7 +352,7 @@ public final class ReplicaFetcher {
       if (state != null) {
         if (answer.records() != null) {
           throttles.followerFetched(
-              answer.topicPartition(), inSync(state), answer.records().remaining(), nowMs);
+              answer.topicPartition(), state.partition.isr(), answer.records().remaining(), nowMs);
         }
         onPartitionResponse(state, answer, nowMs);
       }
@@ -394,10 +394,6 @@ public final class ReplicaFetcher {
       }
       default -> replace(state, state.delayed(nowMs + delayFor(answer.error())));
     }
-  }
-
-  private boolean inSync(FetchState state) {
-    return state.partition.isr().contains(localBrokerId);
   }
 
   /** Errors that new metadata will resolve wait longer than those the leader resolves by itself. */

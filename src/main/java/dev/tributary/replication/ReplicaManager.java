@@ -431,9 +431,10 @@ public final class ReplicaManager {
         Partition partition = leaderPartition(tp);
         // A follower copying a throttled replica outside the ISR gets no bytes while this leader
         // is over its leader.replication.throttled.rate (its fetch still counts: ISR, HW).
-        boolean inSync = params.isFromFollower() && partition.isr().contains(params.replicaId());
+        ReplicationThrottles throttles = fetchers.throttles();
         boolean heldBack =
-            params.isFromFollower() && fetchers.throttles().leaderHoldsBack(tp, inSync, nowMs);
+            params.isFromFollower()
+                && throttles.leaderHoldsBack(tp, partition.isr(), params.replicaId(), nowMs);
         answer =
             partition.fetchRecords(
                 params,
@@ -443,7 +444,8 @@ public final class ReplicaManager {
                 followerEligible,
                 nowMs);
         if (params.isFromFollower()) {
-          fetchers.throttles().leaderSent(tp, inSync, answer.sizeInBytes(), nowMs);
+          throttles.leaderSent(
+              tp, partition.isr(), params.replicaId(), answer.sizeInBytes(), nowMs);
         }
       } catch (OffsetOutOfRangeException e) {
         // The fetcher learns the leader's offsets, to truncate or restart its log from them.

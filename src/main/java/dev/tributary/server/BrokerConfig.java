@@ -66,48 +66,6 @@ public record BrokerConfig(
     int minInsyncReplicas,
     String rack) {
 
-  /** The same without a rack. */
-  public BrokerConfig(
-      int brokerId,
-      Path dataDir,
-      List<AdvertisedListener> listeners,
-      boolean autoCreateTopicsEnable,
-      int numPartitions,
-      int defaultReplicationFactor,
-      long requestTimeoutMs,
-      long logPeriodicTaskIntervalMs,
-      String clusterId,
-      String clusterSecret,
-      String quorumVoters,
-      String quorumListeners,
-      long brokerHeartbeatIntervalMs,
-      long brokerSessionTimeoutMs,
-      ReplicationConfig replication,
-      boolean autoLeaderRebalanceEnable,
-      long leaderImbalanceCheckIntervalMs,
-      int minInsyncReplicas) {
-    this(
-        brokerId,
-        dataDir,
-        listeners,
-        autoCreateTopicsEnable,
-        numPartitions,
-        defaultReplicationFactor,
-        requestTimeoutMs,
-        logPeriodicTaskIntervalMs,
-        clusterId,
-        clusterSecret,
-        quorumVoters,
-        quorumListeners,
-        brokerHeartbeatIntervalMs,
-        brokerSessionTimeoutMs,
-        replication,
-        autoLeaderRebalanceEnable,
-        leaderImbalanceCheckIntervalMs,
-        minInsyncReplicas,
-        null);
-  }
-
   /**
    * One plaintext HTTP listener at {@code host:port}, with Kafka's replication defaults, no rack.
    */
@@ -145,7 +103,8 @@ public record BrokerConfig(
         ReplicationConfig.DEFAULTS,
         true,
         300_000,
-        1);
+        1,
+        null);
   }
 
   public BrokerConfig {

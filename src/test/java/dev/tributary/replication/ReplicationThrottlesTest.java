@@ -117,8 +117,8 @@ class ReplicationThrottlesTest {
             new MetadataRecord.BrokerConfigChanged(
                 MetadataImage.DEFAULT_BROKER, BrokerConfigControl.FOLLOWER_THROTTLED_RATE, "1"));
     throttles.onMetadata(image);
-    throttles.followerFetched(OTHER, false, 100_000, 0);
-    assertThat(throttles.followerHoldsBack(OTHER, false, 0))
+    throttles.followerFetched(OTHER, List.of(1), 100_000, 0);
+    assertThat(throttles.followerHoldsBack(OTHER, List.of(1), 0))
         .as("no follower.replication.throttled.replicas on this topic")
         .isFalse();
 
@@ -130,9 +130,11 @@ class ReplicationThrottlesTest {
                 ReplicationThrottles.FOLLOWER_THROTTLED_REPLICAS,
                 "*"));
     throttles.onMetadata(image);
-    throttles.followerFetched(OTHER, false, 100_000, 0);
-    assertThat(throttles.followerHoldsBack(OTHER, false, 0)).as("*: every replica").isTrue();
-    assertThat(throttles.followerHoldsBack(OTHER, true, 0)).as("never an in-sync one").isFalse();
+    throttles.followerFetched(OTHER, List.of(1), 100_000, 0);
+    assertThat(throttles.followerHoldsBack(OTHER, List.of(1), 0)).as("*: every replica").isTrue();
+    assertThat(throttles.followerHoldsBack(OTHER, List.of(1, 2), 0))
+        .as("never an in-sync one")
+        .isFalse();
 
     assertThat(image.brokerConfig(2, BrokerConfigControl.FOLLOWER_THROTTLED_RATE)).hasValue("1");
     MetadataImage own =

@@ -39,10 +39,7 @@ class BalanceServiceRacksTest {
   void setUp() {
     broker = new LocalReplicas(dir);
     harness = broker.harness;
-    AdminService admin =
-        new AdminService(broker, broker.config(), AccessControl.ALLOW_ALL, broker.waiters);
-    balance =
-        new BalanceService(broker, admin, AccessControl.ALLOW_ALL, harness.clock, harness.clock);
+    balance = broker.balanceService(AccessControl.ALLOW_ALL);
   }
 
   @AfterEach

@@ -13,7 +13,6 @@ import dev.tributary.metadata.IsrControl;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataRecord;
 import dev.tributary.metadata.PartitionImage;
-import dev.tributary.metadata.TopicImage;
 import dev.tributary.replication.ReplicaHarness;
 import dev.tributary.replication.ReplicaHarness.Placement;
 import dev.tributary.security.AclBinding;
@@ -69,8 +68,7 @@ class BalanceServiceTest {
   }
 
   private BalanceService service(AccessControl access) {
-    AdminService admin = new AdminService(broker, broker.config(), access, broker.waiters);
-    return new BalanceService(broker, admin, access, harness.clock, harness.clock);
+    return broker.balanceService(access);
   }
 
   /** Topic {@code t}, one single-replica partition per broker given, in order. */
@@ -130,22 +128,10 @@ class BalanceServiceTest {
    * replica being added to the ISR: the reassignment completes in the same record.
    */
   private void catchUpTarget(TopicPartition tp) {
-    MetadataImage image = harness.controllerImage();
-    TopicImage topic = image.topic(tp.topic()).orElseThrow();
-    PartitionImage p = topic.requirePartition(tp.partition());
-    assertThat(p.isReassigning()).as("%s is being reassigned", tp).isTrue();
-    List<Integer> isr = new ArrayList<>(p.isr());
-    p.addingReplicas().stream().filter(id -> !isr.contains(id)).forEach(isr::add);
-    harness.apply(
-        IsrControl.alterPartition(
-            image,
-            topic.topicId(),
-            tp.partition(),
-            p.leader(),
-            p.leaderEpoch(),
-            p.partitionEpoch(),
-            isr,
-            Map.of()));
+    assertThat(partition(harness.controllerImage(), tp).isReassigning())
+        .as("%s is being reassigned", tp)
+        .isTrue();
+    broker.completeReassignment(tp);
     assertThat(partition(harness.image(), tp).isReassigning()).isFalse();
   }
 

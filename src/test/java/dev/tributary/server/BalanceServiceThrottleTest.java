@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.common.TopicPartition;
 import dev.tributary.metadata.BrokerConfigControl;
-import dev.tributary.metadata.IsrControl;
 import dev.tributary.metadata.MetadataImage;
-import dev.tributary.metadata.PartitionImage;
-import dev.tributary.metadata.TopicImage;
 import dev.tributary.replication.ReplicaHarness.Placement;
 import dev.tributary.replication.ReplicationThrottles;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -38,10 +33,7 @@ class BalanceServiceThrottleTest {
   void setUp() {
     broker = new LocalReplicas(dir);
     harness = broker.harness;
-    AdminService admin =
-        new AdminService(broker, broker.config(), AccessControl.ALLOW_ALL, broker.waiters);
-    balance =
-        new BalanceService(broker, admin, AccessControl.ALLOW_ALL, harness.clock, harness.clock);
+    balance = broker.balanceService(AccessControl.ALLOW_ALL);
   }
 
   @AfterEach
@@ -78,7 +70,7 @@ class BalanceServiceThrottleTest {
     TopicPartition moving = new TopicPartition("t", 0);
     assertThat(balance.execution().orElseThrow().inFlight()).containsExactly(moving);
 
-    completeMove(moving);
+    broker.completeReassignment(moving);
     for (int i = 0; i < 4; i++) {
       harness.catchUp();
       harness.clock.advance(BalanceService.TICK_MS);
@@ -98,24 +90,5 @@ class BalanceServiceThrottleTest {
     balance.execute(ALICE, Set.of(), 1, 1_000_000); // balanced: nothing to move
     assertThat(harness.controllerImage().brokerConfigs()).isEmpty();
     assertThat(broker.controller.calls()).isEmpty();
-  }
-
-  /** The controller completes the move of {@code tp}: its new replica joins the ISR. */
-  private void completeMove(TopicPartition tp) {
-    MetadataImage image = harness.controllerImage();
-    TopicImage topic = image.topic(tp.topic()).orElseThrow();
-    PartitionImage p = topic.requirePartition(tp.partition());
-    List<Integer> isr = new ArrayList<>(p.isr());
-    p.addingReplicas().stream().filter(id -> !isr.contains(id)).forEach(isr::add);
-    harness.apply(
-        IsrControl.alterPartition(
-            image,
-            topic.topicId(),
-            tp.partition(),
-            p.leader(),
-            p.leaderEpoch(),
-            p.partitionEpoch(),
-            isr,
-            Map.of()));
   }
 }

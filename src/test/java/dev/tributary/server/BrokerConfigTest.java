@@ -36,7 +36,8 @@ class BrokerConfigTest {
         ReplicationConfig.DEFAULTS,
         true,
         300_000,
-        1);
+        1,
+        null);
   }
 
   @Test

@@ -84,7 +84,8 @@ final class LocalReplicas implements RunningBroker, AutoCloseable {
         ReplicationConfig.DEFAULTS,
         true,
         300_000,
-        minInsyncReplicas);
+        minInsyncReplicas,
+        null);
   }
 
   /**
@@ -97,6 +98,34 @@ final class LocalReplicas implements RunningBroker, AutoCloseable {
   }
 
   /** Commits and applies an ACL letting {@code principal} do {@code operation} on {@code name}. */
+  /** A balance service on this broker, over an {@link AdminService} with {@code access}. */
+  BalanceService balanceService(AccessControl access) {
+    AdminService admin = new AdminService(this, config(), access, waiters);
+    return new BalanceService(this, admin, access, harness.clock, harness.clock);
+  }
+
+  /**
+   * Commits (and applies here) what the controller would for the leader of {@code tp} adding every
+   * replica being added to the ISR: the reassignment completes in the same record.
+   */
+  void completeReassignment(dev.tributary.common.TopicPartition tp) {
+    MetadataImage image = harness.controllerImage();
+    dev.tributary.metadata.TopicImage topic = image.topic(tp.topic()).orElseThrow();
+    dev.tributary.metadata.PartitionImage p = topic.requirePartition(tp.partition());
+    List<Integer> isr = new java.util.ArrayList<>(p.isr());
+    p.addingReplicas().stream().filter(id -> !isr.contains(id)).forEach(isr::add);
+    harness.apply(
+        dev.tributary.metadata.IsrControl.alterPartition(
+            image,
+            topic.topicId(),
+            tp.partition(),
+            p.leader(),
+            p.leaderEpoch(),
+            p.partitionEpoch(),
+            isr,
+            Map.of()));
+  }
+
   void grant(String principal, AclOperation operation, ResourceType type, String name) {
     harness.apply(
         List.of(
