@@ -6,6 +6,7 @@ import dev.tributary.metadata.BrokerConfigControl;
 import dev.tributary.metadata.ConfigChange;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.server.AdminService;
+import dev.tributary.server.ConfigDescriptions;
 import dev.tributary.server.MetadataCache;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
@@ -156,36 +157,26 @@ class BrokerConfigsV3Controller {
   }
 
   private BrokerConfig resource(int brokerId, String name) {
-    MetadataImage image = broker.metadata();
-    boolean cluster = brokerId == MetadataImage.DEFAULT_BROKER;
-    String own = image.brokerConfigs().getOrDefault(brokerId, Map.of()).get(name);
-    String fallback =
-        cluster
-            ? null
-            : image.brokerConfigs().getOrDefault(MetadataImage.DEFAULT_BROKER, Map.of()).get(name);
-    String value = own != null ? own : fallback != null ? fallback : String.valueOf(Long.MAX_VALUE);
-    String source =
-        own != null
-            ? (cluster ? "DYNAMIC_DEFAULT_BROKER_CONFIG" : "DYNAMIC_BROKER_CONFIG")
-            : fallback != null ? "DYNAMIC_DEFAULT_BROKER_CONFIG" : "DEFAULT_CONFIG";
-    String self = path(brokerId) + "/" + name;
+    ConfigDescriptions.ConfigEntry entry =
+        ConfigDescriptions.dynamicBrokerConfig(broker.metadata(), brokerId, name);
+    boolean everyBroker = brokerId == MetadataImage.DEFAULT_BROKER;
     return new BrokerConfig(
-        cluster ? "KafkaClusterConfig" : "KafkaBrokerConfig",
+        everyBroker ? "KafkaClusterConfig" : "KafkaBrokerConfig",
         new V3Resources.ResourceMetadata(
-            base() + self,
+            base() + path(brokerId) + "/" + name,
             "crn:///kafka="
                 + broker.clusterId()
-                + (cluster ? "" : "/broker=" + brokerId)
+                + (everyBroker ? "" : "/broker=" + brokerId)
                 + "/config="
                 + name),
         broker.clusterId(),
-        cluster ? null : brokerId,
+        everyBroker ? null : brokerId,
         name,
-        value,
-        own == null && fallback == null,
-        false,
-        false,
-        source);
+        entry.value(),
+        entry.source() == ConfigDescriptions.Source.DEFAULT_CONFIG,
+        entry.readOnly(),
+        entry.sensitive(),
+        entry.source().name());
   }
 
   private void requireBroker(int brokerId) {

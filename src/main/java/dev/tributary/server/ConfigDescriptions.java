@@ -255,14 +255,14 @@ public final class ConfigDescriptions {
     MetadataImage image = metadata.metadata();
     if (brokerName == null || brokerName.isEmpty()) {
       List<ConfigEntry> defaults = new ArrayList<>();
-      image
-          .brokerConfigs()
-          .getOrDefault(MetadataImage.DEFAULT_BROKER, Map.of())
-          .forEach(
-              (name, value) ->
-                  defaults.add(
-                      dynamic(name, value, Source.DYNAMIC_DEFAULT_BROKER_CONFIG, List.of())));
-      defaults.sort(java.util.Comparator.comparing(ConfigEntry::name));
+      for (String name :
+          new java.util.TreeSet<>(
+              image
+                  .brokerConfigs()
+                  .getOrDefault(MetadataImage.DEFAULT_BROKER, Map.of())
+                  .keySet())) {
+        defaults.add(dynamicBrokerConfig(image, MetadataImage.DEFAULT_BROKER, name));
+      }
       return defaults;
     }
     BrokerConfig config = metadata.config();
@@ -423,54 +423,48 @@ public final class ConfigDescriptions {
     return entries;
   }
 
-  /**
-   * The replication throttle rates of broker {@code brokerId}: its own dynamic value, else the
-   * cluster-wide one, else Kafka's default (unbounded, {@link Long#MAX_VALUE}).
-   */
   private static void throttleRates(List<ConfigEntry> entries, MetadataImage image, int brokerId) {
-    for (String name :
-        List.of(
-            BrokerConfigControl.LEADER_THROTTLED_RATE,
-            BrokerConfigControl.FOLLOWER_THROTTLED_RATE)) {
-      String own = image.brokerConfigs().getOrDefault(brokerId, Map.of()).get(name);
-      String fallback =
-          image.brokerConfigs().getOrDefault(MetadataImage.DEFAULT_BROKER, Map.of()).get(name);
-      List<Synonym> synonyms = new ArrayList<>();
-      if (own != null) {
-        synonyms.add(new Synonym(name, own, Source.DYNAMIC_BROKER_CONFIG));
-      }
-      if (fallback != null) {
-        synonyms.add(new Synonym(name, fallback, Source.DYNAMIC_DEFAULT_BROKER_CONFIG));
-      }
-      String unbounded = String.valueOf(Long.MAX_VALUE);
-      synonyms.add(new Synonym(name, unbounded, Source.DEFAULT_CONFIG));
-      Synonym effective = synonyms.get(0);
-      entries.add(
-          new ConfigEntry(
-              name,
-              effective.value(),
-              effective.source(),
-              false,
-              false,
-              Type.LONG,
-              "Bytes per second of replication for throttled replicas outside the ISR (KIP-73);"
-                  + " changes at run time",
-              synonyms));
+    for (String name : new java.util.TreeSet<>(BrokerConfigControl.DYNAMIC)) {
+      entries.add(dynamicBrokerConfig(image, brokerId, name));
     }
   }
 
-  private static ConfigEntry dynamic(String name, String value, Source source, List<Synonym> more) {
+  /**
+   * Run-time broker config {@code name} ({@link BrokerConfigControl#DYNAMIC}) of broker {@code
+   * brokerId}, or of every broker for {@link MetadataImage#DEFAULT_BROKER}: its own dynamic value,
+   * else the cluster-wide one, else Kafka's default (unbounded, {@link Long#MAX_VALUE}); the
+   * synonyms list each level that is set, most specific first. What DescribeConfigs and the REST
+   * broker-config resources both show.
+   */
+  public static ConfigEntry dynamicBrokerConfig(MetadataImage image, int brokerId, String name) {
+    boolean everyBroker = brokerId == MetadataImage.DEFAULT_BROKER;
+    String own = image.brokerConfigs().getOrDefault(brokerId, Map.of()).get(name);
+    String fallback =
+        everyBroker
+            ? null
+            : image.brokerConfigs().getOrDefault(MetadataImage.DEFAULT_BROKER, Map.of()).get(name);
     List<Synonym> synonyms = new ArrayList<>();
-    synonyms.add(new Synonym(name, value, source));
-    synonyms.addAll(more);
+    if (own != null) {
+      synonyms.add(
+          new Synonym(
+              name,
+              own,
+              everyBroker ? Source.DYNAMIC_DEFAULT_BROKER_CONFIG : Source.DYNAMIC_BROKER_CONFIG));
+    }
+    if (fallback != null) {
+      synonyms.add(new Synonym(name, fallback, Source.DYNAMIC_DEFAULT_BROKER_CONFIG));
+    }
+    synonyms.add(new Synonym(name, String.valueOf(Long.MAX_VALUE), Source.DEFAULT_CONFIG));
+    Synonym effective = synonyms.get(0);
     return new ConfigEntry(
         name,
-        value,
-        source,
+        effective.value(),
+        effective.source(),
         false,
         false,
         Type.LONG,
-        "Bytes per second of replication for throttled replicas outside the ISR (KIP-73)",
+        "Bytes per second of replication for throttled replicas outside the ISR (KIP-73);"
+            + " changes at run time",
         synonyms);
   }
 
