@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real broker: the packaged jar ({@code -Dtributary.jar}, set by Failsafe) started as its own JVM
- * on a loopback port from {@link TestPorts} (or on a host of a {@link TestNetwork}, in its network
- * namespace), with its stdout and stderr appended straight to {@link #logFile()} (one file across
- * restarts; the fixture writes a line before each start).
+ * (as {@link BrokerLaunch} says) on a loopback port from {@link TestPorts} (or on a host of a
+ * {@link TestNetwork}, in its network namespace), with its stdout and stderr appended straight to
+ * {@link #logFile()} (one file across restarts; the fixture writes a line before each start).
  *
  * <p>Every process started here is registered until it has exited; a JVM shutdown hook SIGKILLs
  * whatever is still registered, so no broker outlives the test run, whatever way the run ends
@@ -138,11 +138,6 @@ final class BrokerProcess implements AutoCloseable {
       throw new IllegalStateException(
           "broker " + brokerId + " is already running (pid " + process.pid() + ")");
     }
-    String jar = System.getProperty("tributary.jar", "target/tributary.jar");
-    if (!Files.exists(Path.of(jar))) {
-      throw new IllegalStateException(
-          "broker jar not found at " + jar + "; run the tests with ./mvnw verify");
-    }
     List<String> command = new ArrayList<>();
     if (netns != null) {
       // ip netns exec execs the command (no fork), so the process (and its PID) stays java's:
@@ -150,13 +145,7 @@ final class BrokerProcess implements AutoCloseable {
       command.addAll(List.of("ip", "netns", "exec", netns));
     }
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // C1 only (TieredStopAtLevel=1): these brokers carry light test loads, and without C2 compiling
-    // in the
-    // background a broker is ready in ~3.3 s instead of ~5.1 s on an idle 2-core machine, and
-    // leaves more CPU to the
-    // other brokers meanwhile. Throughput figures come from ./tributary and scripts/, never from
-    // these.
-    command.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar));
+    command.addAll(BrokerLaunch.javaArgs());
     command.add("--server.port=" + port);
     command.add("--tributary.broker-id=" + brokerId);
     command.add("--tributary.data-dir=" + dataDir);

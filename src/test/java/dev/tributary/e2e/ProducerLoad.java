@@ -3,6 +3,7 @@ package dev.tributary.e2e;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -22,6 +23,16 @@ import java.util.concurrent.locks.LockSupport;
 final class ProducerLoad implements AutoCloseable {
   static final int RECORDS_PER_BATCH = 5;
   static final long PAUSE_MS = 50;
+
+  /**
+   * How long a produce may go unanswered: above the {@code acks=all} timeout plus a forward where
+   * the cluster sets {@code tributary.request-timeout-ms=5000} (as the fault tests do), so every
+   * answer such a broker gives arrives in time. A produce sent through a broker just before it was
+   * paused or cut off gets no answer at all; past this it is recorded as indeterminate (the checker
+   * allows either outcome) and the partition's thread goes on, instead of stalling its partition,
+   * and the test waiting on it, for longer.
+   */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(8);
 
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicBoolean running = new AtomicBoolean(true);
@@ -83,7 +94,7 @@ final class ProducerLoad implements AutoCloseable {
                   HttpRequest.newBuilder(
                       URI.create(
                           via.url("/topics/" + topic + "/partitions/" + partition + "?acks=all"))))
-              .timeout(ClusterClient.REQUEST_TIMEOUT)
+              .timeout(REQUEST_TIMEOUT)
               .header("Content-Type", "application/vnd.kafka.json.v2+json")
               .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
               .build();
