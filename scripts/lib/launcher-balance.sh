@@ -51,6 +51,16 @@ balance_failures() {
   done
 }
 
+# What the plan (JSON $1) says of the measured load: the brokers whose figures did not arrive (their partitions
+# count as 0 bytes-in), or that no bytes-in was known at all. The per-broker bytes-in/s is in the plan's text.
+balance_load_note() {
+  local missing
+  missing=$(printf '%s' "$1" | grep -o '"load_missing_from":\[[0-9,]*\]' | head -1 | sed 's/.*\[\(.*\)\]/\1/')
+  [ -z "$missing" ] || note "no load figures from broker(s) $missing: the plan weighs their partitions' bytes-in as 0"
+  [ "$(reassign_field bytes_in_known "$1")" != false ] ||
+    note "no bytes-in measured yet: the plan evens out replica and leader counts only"
+}
+
 # Milliseconds as seconds with one decimal: 12400 -> 12.4.
 balance_seconds() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
 
@@ -87,6 +97,7 @@ balance_run() {
   [ -z "$exclude" ] || query="?exclude=$exclude"
   reassign_call GET "$path$query"
   note "$(balance_string text "$API_BODY")"
+  balance_load_note "$API_BODY"
   execution=$(balance_execution "$API_BODY")
   if [ "$(balance_state "$execution")" = running ]; then
     note "a balance is running on broker $API_ID: $(balance_progress "$execution")"

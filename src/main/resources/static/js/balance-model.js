@@ -2,7 +2,7 @@
 // state (state.js) and of the broker's answers (docs/api.md, "Moving replicas"). PURE (no DOM), so the test page
 // checks them (js-tests/balance.test.js); balance.js and render-brokers.js draw them.
 import { reassignmentOf } from './state.js';
-import { idList } from './format.js';
+import { idList, formatBytes } from './format.js';
 import { t, has } from './i18n.js';
 
 /** How often the Balance form asks for the progress of a running balance. */
@@ -103,7 +103,9 @@ export function brokerBars(load, traffic = new Map()) {
  * What the Balance form shows for a GET or POST .../balance answer:
  *   lines      what the last run did or is doing, then (when none runs) what the plan is
  *   planText   the plan as the broker wrote it: the running one's while it runs, else the fresh one
- *   brokers    rows {id, role, replicas: "3 → 2", leaders: "1 → 1", changes}: now → after the plan
+ *   brokers    rows {id, role, replicas: "3 → 2", leaders: "1 → 1", bytesIn: "1.2 KiB/s → 800 B/s" or '',
+ *              size: "12.0 MiB" or '' (its logs now, as it reported them), changes}: now → after the plan
+ *   bytesIn    whether the plan weighed measured bytes-in (then the bytesIn column is shown)
  *   running    whether to poll again; canExecute: whether "Balance now" makes sense (not balanced, none running)
  *   kind       'ok' | 'pending' | 'error' for the status colour
  */
@@ -116,17 +118,26 @@ export function balanceView(answer) {
     lines.push(answer.balanced ? t('balance.balanced')
       : t('balance.plan', (answer.moves || []).length, answer.replicas_to_copy, (answer.skipped || []).length));
   }
+  const missing = answer.load_missing_from || [];
+  if (missing.length > 0) lines.push(t('balance.loadMissing', idList(missing)));
+  const bytesIn = !!answer.bytes_in_known;
+  const rate = n => formatBytes(Math.round(n)) + '/s';
   const brokers = (answer.brokers || []).map(b => ({
     id: b.broker_id,
     role: has(`js.balance.role.${b.role}`) ? t(`balance.role.${b.role}`) : b.role,
     replicas: `${b.replicas_before} → ${b.replicas_after}`,
     leaders: `${b.preferred_leaders_before} → ${b.preferred_leaders_after}`,
+    bytesIn: bytesIn && b.bytes_in_per_sec_before != null
+      ? `${rate(b.bytes_in_per_sec_before)} → ${rate(b.bytes_in_per_sec_after)}` : '',
+    size: b.size_bytes != null ? formatBytes(b.size_bytes) : '',
     changes: b.replicas_before !== b.replicas_after || b.preferred_leaders_before !== b.preferred_leaders_after,
   }));
   return {
     lines,
     planText: running && run.plan_text ? run.plan_text : answer.text || '',
     brokers,
+    bytesIn,
+    sizes: brokers.some(b => b.size !== ''),
     balanced: !!answer.balanced,
     running,
     canExecute: !answer.balanced && !running,

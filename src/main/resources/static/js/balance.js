@@ -101,10 +101,13 @@ export function createBalanceForm(api, form, result, panelStatus) {
   const lines = el('div', { class: 'balance-lines' });
   const tbody = el('tbody');
   const th = text => el('th', { attrs: { scope: 'col' } }, text);
+  // The load columns show only when the plan carries the figures (a broker before load was measured has none).
+  const bytesInTh = th(t('balance.col.bytesIn'));
+  const sizeTh = th(t('balance.col.size'));
   const table = el('table', { class: 'balance-brokers', hidden: true },
     el('caption', {}, t('balance.tableCaption')),
     el('thead', {}, el('tr', {}, th(t('balance.col.broker')), th(t('balance.col.role')),
-      th(t('balance.col.replicas')), th(t('balance.col.leaders')))),
+      th(t('balance.col.replicas')), th(t('balance.col.leaders')), bytesInTh, sizeTh)),
     tbody);
   const plan = el('pre', { class: 'balance-plan', hidden: true });
   result.replaceChildren(lines, el('div', { class: 'table-wrap' }, table), plan);
@@ -119,7 +122,11 @@ export function createBalanceForm(api, form, result, panelStatus) {
     setData(lines, 'kind', view.kind);
     tbody.replaceChildren(...view.brokers.map(b => el('tr', { class: b.changes ? 'changes' : '', data: { broker: b.id } },
       el('td', { class: 'num' }, b.id), el('td', {}, b.role), el('td', { class: 'num' }, b.replicas),
-      el('td', { class: 'num' }, b.leaders))));
+      el('td', { class: 'num' }, b.leaders),
+      el('td', { class: 'num', hidden: !view.bytesIn }, b.bytesIn),
+      el('td', { class: 'num', hidden: !view.sizes }, b.size))));
+    setHidden(bytesInTh, !view.bytesIn);
+    setHidden(sizeTh, !view.sizes);
     setHidden(table, view.brokers.length === 0);
     setText(plan, view.planText);
     setHidden(plan, view.planText === '');

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tributary.auth.RequestContexts;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.metadata.BalancePlan;
+import dev.tributary.server.BalanceProposal;
 import dev.tributary.server.BalanceService;
 import dev.tributary.server.MetadataCache;
 import jakarta.servlet.http.HttpServletRequest;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -56,7 +58,10 @@ class BalanceV3Controller {
       @JsonProperty("replicas_before") int replicasBefore,
       @JsonProperty("replicas_after") int replicasAfter,
       @JsonProperty("preferred_leaders_before") int preferredLeadersBefore,
-      @JsonProperty("preferred_leaders_after") int preferredLeadersAfter) {}
+      @JsonProperty("preferred_leaders_after") int preferredLeadersAfter,
+      @JsonProperty("bytes_in_per_sec_before") Double bytesInPerSecBefore,
+      @JsonProperty("bytes_in_per_sec_after") Double bytesInPerSecAfter,
+      @JsonProperty("size_bytes") Long sizeBytes) {}
 
   record Skipped(
       @JsonProperty("topic_name") String topicName,
@@ -93,21 +98,26 @@ class BalanceV3Controller {
       @JsonProperty("moves") List<Move> moves,
       @JsonProperty("brokers") List<BrokerLoad> brokers,
       @JsonProperty("skipped") List<Skipped> skipped,
+      @JsonProperty("bytes_in_known") boolean bytesInKnown,
+      @JsonProperty("load_missing_from") Set<Integer> loadMissingFrom,
       @JsonProperty("execution") Execution execution) {}
 
   /**
    * The plan for the cluster as it is now ({@code exclude}: brokers to empty), and the last run.
    */
   @GetMapping("/v3/clusters/{clusterId}/balance")
-  ResponseEntity<Balance> propose(
+  CompletableFuture<ResponseEntity<Balance>> propose(
       @PathVariable String clusterId,
       @RequestParam(name = "exclude", required = false) String exclude,
       HttpServletRequest http) {
     ApiRequests.requireCluster(broker, clusterId);
-    BalancePlan plan = balance.propose(contexts.of(http), brokerIds(exclude));
-    return ResponseEntity.ok()
-        .contentType(MediaType.APPLICATION_JSON)
-        .body(body(plan, balance.execution().orElse(null)));
+    return balance
+        .proposeAsync(contexts.of(http), brokerIds(exclude))
+        .thenApply(
+            proposal ->
+                ResponseEntity.ok()
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(body(proposal, balance.execution().orElse(null))));
   }
 
   /**
@@ -116,7 +126,7 @@ class BalanceV3Controller {
    * 202 with the plan and the execution as it starts; 409 40914 while one runs.
    */
   @PostMapping("/v3/clusters/{clusterId}/balance")
-  ResponseEntity<Balance> execute(
+  CompletableFuture<ResponseEntity<Balance>> execute(
       @PathVariable String clusterId,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest http) {
@@ -150,11 +160,13 @@ class BalanceV3Controller {
       }
       throttle = rate.longValue();
     }
-    BalanceService.ExecutionStatus started =
-        balance.execute(contexts.of(http), exclude, maxMoves, throttle);
-    return ResponseEntity.status(HttpStatus.ACCEPTED)
-        .contentType(MediaType.APPLICATION_JSON)
-        .body(body(started.plan(), started));
+    return balance
+        .executeAsync(contexts.of(http), exclude, maxMoves, throttle)
+        .thenApply(
+            started ->
+                ResponseEntity.status(HttpStatus.ACCEPTED)
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(body(started.proposal(), started)));
   }
 
   /** Stops this broker's running balance: 202 with where it stopped; 404 40412 if none runs. */
@@ -164,10 +176,12 @@ class BalanceV3Controller {
     BalanceService.ExecutionStatus stopped = balance.stop(contexts.of(http));
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .contentType(MediaType.APPLICATION_JSON)
-        .body(body(stopped.plan(), stopped));
+        .body(body(stopped.proposal(), stopped));
   }
 
-  private Balance body(BalancePlan plan, BalanceService.ExecutionStatus run) {
+  private Balance body(BalanceProposal proposal, BalanceService.ExecutionStatus run) {
+    BalancePlan plan = proposal.plan();
+    boolean rates = plan.bytesInGiven();
     return new Balance(
         "TributaryBalance",
         broker.clusterId(),
@@ -193,7 +207,10 @@ class BalanceV3Controller {
                         b.replicasBefore(),
                         b.replicasAfter(),
                         b.preferredLeadersBefore(),
-                        b.preferredLeadersAfter()))
+                        b.preferredLeadersAfter(),
+                        rates ? b.bytesInBefore() : null,
+                        rates ? b.bytesInAfter() : null,
+                        proposal.sizeBytes().get(b.brokerId())))
             .toList(),
         plan.skipped().stream()
             .map(
@@ -201,6 +218,8 @@ class BalanceV3Controller {
                     new Skipped(
                         s.partition().topic(), s.partition().partition(), s.replicas(), s.reason()))
             .toList(),
+        rates,
+        proposal.loadMissingFrom(),
         run == null ? null : execution(run));
   }
 

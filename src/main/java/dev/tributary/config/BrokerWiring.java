@@ -14,6 +14,7 @@ import dev.tributary.server.AdminService;
 import dev.tributary.server.AutoTopicCreator;
 import dev.tributary.server.BalanceService;
 import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.BrokerLoadService;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.BrokerStats;
 import dev.tributary.server.ControllerChannel;
@@ -24,6 +25,7 @@ import dev.tributary.server.LogDirsService;
 import dev.tributary.server.MetadataWaiters;
 import dev.tributary.server.OffsetsService;
 import dev.tributary.server.PartitionForwarder;
+import dev.tributary.server.PeerLoads;
 import dev.tributary.server.ProduceService;
 import dev.tributary.server.ProducerIdService;
 import dev.tributary.server.RecordProducer;
@@ -33,6 +35,7 @@ import dev.tributary.transport.http.HttpControllerChannel;
 import dev.tributary.transport.http.HttpGroupTransport;
 import dev.tributary.transport.http.HttpLeaderEndpoint;
 import dev.tributary.transport.http.HttpPartitionForwarder;
+import dev.tributary.transport.http.HttpPeerLoads;
 import dev.tributary.transport.http.PeerUrls;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;
@@ -219,6 +222,23 @@ class BrokerWiring {
         config.clusterSecret());
   }
 
+  /** The other brokers' load, for the balancer; the balancer stops waiting sooner than this. */
+  @Bean
+  PeerLoads peerLoads(
+      HttpClient tributaryHttpClient,
+      PeerUrls peerUrls,
+      BrokerServer broker,
+      BrokerConfig config,
+      JsonMapper json) {
+    return new HttpPeerLoads(
+        tributaryHttpClient,
+        peerUrls,
+        broker::brokerEndpoint,
+        json,
+        Duration.ofSeconds(5),
+        config.clusterSecret());
+  }
+
   // -------------------------------------------------------------------------------------------
   // the broker's services: what every protocol adapter calls
 
@@ -281,8 +301,25 @@ class BrokerWiring {
       BrokerServer broker,
       AdminService adminService,
       AccessControl access,
-      ExecutorScheduler scheduler) {
-    return new BalanceService(broker, adminService, access, scheduler, Time.SYSTEM);
+      ExecutorScheduler scheduler,
+      BrokerLoadService brokerLoadService,
+      PeerLoads peerLoads) {
+    return new BalanceService(
+        broker,
+        adminService,
+        access,
+        scheduler,
+        Time.SYSTEM,
+        brokerLoadService,
+        peerLoads,
+        BalanceService.DEFAULT_LOAD_TIMEOUT_MS);
+  }
+
+  /** This broker's load (log sizes, bytes-in), for its balancer and its peers'. */
+  @Bean
+  BrokerLoadService brokerLoadService(
+      BrokerServer broker, LogDirsService logDirsService, Time brokerTime) {
+    return new BrokerLoadService(broker, logDirsService, brokerTime);
   }
 
   @Bean

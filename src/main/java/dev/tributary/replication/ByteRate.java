@@ -7,7 +7,11 @@ package dev.tributary.replication;
  * window's length — never less than 10 s, so a first burst of up to ten seconds' worth passes
  * before the bound bites, as in Kafka.
  *
- * <p>Time is monotonic milliseconds, passed in. Thread-safe.
+ * <p>Also a plain meter: each partition's bytes-in on its leader, for the balancer ({@link
+ * Partition#bytesInPerSec}), unbounded.
+ *
+ * <p>Time is monotonic milliseconds, passed in. Thread-safe: one monitor per instance, so meters of
+ * different partitions never contend.
  */
 final class ByteRate {
   static final int SAMPLES = 11;
@@ -40,6 +44,13 @@ final class ByteRate {
     }
     roll(nowMs);
     bytes[current] += count;
+  }
+
+  /** Forgets every sample, as if made now (a partition whose leadership here ended). */
+  synchronized void reset() {
+    java.util.Arrays.fill(starts, Long.MIN_VALUE);
+    java.util.Arrays.fill(bytes, 0);
+    current = 0;
   }
 
   /** True while the measured rate is above the bound (never for an unbounded rate). */

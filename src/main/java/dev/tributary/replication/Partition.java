@@ -57,6 +57,9 @@ public final class Partition {
   /** Record traces armed here while leading; told of appends, follower fetches and HW moves. */
   private final PartitionTraces traces = new PartitionTraces();
 
+  /** Bytes appended by produce while leading (the balancer's bytes-in); emptied when that ends. */
+  private final ByteRate bytesIn = new ByteRate();
+
   /** Replicas, committed ISR, followers, pending change. Guarded by {@code lock}. */
   private final IsrState isrState;
 
@@ -159,6 +162,7 @@ public final class Partition {
     synchronized (lock) {
       changed = leader || leaderId != this.leaderId || leaderEpoch != this.leaderEpoch;
       if (leader) {
+        bytesIn.reset();
         failed =
             waiters.failAll(
                 "Broker %d no longer leads %s; broker %d does in leader epoch %d"
@@ -182,6 +186,7 @@ public final class Partition {
     Runnable failed;
     synchronized (lock) {
       leader = false;
+      bytesIn.reset();
       isrState.stopLeading();
       failed = waiters.failAll("Broker " + localBrokerId + " no longer leads " + topicPartition);
     }
@@ -237,6 +242,28 @@ public final class Partition {
 
   /** The result of an append: what the log assigned, and a future for the requested acks. */
   public record AppendResult(LogAppendInfo info, CompletableFuture<Void> acked) {}
+
+  /**
+   * Counts {@code sizeInBytes} appended by a produce at {@code nowMs} (monotonic) towards this
+   * leader's bytes-in; ignored unless this broker leads. Cheap: no allocation, only this
+   * partition's own meter's monitor (never the partition lock).
+   */
+  public void recordBytesIn(int sizeInBytes, long nowMs) {
+    if (leader) {
+      bytesIn.record(sizeInBytes, nowMs);
+    }
+  }
+
+  /**
+   * Bytes appended by produce per second over the last ~10 s (Kafka's 11 one-second samples) while
+   * this broker leads; empty while it does not, so a partition that stops being led here stops
+   * reporting, and one led again starts from nothing.
+   */
+  public java.util.OptionalDouble bytesInPerSec(long nowMs) {
+    return leader
+        ? java.util.OptionalDouble.of(bytesIn.rate(nowMs))
+        : java.util.OptionalDouble.empty();
+  }
 
   // -------------------------------------------------------------------------------------------
   // leader: fetch and offset queries

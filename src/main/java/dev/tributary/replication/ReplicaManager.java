@@ -336,11 +336,13 @@ public final class ReplicaManager {
       Map<TopicPartition, ByteBuffer> entriesPerPartition, Acks acks, long timeoutMs) {
     Map<TopicPartition, ProducePartitionResult> results = new LinkedHashMap<>();
     Map<TopicPartition, Partition.AppendResult> waiting = new LinkedHashMap<>();
+    long nowMs = time.monotonicMs(); // one clock read per request, for every partition's bytes-in
     for (Map.Entry<TopicPartition, ByteBuffer> entry : entriesPerPartition.entrySet()) {
       TopicPartition tp = entry.getKey();
       try {
-        Partition.AppendResult appended =
-            leaderPartition(tp).appendRecordsAsLeader(entry.getValue(), acks);
+        Partition partition = leaderPartition(tp);
+        Partition.AppendResult appended = partition.appendRecordsAsLeader(entry.getValue(), acks);
+        partition.recordBytesIn(appended.info().sizeInBytes(), nowMs);
         ProducePartitionResult now = DelayedProduce.settled(appended);
         if (now != null) {
           results.put(tp, now);

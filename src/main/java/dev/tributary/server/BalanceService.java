@@ -22,6 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,24 +47,51 @@ public final class BalanceService {
   private static final int MAX_ATTEMPTS = 5;
   public static final int DEFAULT_MAX_CONCURRENT_MOVES = 2;
 
+  /** How long a plan waits for the brokers' load figures before it goes on without the late. */
+  public static final long DEFAULT_LOAD_TIMEOUT_MS = 2_000;
+
   private final RunningBroker broker;
   private final AdminService admin;
   private final AccessControl access;
   private final Scheduler scheduler;
   private final Time time;
+
+  /** Where the brokers' load comes from; null: none is gathered, plans even out counts only. */
+  private final ClusterLoads loads;
+
   private Execution execution;
 
+  /** A balancer that weighs no load: its plans even out replica and leader counts only. */
   public BalanceService(
       RunningBroker broker,
       AdminService admin,
       AccessControl access,
       Scheduler scheduler,
       Time time) {
+    this(broker, admin, access, scheduler, time, null, PeerLoads.NONE, DEFAULT_LOAD_TIMEOUT_MS);
+  }
+
+  /**
+   * A balancer that weighs measured load: before each plan it gathers this broker's ({@code
+   * localLoad}) and every other unfenced broker's ({@code peers}) figures, waiting at most {@code
+   * loadTimeoutMs} (docs/adr/0026-built-in-balancer.md, amended 2026-12-04).
+   */
+  public BalanceService(
+      RunningBroker broker,
+      AdminService admin,
+      AccessControl access,
+      Scheduler scheduler,
+      Time time,
+      BrokerLoadService localLoad,
+      PeerLoads peers,
+      long loadTimeoutMs) {
     this.broker = broker;
     this.admin = admin;
     this.access = access;
     this.scheduler = scheduler;
     this.time = time;
+    this.loads =
+        localLoad == null ? null : new ClusterLoads(localLoad, peers, scheduler, loadTimeoutMs);
   }
 
   /**
@@ -70,8 +100,18 @@ public final class BalanceService {
    * distinct racks when every such broker has a rack ({@link #racks}). Needs READ on the cluster.
    */
   public BalancePlan propose(RequestContext context, Set<Integer> excluded) {
+    return join(proposeAsync(context, excluded)).plan();
+  }
+
+  /**
+   * As {@link #propose}, weighing the load gathered from the brokers first (no thread waits for
+   * them). Refusals (the ACL, an unknown excluded broker) are thrown at once.
+   */
+  public CompletableFuture<BalanceProposal> proposeAsync(
+      RequestContext context, Set<Integer> excluded) {
     access.require(context, AclOperation.READ, ResourceType.CLUSTER, AccessControl.clusterName());
-    return plan(excluded);
+    Set<Integer> exclude = Set.copyOf(excluded);
+    return gather(checkExcluded(exclude)).thenApply(gathered -> plan(exclude, gathered));
   }
 
   /**
@@ -81,7 +121,7 @@ public final class BalanceService {
    *
    * @throws ErrorCodeException REASSIGNMENT_IN_PROGRESS while another balance runs here
    */
-  public synchronized ExecutionStatus execute(
+  public ExecutionStatus execute(
       RequestContext context, Set<Integer> excluded, int maxConcurrentMoves) {
     return execute(context, excluded, maxConcurrentMoves, 0);
   }
@@ -91,7 +131,20 @@ public final class BalanceService {
    * moves copy under replication throttles at that rate ({@link BalanceThrottles}), set before the
    * first move starts and removed when the run ends.
    */
-  public synchronized ExecutionStatus execute(
+  public ExecutionStatus execute(
+      RequestContext context,
+      Set<Integer> excluded,
+      int maxConcurrentMoves,
+      long throttleBytesPerSecond) {
+    return join(executeAsync(context, excluded, maxConcurrentMoves, throttleBytesPerSecond));
+  }
+
+  /**
+   * As {@link #execute(RequestContext, Set, int, long)}, planning with the load gathered from the
+   * brokers first (no thread waits for them). Refusals are thrown at once; the future fails only
+   * with REASSIGNMENT_IN_PROGRESS when another balance started here meanwhile.
+   */
+  public CompletableFuture<ExecutionStatus> executeAsync(
       RequestContext context,
       Set<Integer> excluded,
       int maxConcurrentMoves,
@@ -106,6 +159,15 @@ public final class BalanceService {
           "throttle_bytes_per_second must be at least 0 (0: no throttle), not "
               + throttleBytesPerSecond);
     }
+    requireNoneRunning();
+    Set<Integer> exclude = Set.copyOf(excluded);
+    return gather(checkExcluded(exclude))
+        .thenApply(
+            gathered ->
+                start(context, exclude, maxConcurrentMoves, throttleBytesPerSecond, gathered));
+  }
+
+  private synchronized void requireNoneRunning() {
     if (execution != null && execution.state == State.RUNNING) {
       throw new ErrorCodeException(
           Errors.REASSIGNMENT_IN_PROGRESS,
@@ -117,10 +179,20 @@ public final class BalanceService {
               + execution.plan.moves().size()
               + " moves done); wait for it to finish");
     }
-    BalancePlan plan = plan(excluded);
+  }
+
+  private synchronized ExecutionStatus start(
+      RequestContext context,
+      Set<Integer> excluded,
+      int maxConcurrentMoves,
+      long throttleBytesPerSecond,
+      ClusterLoads.Gathered gathered) {
+    requireNoneRunning(); // one may have started while the load was gathered
+    BalanceProposal proposal = plan(excluded, gathered);
+    BalancePlan plan = proposal.plan();
     Execution run =
         new Execution(
-            context, plan, Set.copyOf(excluded), maxConcurrentMoves, throttleBytesPerSecond, now());
+            context, proposal, excluded, maxConcurrentMoves, throttleBytesPerSecond, now());
     execution = run;
     logger.info(
         "Balance started: {} move(s), {} replica(s) to copy, excluding {}{}",
@@ -174,7 +246,8 @@ public final class BalanceService {
     return Optional.ofNullable(execution).map(Execution::status);
   }
 
-  private BalancePlan plan(Set<Integer> excluded) {
+  /** The image now, once every excluded broker is found registered in it. */
+  private MetadataImage checkExcluded(Set<Integer> excluded) {
     MetadataImage image = broker.replicaManager().metadataImage();
     for (int id : excluded) {
       if (image.broker(id).isEmpty()) {
@@ -182,8 +255,40 @@ public final class BalanceService {
             "Broker " + id + " is not registered; registered: " + image.brokers().keySet());
       }
     }
-    return BalancePlanner.plan(
-        image, BalanceOptions.NONE.withExcluded(excluded).withRacks(racks(image, excluded)));
+    return image;
+  }
+
+  /** The load of this broker and every unfenced one in {@code image}; none without sources. */
+  private CompletableFuture<ClusterLoads.Gathered> gather(MetadataImage image) {
+    if (loads == null) {
+      return CompletableFuture.completedFuture(ClusterLoads.NONE);
+    }
+    Set<Integer> ids = new TreeSet<>(image.unfencedBrokerIds());
+    ids.add(broker.brokerId());
+    return loads.gather(broker.brokerId(), ids);
+  }
+
+  /** Plans over the image as it is now (the load took a while), weighing what was gathered. */
+  private BalanceProposal plan(Set<Integer> excluded, ClusterLoads.Gathered gathered) {
+    MetadataImage image = checkExcluded(excluded);
+    BalanceOptions options =
+        BalanceOptions.NONE.withExcluded(excluded).withRacks(racks(image, excluded));
+    if (!gathered.reports().isEmpty()) {
+      options = ClusterLoads.weigh(options, image, gathered.reports());
+    }
+    return BalanceProposal.of(BalancePlanner.plan(image, options), gathered);
+  }
+
+  /** The result of a future of this service's, its refusal thrown as it was. */
+  private static <T> T join(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
   }
 
   /**
@@ -429,11 +534,13 @@ public final class BalanceService {
       Map<TopicPartition, String> failed,
       long startedAtMs,
       long finishedAtMs,
-      long throttleBytesPerSecond) {}
+      long throttleBytesPerSecond,
+      BalanceProposal proposal) {}
 
   /** The mutable state of one execution; guarded by the service. */
   private static final class Execution {
     final RequestContext context;
+    final BalanceProposal proposal;
     final BalancePlan plan;
     final Set<Integer> excluded;
     final int maxConcurrentMoves;
@@ -464,13 +571,14 @@ public final class BalanceService {
 
     Execution(
         RequestContext context,
-        BalancePlan plan,
+        BalanceProposal proposal,
         Set<Integer> excluded,
         int maxConcurrentMoves,
         long throttleBytesPerSecond,
         long startedAtMs) {
       this.context = context;
-      this.plan = plan;
+      this.proposal = proposal;
+      this.plan = proposal.plan();
       this.excluded = excluded;
       this.maxConcurrentMoves = maxConcurrentMoves;
       this.throttleBytesPerSecond = throttleBytesPerSecond;
@@ -495,7 +603,8 @@ public final class BalanceService {
           java.util.Collections.unmodifiableMap(new LinkedHashMap<>(failed)),
           startedAtMs,
           finishedAtMs,
-          throttleBytesPerSecond);
+          throttleBytesPerSecond,
+          proposal);
     }
   }
 }

@@ -89,6 +89,19 @@ public final class LogDirsService {
       logger.error("Could not read the file store of log directory {}", path, e);
       return new LogDir(path, Errors.UNKNOWN_SERVER_ERROR, 0, 0, List.of());
     }
+    return new LogDir(path, Errors.NONE, totalBytes, usableBytes, replicaLogs(partitions));
+  }
+
+  /**
+   * The logs of the replicas of {@code partitions} hosted here (every hosted one when null), by
+   * topic then partition; none while the log directory is offline. No ACL check: for this broker's
+   * own services (the balancer's load, {@link BrokerLoadService}); clients go through {@link
+   * #describe}.
+   */
+  public List<ReplicaLog> replicaLogs(Set<TopicPartition> partitions) {
+    if (offline.getAsBoolean()) {
+      return List.of();
+    }
     List<ReplicaLog> replicas = new ArrayList<>();
     for (Partition partition : broker.replicaManager().partitions()) {
       TopicPartition tp = partition.topicPartition();
@@ -103,7 +116,7 @@ public final class LogDirsService {
     replicas.sort(
         Comparator.comparing((ReplicaLog r) -> r.topicPartition().topic())
             .thenComparingInt(r -> r.topicPartition().partition()));
-    return new LogDir(path, Errors.NONE, totalBytes, usableBytes, List.copyOf(replicas));
+    return List.copyOf(replicas);
   }
 
   /** A file store larger than {@link Long#MAX_VALUE} bytes reports a negative size. */

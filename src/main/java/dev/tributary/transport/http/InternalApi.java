@@ -64,6 +64,12 @@ public final class InternalApi {
   public static final String PRODUCE_MEDIA_TYPE = "application/x-tributary-produce";
 
   /**
+   * A broker's own load for another's balancer, broker to broker: GET answers JSON ({@link
+   * BrokerLoadWire}).
+   */
+  public static final String BROKER_LOAD = "/internal/v1/broker/load";
+
+  /**
    * Error codes the client turns back into specific exceptions (the rest pass through as they are).
    */
   public static final int NOT_CONTROLLER = 42102;
