@@ -32,6 +32,11 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
                                      its monotonic clock runs on, so ISR lag, sessions and timeouts are unmoved,
                                      while record timestamps and retention follow its wall clock. Without
                                      DURATION, print the skew. Needs the dashboard's fault actions (start sets them)
+  slow-disk ID [MS]                  make every log write and fsync of broker ID take MS ms longer (0..10000; 0
+                                     heals), as on a saturated or failing disk: as a follower it falls behind and
+                                     leaves the ISR after replica.lag.time.max.ms, then returns once healed; as a
+                                     leader it slows acks=all produces, losing nothing. Without MS, print the delay.
+                                     Needs the dashboard's fault actions (start sets them)
   isolate ID [--from ID,ID]          (hosts cluster) drop every packet between broker ID and everyone, clients
                                      included, or only the brokers named (clients still reach it); the
                                      controller fences it once its session expires
@@ -126,6 +131,10 @@ usage_zh() {
                                      如同一台时钟不准或被跳调的主机；它的单调时钟照常走，所以 ISR 滞后、会话和超时
                                      不受影响，而消息时间戳和保留策略跟随它的挂钟。不带时长时打印当前偏移。需要仪表盘的
                                      故障操作（start 会打开）
+  slow-disk ID [毫秒]                让 broker ID 的每次日志写入和 fsync 都多花这么多毫秒（0..10000，0 表示恢复），如同
+                                     一块饱和或将坏的磁盘：作为 follower 它会落后，超过 replica.lag.time.max.ms 后离开
+                                     ISR，恢复后追上并重新加入；作为 leader 它让 acks=all 的写入变慢，但不丢数据。
+                                     不带毫秒数时打印当前延迟。需要仪表盘的故障操作（start 会打开）
   isolate ID [--from ID,ID]          （hosts 集群）丢弃 broker ID 与所有人（包括客户端）之间的全部数据包，或只切断
                                      与所列 broker 之间的（客户端仍能访问它）；其会话超时后 controller 将其隔离（fence）
   heal                               （hosts 集群）恢复所有链路

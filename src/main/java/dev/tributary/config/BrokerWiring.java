@@ -4,6 +4,7 @@ import dev.tributary.common.Time;
 import dev.tributary.group.GroupCoordinatorConfig;
 import dev.tributary.kafka.KafkaListener;
 import dev.tributary.kafka.security.ListenerSecurity;
+import dev.tributary.log.SlowDisk;
 import dev.tributary.metadata.AdvertisedListener;
 import dev.tributary.metadata.AdvertisedListener.SecurityProtocol;
 import dev.tributary.quota.ClientQuotaManager;
@@ -166,7 +167,8 @@ class BrokerWiring {
       HttpClient tributaryHttpClient,
       ClusterTls clusterTls,
       JsonMapper json,
-      Time brokerTime) {
+      Time brokerTime,
+      SlowDisk brokerDisk) {
     ControllerChannel remote =
         new HttpControllerChannel(
             tributaryHttpClient,
@@ -192,7 +194,8 @@ class BrokerWiring {
             tributaryDelayedCompletions,
             brokerConfig -> MetadataQuorums.open(brokerConfig, clusterTls.raftTls()),
             remote,
-            leaders);
+            leaders,
+            brokerDisk);
     return self[0];
   }
 

@@ -105,6 +105,12 @@ final class LocalLog {
   /** Told of each roll under the lock: the owner snapshots its producer state there. */
   private final RollListener rollListener;
 
+  /**
+   * The broker's disk, slowed on purpose in tests and the demo; see {@link SlowDisk} for the hot
+   * path's cost (one volatile read per append when healthy).
+   */
+  private final SlowDisk disk;
+
   /** Called when a new active segment starts at {@code baseOffset} (= the log end offset). */
   interface RollListener {
     void onRoll(long baseOffset) throws IOException;
@@ -118,8 +124,10 @@ final class LocalLog {
       long nowMs,
       LogLock lock,
       LongSupplier logStartOffset,
-      RollListener rollListener) {
+      RollListener rollListener,
+      SlowDisk disk) {
     this.dir = dir;
+    this.disk = disk;
     this.rollListener = rollListener;
     this.topicPartition = tp;
     this.config = config;
@@ -173,10 +181,17 @@ final class LocalLog {
    * becomes visible.
    */
   void append(ByteBuffer records, long lastOffset, long nowMs) {
-    LogSegment segment = maybeRoll(records.remaining(), lastOffset, nowMs);
+    long diskDelayMs = disk.delayMs(); // the append's one read of it: 0 unless a fault is injected
+    LogSegment segment = maybeRoll(records.remaining(), lastOffset, nowMs, diskDelayMs);
     int sizeBefore = segment.size();
     long newLogEndOffset = lastOffset + 1;
     boolean flush = newLogEndOffset - recoveryPoint >= config.flushMessages();
+    // Both waits of a slow disk come before the first byte is written, so that an interrupted
+    // wait leaves nothing to roll back; the writer is blocked as long either way.
+    disk.stall(diskDelayMs);
+    if (flush) {
+      disk.stall(diskDelayMs);
+    }
     try {
       segment.append(records, nowMs);
       if (flush) {
@@ -255,9 +270,11 @@ final class LocalLog {
     }
   }
 
-  private LogSegment maybeRoll(int messagesSize, long maxOffset, long nowMs) {
+  private LogSegment maybeRoll(int messagesSize, long maxOffset, long nowMs, long diskDelayMs) {
     LogSegment active = segments.active();
-    return active.shouldRoll(messagesSize, maxOffset, nowMs, config) ? roll(nowMs) : active;
+    return active.shouldRoll(messagesSize, maxOffset, nowMs, config)
+        ? roll(nowMs, diskDelayMs)
+        : active;
   }
 
   /**
@@ -267,6 +284,12 @@ final class LocalLog {
    * producer snapshot at the new base offset is made durable with the new segment).
    */
   LogSegment roll(long nowMs) {
+    return roll(nowMs, disk.delayMs());
+  }
+
+  /** {@link #roll(long)} with the slow disk's delay already read by the append that rolls. */
+  private LogSegment roll(long nowMs, long diskDelayMs) {
+    disk.stall(diskDelayMs); // the previous segment's fsync, before anything changes
     LogSegment previous = segments.active();
     long newBaseOffset = logEndOffset;
     try {
@@ -288,6 +311,7 @@ final class LocalLog {
   void flush(long nowMs) {
     long upTo = logEndOffset;
     if (upTo > recoveryPoint) {
+      disk.stall(disk.delayMs()); // before the fsync: an interrupted wait changes nothing
       try {
         segments.flushFrom(recoveryPoint);
       } catch (IOException | LogStorageException e) {

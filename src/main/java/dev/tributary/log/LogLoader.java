@@ -55,8 +55,8 @@ final class LogLoader {
 
   /**
    * See {@link PartitionLog#open(Path, dev.tributary.common.TopicPartition, LogConfig, long, long,
-   * boolean, dev.tributary.common.Time, LogDirFailureChannel)}: loads the segments, then brings the
-   * log's epoch cache in line with them and rebuilds its producer state ({@link
+   * boolean, dev.tributary.common.Time, LogDirFailureChannel, SlowDisk)}: loads the segments, then
+   * brings the log's epoch cache in line with them and rebuilds its producer state ({@link
    * ProducerStateManager#recover}).
    */
   static PartitionLog open(
@@ -67,7 +67,8 @@ final class LogLoader {
       long logStartOffset,
       boolean hadCleanShutdown,
       dev.tributary.common.Time time,
-      LogDirFailureChannel failures) {
+      LogDirFailureChannel failures,
+      SlowDisk disk) {
     Path logDir = dir.toAbsolutePath().getParent();
     if (failures.isOffline(logDir)) {
       throw LogLock.offline(failures, logDir, "opening " + tp);
@@ -77,7 +78,7 @@ final class LogLoader {
       LeaderEpochCache epochs = LeaderEpochCache.load(dir);
       ProducerStateManager producers = ProducerStateManager.open(dir, tp);
       PartitionLog log =
-          new PartitionLog(dir, tp, config, time, loaded, epochs, producers, failures);
+          new PartitionLog(dir, tp, config, time, loaded, epochs, producers, failures, disk);
       // Not published yet: nothing else can touch the log while these read it.
       long start = log.logStartOffset();
       long end = log.logEndOffset();

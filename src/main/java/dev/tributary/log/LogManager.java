@@ -79,6 +79,9 @@ public final class LogManager {
   /** Where every I/O failure under {@code dataDir} is reported; see the class doc. */
   private final LogDirFailureChannel failures;
 
+  /** The broker's disk, shared by every log here; slowed only as an injected fault. */
+  private final SlowDisk disk;
+
   public LogManager(Path dataDir, Time time) {
     this(dataDir, time, Runnable::run);
   }
@@ -109,8 +112,23 @@ public final class LogManager {
       Executor deletionExecutor,
       LogCleaner.Config cleanerConfig,
       LogDirFailureChannel failures) {
+    this(dataDir, time, deletionExecutor, cleanerConfig, failures, new SlowDisk());
+  }
+
+  /**
+   * @param disk slows every log's writes and fsyncs when a test or the demo asks ({@link
+   *     SlowDisk}); the broker's one instance
+   */
+  public LogManager(
+      Path dataDir,
+      Time time,
+      Executor deletionExecutor,
+      LogCleaner.Config cleanerConfig,
+      LogDirFailureChannel failures,
+      SlowDisk disk) {
     this.dataDir = dataDir;
     this.failures = failures;
+    this.disk = disk;
     this.time = time;
     this.deletionExecutor = deletionExecutor;
     this.recoveryPointCheckpoint =
@@ -314,7 +332,8 @@ public final class LogManager {
             logStartOffsets.getOrDefault(tp, 0L),
             hadCleanShutdown,
             time,
-            failures);
+            failures,
+            disk);
     logs.put(tp, log);
   }
 
@@ -345,7 +364,7 @@ public final class LogManager {
         tp,
         key ->
             PartitionLog.open(
-                dataDir.resolve(key.dirName()), key, config, 0, 0, true, time, failures));
+                dataDir.resolve(key.dirName()), key, config, 0, 0, true, time, failures, disk));
   }
 
   /**

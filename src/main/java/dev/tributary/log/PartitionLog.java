@@ -102,7 +102,8 @@ public final class PartitionLog implements AutoCloseable {
       LogLoader.Loaded loaded,
       LeaderEpochCache epochs,
       ProducerStateManager producerState,
-      LogDirFailureChannel failures) {
+      LogDirFailureChannel failures,
+      SlowDisk disk) {
     this.topicPartition = tp;
     this.time = time;
     this.lock = new LogLock(tp, dir.toAbsolutePath().getParent(), failures);
@@ -118,7 +119,8 @@ public final class PartitionLog implements AutoCloseable {
             time.milliseconds(),
             lock,
             this::logStartOffset,
-            producerState::takeSnapshot);
+            producerState::takeSnapshot,
+            disk);
     this.cleaning = new LogCleaning(lock, local, this::logStartOffset, () -> retentionBoundOffset);
     this.appender = new LogAppender(tp, time, local, epochs, producerState);
   }
@@ -151,13 +153,16 @@ public final class PartitionLog implements AutoCloseable {
       boolean hadCleanShutdown,
       Time time) {
     LogDirFailureChannel own = new LogDirFailureChannel();
-    return open(dir, tp, config, recoveryPoint, logStartOffset, hadCleanShutdown, time, own);
+    SlowDisk healthy = new SlowDisk();
+    return open(
+        dir, tp, config, recoveryPoint, logStartOffset, hadCleanShutdown, time, own, healthy);
   }
 
   /**
    * As {@link #open(Path, TopicPartition, LogConfig, long, long, boolean, Time)}, reporting I/O
-   * failures to {@code failures} (the {@link LogManager}'s channel). A log in an offline directory
-   * is not opened.
+   * failures to {@code failures} (the {@link LogManager}'s channel), its writes and fsyncs slowed
+   * by {@code disk} (the broker's, see {@link SlowDisk}). A log in an offline directory is not
+   * opened.
    *
    * @throws KafkaStorageException if the directory is offline, or loading hit an I/O error (which
    *     takes it offline)
@@ -170,9 +175,10 @@ public final class PartitionLog implements AutoCloseable {
       long logStartOffset,
       boolean hadCleanShutdown,
       Time time,
-      LogDirFailureChannel failures) {
+      LogDirFailureChannel failures,
+      SlowDisk disk) {
     return LogLoader.open(
-        dir, tp, config, recoveryPoint, logStartOffset, hadCleanShutdown, time, failures);
+        dir, tp, config, recoveryPoint, logStartOffset, hadCleanShutdown, time, failures, disk);
   }
 
   /** Whole batches from {@code offset} (up to 1 MiB): how recovery and rebuilds walk the log. */

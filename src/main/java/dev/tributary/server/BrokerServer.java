@@ -9,6 +9,7 @@ import dev.tributary.log.LogCleaner;
 import dev.tributary.log.LogConfig;
 import dev.tributary.log.LogDirFailureChannel;
 import dev.tributary.log.LogManager;
+import dev.tributary.log.SlowDisk;
 import dev.tributary.metadata.Controller;
 import dev.tributary.metadata.MetadataImage;
 import dev.tributary.metadata.MetadataQuorum;
@@ -63,6 +64,9 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
   private final Function<BrokerConfig, MetadataQuorum> quorumFactory;
   private final ControllerChannel remoteChannel;
   private final LeaderEndpoint leaderEndpoint;
+
+  /** This broker's disk, handed to its logs; slowed only as an injected fault. */
+  private final SlowDisk disk;
 
   /** ISR changes and unreachable-broker reports to the controller, off the hot threads. */
   private final ControllerRequests controllerRequests;
@@ -129,7 +133,34 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
       Function<BrokerConfig, MetadataQuorum> quorumFactory,
       ControllerChannel remoteChannel,
       LeaderEndpoint leaderEndpoint) {
+    this(
+        config,
+        time,
+        random,
+        scheduler,
+        delayedCompletionExecutor,
+        quorumFactory,
+        remoteChannel,
+        leaderEndpoint,
+        new SlowDisk());
+  }
+
+  /**
+   * As the other constructor, with the broker's {@link SlowDisk} from the wiring, so that the
+   * dashboard's fault action can slow this broker's log writes.
+   */
+  public BrokerServer(
+      BrokerConfig config,
+      Time time,
+      Random random,
+      Scheduler scheduler,
+      Executor delayedCompletionExecutor,
+      Function<BrokerConfig, MetadataQuorum> quorumFactory,
+      ControllerChannel remoteChannel,
+      LeaderEndpoint leaderEndpoint,
+      SlowDisk disk) {
     this.config = config;
+    this.disk = disk;
     this.time = time;
     this.random = random;
     this.scheduler = scheduler;
@@ -188,7 +219,8 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
     LogDirFailureChannel failures = new LogDirFailureChannel();
     failures.addListener(offline -> onLogDirOffline());
     logManager =
-        new LogManager(config.logDir(), time, logDeleter, LogCleaner.Config.defaults(), failures);
+        new LogManager(
+            config.logDir(), time, logDeleter, LogCleaner.Config.defaults(), failures, disk);
     logManager.loadLogs(
         tp ->
             image

@@ -6,7 +6,7 @@ import org.springframework.http.ResponseEntity;
 
 /**
  * The refusals every dashboard fault action shares (the buttons, the network faults, the clock
- * skew), in the API's error shape.
+ * skew, the slow disk), in the API's error shape.
  */
 final class FaultActionRefusals {
   private FaultActionRefusals() {}

@@ -378,7 +378,7 @@ class HostsClusterIT {
 
   /**
    * A seeded random soak of network faults ({@link NetworkNemesis}: partitions, bridges, one-way
-   * and lossy links, kills and pauses) under an {@code acks=all} load, for {@code
+   * and lossy links, kills and pauses, a slow disk) under an {@code acks=all} load, for {@code
    * -Dtributary.chaos.seconds} (10 by default; {@code ./tributary chaos --network --minutes N} for
    * longer), then heal, full ISR, and the checker: nothing acknowledged lost, no divergent copy.
    */
@@ -404,7 +404,7 @@ class HostsClusterIT {
     try (ProducerLoad load =
         ProducerLoad.start(cluster, client, history, topic, partitions, seed)) {
       faults =
-          new NetworkNemesis(network, cluster, seed)
+          new NetworkNemesis(network, cluster, client, seed)
               .run(
                   seconds,
                   fault -> {

@@ -2,6 +2,9 @@ package dev.tributary.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -22,27 +25,40 @@ import java.util.function.Consumer;
  *   <li>a one-way link (packets from it to one peer dropped);
  *   <li>a lossy link (30–70 % of its packets to one peer dropped, TCP retransmits);
  *   <li>SIGKILL then restart, SIGTERM (a controlled shutdown) then restart, or SIGSTOP then
- *       SIGCONT.
+ *       SIGCONT;
+ *   <li>a slow disk: every log write and fsync of the broker 50–400 ms longer, through the
+ *       dashboard's fault action {@code /dashboard/actions/brokers/{id}/disk}, then healed (0).
  * </ul>
  *
  * Each lasts 1–4 s (kills: down up to 3 s, plus the restart), with 0.5–2 s between faults. The
- * schedule depends only on the seed; the cluster's answers and their timing do not.
+ * schedule depends only on the seed; the cluster's answers and their timing do not. (Adding the
+ * slow disk changed the schedule a seed gives: seeds from before it replay other faults.)
  */
 final class NetworkNemesis {
   private final TestNetwork network;
   private final TestCluster cluster;
+  private final ClusterClient client;
   private final Random random;
   private final List<String> faults = new ArrayList<>();
 
-  NetworkNemesis(TestNetwork network, TestCluster cluster, long seed) {
+  /** The broker whose disk is slow now, or 0; healed in {@link #run}'s end if a fault failed. */
+  private int slowDisk;
+
+  /**
+   * @param client sets the slow disk through the dashboard (the cluster needs {@code
+   *     tributary.dashboard.fault-actions=true})
+   */
+  NetworkNemesis(TestNetwork network, TestCluster cluster, ClusterClient client, long seed) {
     this.network = network;
     this.cluster = cluster;
+    this.client = client;
     this.random = new Random(seed);
   }
 
   /**
    * Runs faults until {@code seconds} have passed (the last may end a few seconds later), then
-   * heals every link and starts or resumes every broker; {@code afterEach} gets each fault's line.
+   * heals every link and disk and starts or resumes every broker; {@code afterEach} gets each
+   * fault's line.
    */
   List<String> run(long seconds, Consumer<String> afterEach) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -54,7 +70,7 @@ final class NetworkNemesis {
         int peer = 1 + (victim + random.nextInt(brokers - 1)) % brokers; // any other broker
         long lastsMs = 1_000 + random.nextInt(3_001);
         long start = System.nanoTime();
-        String what = inject(random.nextInt(7), victim, peer, lastsMs);
+        String what = inject(random.nextInt(8), victim, peer, lastsMs);
         String line =
             String.format("%s (%d ms in all)", what, (System.nanoTime() - start) / 1_000_000);
         faults.add(line);
@@ -63,6 +79,14 @@ final class NetworkNemesis {
     } finally {
       network.heal();
       cluster.healAll();
+      if (slowDisk != 0) {
+        try {
+          setDiskDelay(slowDisk, 0); // a fault that failed midway
+        } catch (RuntimeException | AssertionError e) {
+          // Best effort, not to hide the failure under way: a broker that is down comes back with
+          // a healthy disk (the delay lives in memory only).
+        }
+      }
     }
     return List.copyOf(faults);
   }
@@ -122,6 +146,13 @@ final class NetworkNemesis {
         broker.start();
         return "broker " + victim + " SIGTERMed and restarted";
       }
+      case 7 -> {
+        long delayMs = 50 + random.nextInt(351);
+        setDiskDelay(victim, delayMs);
+        pace(lastsMs);
+        setDiskDelay(victim, 0);
+        return "broker " + victim + "'s disk " + delayMs + " ms slower for " + lastsMs + " ms";
+      }
       default -> {
         broker.pause();
         pace(lastsMs);
@@ -130,6 +161,31 @@ final class NetworkNemesis {
         return "broker " + victim + " SIGSTOPped for " + lastsMs + " ms";
       }
     }
+  }
+
+  /**
+   * Sets broker {@code brokerId}'s disk delay through the dashboard's fault action, asking the
+   * broker itself (every link is up between faults, so it answers).
+   */
+  private void setDiskDelay(int brokerId, long delayMs) {
+    HttpResponse<String> answer;
+    try {
+      answer =
+          client.send(
+              "POST",
+              cluster.get(brokerId),
+              "/dashboard/actions/brokers/" + brokerId + "/disk",
+              "{\"delay_ms\":" + delayMs + "}");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    assertThat(answer.statusCode())
+        .as("disk of broker %d: %s", brokerId, answer.body())
+        .isEqualTo(200);
+    slowDisk = delayMs == 0 ? 0 : brokerId;
   }
 
   /** Lets the schedule's time pass; never a wait for a condition. */
