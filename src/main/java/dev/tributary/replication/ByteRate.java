@@ -8,7 +8,7 @@ package dev.tributary.replication;
  * before the bound bites, as in Kafka.
  *
  * <p>Also a plain meter: each partition's bytes-in on its leader, for the balancer ({@link
- * Partition#bytesInPerSec}), unbounded.
+ * LeaderBytesIn}), unbounded.
  *
  * <p>Time is monotonic milliseconds, passed in. Thread-safe: one monitor per instance, so meters of
  * different partitions never contend.

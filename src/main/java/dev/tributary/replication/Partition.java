@@ -57,8 +57,8 @@ public final class Partition {
   /** Record traces armed here while leading; told of appends, follower fetches and HW moves. */
   private final PartitionTraces traces = new PartitionTraces();
 
-  /** Bytes appended by produce while leading (the balancer's bytes-in); emptied when that ends. */
-  private final ByteRate bytesIn = new ByteRate();
+  /** Bytes appended by produce while leading (the balancer's bytes-in). */
+  private final LeaderBytesIn bytesIn = new LeaderBytesIn();
 
   /** Replicas, committed ISR, followers, pending change. Guarded by {@code lock}. */
   private final IsrState isrState;
@@ -135,6 +135,7 @@ public final class Partition {
         this.leaderEpoch = leaderEpoch;
         this.leaderId = localBrokerId;
         this.leader = true;
+        bytesIn.start();
       }
       isrState.onLeaderMetadata(replicas, isr, partitionEpoch, newEpoch, nowMs);
       publishIsr(partitionEpoch);
@@ -162,7 +163,7 @@ public final class Partition {
     synchronized (lock) {
       changed = leader || leaderId != this.leaderId || leaderEpoch != this.leaderEpoch;
       if (leader) {
-        bytesIn.reset();
+        bytesIn.stop();
         failed =
             waiters.failAll(
                 "Broker %d no longer leads %s; broker %d does in leader epoch %d"
@@ -178,15 +179,12 @@ public final class Partition {
     return changed;
   }
 
-  /**
-   * The partition is being deleted, or the broker stops: fails every waiter with
-   * NOT_LEADER_OR_FOLLOWER.
-   */
+  /** Deleted, or the broker stops: every waiter fails with NOT_LEADER_OR_FOLLOWER. */
   public void resign() {
     Runnable failed;
     synchronized (lock) {
       leader = false;
-      bytesIn.reset();
+      bytesIn.stop();
       isrState.stopLeading();
       failed = waiters.failAll("Broker " + localBrokerId + " no longer leads " + topicPartition);
     }
@@ -243,26 +241,9 @@ public final class Partition {
   /** The result of an append: what the log assigned, and a future for the requested acks. */
   public record AppendResult(LogAppendInfo info, CompletableFuture<Void> acked) {}
 
-  /**
-   * Counts {@code sizeInBytes} appended by a produce at {@code nowMs} (monotonic) towards this
-   * leader's bytes-in; ignored unless this broker leads. Cheap: no allocation, only this
-   * partition's own meter's monitor (never the partition lock).
-   */
-  public void recordBytesIn(int sizeInBytes, long nowMs) {
-    if (leader) {
-      bytesIn.record(sizeInBytes, nowMs);
-    }
-  }
-
-  /**
-   * Bytes appended by produce per second over the last ~10 s (Kafka's 11 one-second samples) while
-   * this broker leads; empty while it does not, so a partition that stops being led here stops
-   * reporting, and one led again starts from nothing.
-   */
-  public java.util.OptionalDouble bytesInPerSec(long nowMs) {
-    return leader
-        ? java.util.OptionalDouble.of(bytesIn.rate(nowMs))
-        : java.util.OptionalDouble.empty();
+  /** This partition's bytes-in while this broker leads it; produce records into it. */
+  public LeaderBytesIn bytesIn() {
+    return bytesIn;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -290,18 +271,9 @@ public final class Partition {
       boolean minOneBatch,
       boolean followerEligible,
       long nowMs) {
-    return params.isFromFollower()
-        ? fetchAsFollowerOf(params, fetch, maxBytes, minOneBatch, followerEligible, nowMs)
-        : LeaderReads.fetchForConsumer(this, fetch, maxBytes, minOneBatch, params.fileSlices());
-  }
-
-  private FetchPartitionData fetchAsFollowerOf(
-      FetchParams params,
-      PartitionFetch fetch,
-      int maxBytes,
-      boolean minOneBatch,
-      boolean followerEligible,
-      long nowMs) {
+    if (!params.isFromFollower()) {
+      return LeaderReads.fetchForConsumer(this, fetch, maxBytes, minOneBatch, params.fileSlices());
+    }
     int replicaId = params.replicaId();
     long fetchOffset = fetch.fetchOffset();
     List<Runnable> completions;
@@ -388,18 +360,15 @@ public final class Partition {
   // -------------------------------------------------------------------------------------------
   // leader: the ISR and the high watermark
 
-  /**
-   * The periodic ISR check: see {@link IsrState#maybeShrink}; {@code nowMs} is the monotonic clock.
-   */
+  /** The periodic ISR check ({@link IsrState#maybeShrink}); {@code nowMs} is monotonic. */
   public void maybeShrinkIsr(long nowMs, long replicaLagTimeMaxMs) {
     AlterPartitionRequest request;
     synchronized (lock) {
-      if (!leader) {
-        return;
-      }
       request =
-          isrState.maybeShrink(
-              nowMs, replicaLagTimeMaxMs, log.logEndOffset(), leaderEpoch, partitionEpoch);
+          leader
+              ? isrState.maybeShrink(
+                  nowMs, replicaLagTimeMaxMs, log.logEndOffset(), leaderEpoch, partitionEpoch)
+              : null;
     }
     if (request != null) {
       send(request);

@@ -342,7 +342,7 @@ public final class ReplicaManager {
       try {
         Partition partition = leaderPartition(tp);
         Partition.AppendResult appended = partition.appendRecordsAsLeader(entry.getValue(), acks);
-        partition.recordBytesIn(appended.info().sizeInBytes(), nowMs);
+        partition.bytesIn().record(appended.info().sizeInBytes(), nowMs);
         ProducePartitionResult now = DelayedProduce.settled(appended);
         if (now != null) {
           results.put(tp, now);

@@ -10,9 +10,10 @@ import java.util.OptionalDouble;
 /**
  * This broker's load, as the balancer weighs it: every local replica's log size (as DescribeLogDirs
  * reports it, {@link LogDirsService#replicaLogs}) and, for every partition it leads, the bytes
- * appended by produce per second ({@link Partition#bytesInPerSec}). Protocol-neutral: the balancer
- * reads it here, and the other brokers' balancers over the internal API ({@link PeerLoads}). No ACL
- * check of its own: the balancer checks its caller, the internal endpoint the cluster secret.
+ * appended by produce per second ({@link dev.tributary.replication.LeaderBytesIn}).
+ * Protocol-neutral: the balancer reads it here, and the other brokers' balancers over the internal
+ * API ({@link PeerLoads}). No ACL check of its own: the balancer checks its caller, the internal
+ * endpoint the cluster secret.
  */
 public final class BrokerLoadService {
   private final RunningBroker broker;
@@ -37,7 +38,7 @@ public final class BrokerLoadService {
     Map<TopicPartition, Double> rates = new HashMap<>();
     long nowMs = time.monotonicMs();
     for (Partition partition : broker.replicaManager().partitions()) {
-      OptionalDouble rate = partition.bytesInPerSec(nowMs);
+      OptionalDouble rate = partition.bytesIn().perSecond(nowMs);
       if (rate.isPresent()) {
         rates.put(partition.topicPartition(), rate.getAsDouble());
       }

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The leader's bytes-in meter, the balancer's produce rate ({@link Partition#bytesInPerSec}): the
- * bytes of the batches produce appended, as stored, over Kafka's 11 one-second samples (never less
- * than 10 s), on the harness's manual clock.
+ * The leader's bytes-in meter, the balancer's produce rate ({@link LeaderBytesIn}): the bytes of
+ * the batches produce appended, as stored, over Kafka's 11 one-second samples (never less than 10
+ * s), on the harness's manual clock.
  */
 class PartitionBytesInTest {
   private static final TopicPartition TP = new TopicPartition("t", 0);
@@ -34,7 +34,7 @@ class PartitionBytesInTest {
   }
 
   private double bytesInPerSec() {
-    return harness.partition(TP).bytesInPerSec(harness.clock.monotonicMs()).orElseThrow();
+    return harness.partition(TP).bytesIn().perSecond(harness.clock.monotonicMs()).orElseThrow();
   }
 
   @Test
@@ -72,7 +72,7 @@ class PartitionBytesInTest {
     harness.append(TP, ReplicaHarness.batch("a", "b"));
 
     harness.move(TP, Placement.replicated(1, 2, 1));
-    assertThat(harness.partition(TP).bytesInPerSec(harness.clock.monotonicMs())).isEmpty();
+    assertThat(harness.partition(TP).bytesIn().perSecond(harness.clock.monotonicMs())).isEmpty();
 
     harness.move(TP, Placement.replicated(2, 1, 2));
     assertThat(bytesInPerSec()).as("what was measured in the earlier epoch is gone").isZero();
@@ -81,7 +81,7 @@ class PartitionBytesInTest {
   @Test
   void aFollowerRecordsNothingEvenWhenAskedTo() {
     harness.move(TP, Placement.replicated(1, 2, 1));
-    harness.partition(TP).recordBytesIn(1_000, harness.clock.monotonicMs());
+    harness.partition(TP).bytesIn().record(1_000, harness.clock.monotonicMs());
     harness.move(TP, Placement.replicated(2, 1, 2));
 
     assertThat(bytesInPerSec()).isZero();
