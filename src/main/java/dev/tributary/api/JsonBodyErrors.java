@@ -122,7 +122,7 @@ final class JsonBodyErrors {
     return quoted.find() ? " '" + quoted.group(1) + "'" : "";
   }
 
-  private static String where(TokenStreamLocation location) {
+  static String where(TokenStreamLocation location) {
     if (location == null || location.getLineNr() < 1) {
       return "";
     }
