@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The harness itself ({@link TestNetwork}), without brokers: three hosts, a listener in host 2's
  * namespace (a JDK single-file program, started through {@code ip netns exec}) and one in the root
  * namespace on the bridge; connections made from host 1 with bash's {@code /dev/tcp}. A fault must
- * make a connection time out, never be refused; heal must restore it; close must leave none of the
- * network's names behind.
+ * make a connection time out, never be refused; heal must restore it (and remove a slow link's
+ * qdisc); close must leave none of the network's names behind.
  */
 class NetworkHarnessIT {
   @RegisterExtension static final E2eFixture e2e = new E2eFixture();
@@ -146,6 +146,25 @@ class NetworkHarnessIT {
     assertThat(connect(3, network.ip(2))).isEqualTo(CONNECTED);
   }
 
+  /**
+   * What a slow link installs, not how slow it is: a timed assertion on a shared machine would be
+   * flaky, and tbf's shaping is the kernel's to get right.
+   */
+  @Test
+  void aSlowLinkIsATbfQdiscOnTheHostsInterfaceUntilHealed() throws Exception {
+    network.slow(2, 500);
+    network.slow(2, 300); // replaces, does not stack
+    assertThat(qdiscs(2)).contains("tbf").contains("300Kbit").doesNotContain("500Kbit");
+    assertThat(qdiscs(1)).doesNotContain("tbf");
+    assertThat(network.faults()).contains(network.namespace(2) + " eth0: qdisc tbf");
+    assertThat(connect(1, network.ip(2))).as("slow, not cut").isEqualTo(CONNECTED);
+
+    network.heal();
+    assertThat(qdiscs(2)).doesNotContain("tbf");
+    assertThat(network.faults()).isEmpty();
+    network.heal(); // nothing left to delete: still fine
+  }
+
   @Test
   void nothingLeavesTheSubnet() throws Exception {
     assertThat(connect(1, "192.0.2.1")).isNotEqualTo(CONNECTED);
@@ -180,6 +199,12 @@ class NetworkHarnessIT {
             + TIMED_OUT
             + "'; else echo failed $rc; fi";
     return output("ip", "netns", "exec", network.namespace(from), "bash", "-c", script).trim();
+  }
+
+  /** Host {@code id}'s qdiscs on eth0, read with tc itself (not through TestNetwork). */
+  private static String qdiscs(int id) throws Exception {
+    return output(
+        "ip", "netns", "exec", network.namespace(id), "tc", "qdisc", "show", "dev", "eth0");
   }
 
   private static String output(String... command) throws Exception {

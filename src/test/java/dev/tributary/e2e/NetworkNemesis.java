@@ -27,12 +27,19 @@ import java.util.function.Consumer;
  *   <li>SIGKILL then restart, SIGTERM (a controlled shutdown) then restart, or SIGSTOP then
  *       SIGCONT;
  *   <li>a slow disk: every log write and fsync of the broker 50–400 ms longer, through the
- *       dashboard's fault action {@code /dashboard/actions/brokers/{id}/disk}, then healed (0).
+ *       dashboard's fault action {@code /dashboard/actions/brokers/{id}/disk}, then healed (0);
+ *   <li>a skewed clock: the broker's wall clock jumps 1–10 minutes ahead or behind, through the
+ *       dashboard's fault action {@code /dashboard/actions/brokers/{id}/clock}, then is put right
+ *       (0); its monotonic clock runs on;
+ *   <li>a slow link: everything the broker sends (to peers and clients) limited to 200–2000 kbit/s
+ *       ({@link TestNetwork#slow}: a tbf queue, so queueing delay that grows with the traffic, not
+ *       a fixed latency, which needs netem), then healed.
  * </ul>
  *
  * Each lasts 1–4 s (kills: down up to 3 s, plus the restart), with 0.5–2 s between faults. The
- * schedule depends only on the seed; the cluster's answers and their timing do not. (Adding the
- * slow disk changed the schedule a seed gives: seeds from before it replay other faults.)
+ * schedule depends only on the seed; the cluster's answers and their timing do not. (Adding a kind
+ * of fault changes the schedule a seed gives: seeds from before the slow disk, and from before the
+ * clock skew and the slow link, replay other faults.)
  */
 final class NetworkNemesis {
   private final TestNetwork network;
@@ -44,9 +51,12 @@ final class NetworkNemesis {
   /** The broker whose disk is slow now, or 0; healed in {@link #run}'s end if a fault failed. */
   private int slowDisk;
 
+  /** The broker whose wall clock is skewed now, or 0; put right in {@link #run}'s end likewise. */
+  private int skewedClock;
+
   /**
-   * @param client sets the slow disk through the dashboard (the cluster needs {@code
-   *     tributary.dashboard.fault-actions=true})
+   * @param client sets the slow disk and the clock skew through the dashboard (the cluster needs
+   *     {@code tributary.dashboard.fault-actions=true})
    */
   NetworkNemesis(TestNetwork network, TestCluster cluster, ClusterClient client, long seed) {
     this.network = network;
@@ -57,8 +67,8 @@ final class NetworkNemesis {
 
   /**
    * Runs faults until {@code seconds} have passed (the last may end a few seconds later), then
-   * heals every link and disk and starts or resumes every broker; {@code afterEach} gets each
-   * fault's line.
+   * heals every link, disk and clock and starts or resumes every broker; {@code afterEach} gets
+   * each fault's line.
    */
   List<String> run(long seconds, Consumer<String> afterEach) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -70,14 +80,14 @@ final class NetworkNemesis {
         int peer = 1 + (victim + random.nextInt(brokers - 1)) % brokers; // any other broker
         long lastsMs = 1_000 + random.nextInt(3_001);
         long start = System.nanoTime();
-        String what = inject(random.nextInt(8), victim, peer, lastsMs);
+        String what = inject(random.nextInt(10), victim, peer, lastsMs);
         String line =
             String.format("%s (%d ms in all)", what, (System.nanoTime() - start) / 1_000_000);
         faults.add(line);
         afterEach.accept(line);
       }
     } finally {
-      network.heal();
+      network.heal(); // a slow link's qdisc too
       cluster.healAll();
       if (slowDisk != 0) {
         try {
@@ -85,6 +95,13 @@ final class NetworkNemesis {
         } catch (RuntimeException | AssertionError e) {
           // Best effort, not to hide the failure under way: a broker that is down comes back with
           // a healthy disk (the delay lives in memory only).
+        }
+      }
+      if (skewedClock != 0) {
+        try {
+          setClockSkew(skewedClock, 0);
+        } catch (RuntimeException | AssertionError e) {
+          // Best effort as above: the skew too lives in memory only.
         }
       }
     }
@@ -153,6 +170,22 @@ final class NetworkNemesis {
         setDiskDelay(victim, 0);
         return "broker " + victim + "'s disk " + delayMs + " ms slower for " + lastsMs + " ms";
       }
+      case 8 -> {
+        long skewMs = (random.nextBoolean() ? 1 : -1) * (60_000 + random.nextInt(540_001));
+        setClockSkew(victim, skewMs);
+        pace(lastsMs);
+        setClockSkew(victim, 0);
+        return String.format(
+            "broker %d's wall clock %+d ms off for %d ms", victim, skewMs, lastsMs);
+      }
+      case 9 -> {
+        int kbitPerSec = 200 + random.nextInt(1_801);
+        network.slow(victim, kbitPerSec);
+        pace(lastsMs);
+        network.heal();
+        return String.format(
+            "broker %d's link slowed to %d kbit/s for %d ms", victim, kbitPerSec, lastsMs);
+      }
       default -> {
         broker.pause();
         pace(lastsMs);
@@ -168,14 +201,37 @@ final class NetworkNemesis {
    * broker itself (every link is up between faults, so it answers).
    */
   private void setDiskDelay(int brokerId, long delayMs) {
+    faultAction(brokerId, "disk", "{\"delay_ms\":" + delayMs + "}");
+    slowDisk = delayMs == 0 ? 0 : brokerId;
+  }
+
+  /**
+   * Sets broker {@code brokerId}'s wall-clock skew (absolute, 0 puts it right) the same way. The
+   * broker is marked skewed before it is asked, so that an answer lost on the way still gets the
+   * skew undone at the end.
+   */
+  private void setClockSkew(int brokerId, long skewMs) {
+    if (skewMs != 0) {
+      skewedClock = brokerId;
+    }
+    faultAction(brokerId, "clock", "{\"skew_ms\":" + skewMs + "}");
+    if (skewMs == 0) {
+      skewedClock = 0;
+    }
+  }
+
+  /**
+   * {@code POST /dashboard/actions/brokers/{brokerId}/{action}} to the broker itself; must be 200.
+   */
+  private void faultAction(int brokerId, String action, String body) {
     HttpResponse<String> answer;
     try {
       answer =
           client.send(
               "POST",
               cluster.get(brokerId),
-              "/dashboard/actions/brokers/" + brokerId + "/disk",
-              "{\"delay_ms\":" + delayMs + "}");
+              "/dashboard/actions/brokers/" + brokerId + "/" + action,
+              body);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -183,9 +239,8 @@ final class NetworkNemesis {
       throw new IllegalStateException(e);
     }
     assertThat(answer.statusCode())
-        .as("disk of broker %d: %s", brokerId, answer.body())
+        .as("%s of broker %d: %s", action, brokerId, answer.body())
         .isEqualTo(200);
-    slowDisk = delayMs == 0 ? 0 : brokerId;
   }
 
   /** Lets the schedule's time pass; never a wait for a condition. */

@@ -31,6 +31,9 @@ import org.junit.jupiter.api.Assumptions;
  * and {@code input} / {@code output}, empty but for the faults. Faults match {@code eth0} only, so
  * a broker's calls to itself (routed over lo) never break.
  *
+ * <p>A slow link ({@link #slow}) is the one fault that is not an nft rule: a {@code tbf} qdisc on
+ * {@code eth0} in the host's namespace, which {@link #heal()} deletes with the rules.
+ *
  * <p>Faults DROP and never reject: a refused connection reads as "that broker is down" to the
  * controller's {@code BrokerProbe}, which fences it (ADR 0010); a real partition shows timeouts.
  * Established connections stall too (no {@code ct state established} exception), as in a real
@@ -43,14 +46,34 @@ import org.junit.jupiter.api.Assumptions;
  * heals and removes everything; it runs from {@link E2eFixture}'s after-hooks and from a JVM
  * shutdown hook.
  *
- * <p>Needs root with {@code ip} and {@code nft}; {@link #assumeAvailable()} skips a test without
- * them on a developer's machine and fails it on CI. Thread safe.
+ * <p>Needs root with {@code ip}, {@code nft} and {@code tc}; {@link #assumeAvailable()} skips a
+ * test without them on a developer's machine and fails it on CI. Thread safe.
  */
 final class TestNetwork implements AutoCloseable {
   static final String ROOT_HOST_SUFFIX = ".254";
   private static final int LOWEST_X = 1;
   private static final int HIGHEST_X = 254;
   private static final long COMMAND_TIMEOUT_S = 20;
+
+  /** The interface of every host, inside its namespace (the other end of its veth). */
+  private static final String DEVICE = "eth0";
+
+  /**
+   * The token bucket of a slow link, in bytes: two full frames (MTU 1500 plus headers). The
+   * smallest that still passes a full-size frame, so the link is about as slow as asked even over a
+   * few milliseconds (a big bucket would let a broker's fetch answer through at line rate).
+   */
+  private static final int SLOW_BURST_BYTES = 3_028;
+
+  /**
+   * How long a packet may wait in a slow link's queue before tbf drops it (it sizes the queue: rate
+   * × this + the burst). Half a second: long enough that the fault shows as queueing delay and not
+   * as loss (the lossy link is another fault), short enough that no packet waits as long as the
+   * brokers' timeouts (heartbeat 0.5 s between sends, but sessions, ISR lag and {@code acks=all}
+   * count in seconds), so a slow link slows calls rather than silencing them. Beyond that TCP's
+   * congestion control sees drops and backs off, as on a real congested link.
+   */
+  private static final int SLOW_QUEUE_LATENCY_MS = 500;
 
   private static final Set<TestNetwork> open = ConcurrentHashMap.newKeySet();
   private static final Set<Integer> takenInThisJvm = ConcurrentHashMap.newKeySet();
@@ -72,7 +95,8 @@ final class TestNetwork implements AutoCloseable {
 
   /**
    * Skips the calling test (a developer's machine) or fails it (CI, the env var {@code CI} set)
-   * when this machine cannot build namespaces: not root, or {@code ip} or {@code nft} missing.
+   * when this machine cannot build namespaces: not root, or {@code ip}, {@code nft} or {@code tc}
+   * missing.
    */
   static void assumeAvailable() {
     List<String> missing = missing();
@@ -89,7 +113,7 @@ final class TestNetwork implements AutoCloseable {
     Assumptions.abort("skipped: " + message);
   }
 
-  /** True when this machine can build namespaces (root, {@code ip} and {@code nft}). */
+  /** True when this machine can build namespaces (root, {@code ip}, {@code nft} and {@code tc}). */
   static boolean available() {
     return missing().isEmpty();
   }
@@ -99,7 +123,7 @@ final class TestNetwork implements AutoCloseable {
     if (!isRoot()) {
       missing.add("root (the uid is not 0)");
     }
-    for (String tool : List.of("ip", "nft")) {
+    for (String tool : List.of("ip", "nft", "tc")) {
       if (!onPath(tool)) {
         missing.add("the '" + tool + "' command");
       }
@@ -243,10 +267,41 @@ final class TestNetwork implements AutoCloseable {
                 + " drop"));
   }
 
+  /**
+   * Makes host {@code id}'s outgoing traffic (to the other hosts and to the test's clients) a link
+   * of {@code kbitPerSec}: a {@code tbf} qdisc on its {@code eth0}, replacing any earlier one.
+   * Incoming traffic is untouched. A slow link, in place of {@code tc netem delay}, which this
+   * kernel lacks (as it lacks {@code netem loss}): there is no fixed per-packet latency here, only
+   * queueing delay, which grows with the traffic offered: an idle connection sees next to none, a
+   * host sending faster than the rate sees packets wait up to {@value #SLOW_QUEUE_LATENCY_MS} ms in
+   * the queue, then drops (see {@link #SLOW_QUEUE_LATENCY_MS} and {@link #SLOW_BURST_BYTES}).
+   */
+  synchronized void slow(int id, int kbitPerSec) {
+    if (kbitPerSec < 1) {
+      throw new IllegalArgumentException("slow link of host " + id + " at " + kbitPerSec);
+    }
+    tc(
+        id,
+        true,
+        "qdisc",
+        "replace",
+        "dev",
+        DEVICE,
+        "root",
+        "tbf",
+        "rate",
+        kbitPerSec + "kbit",
+        "burst",
+        Integer.toString(SLOW_BURST_BYTES),
+        "latency",
+        SLOW_QUEUE_LATENCY_MS + "ms");
+  }
+
   /** Removes every fault (the guard stays). Idempotent. */
   synchronized void heal() {
     for (int id = 1; id <= size; id++) {
       nft(id, "flush chain inet tributary input\nflush chain inet tributary output\n");
+      unslow(id);
     }
   }
 
@@ -257,6 +312,14 @@ final class TestNetwork implements AutoCloseable {
       for (String chain : List.of("input", "output")) {
         for (String rule : rules(id, chain)) {
           text.append(namespace(id)).append(' ').append(chain).append(": ").append(rule);
+          text.append('\n');
+        }
+      }
+      String qdiscs =
+          tryRun("ip", "netns", "exec", namespace(id), "tc", "qdisc", "show", "dev", DEVICE);
+      for (String qdisc : qdiscs.split("\n")) {
+        if (qdisc.contains(" tbf ")) {
+          text.append(namespace(id)).append(' ').append(DEVICE).append(": ").append(qdisc.trim());
           text.append('\n');
         }
       }
@@ -410,6 +473,35 @@ final class TestNetwork implements AutoCloseable {
     return rules;
   }
 
+  /**
+   * Deletes host {@code id}'s root qdisc on {@code eth0}, putting back the veth's default ({@code
+   * noqueue}). With none set, tc refuses ("Cannot delete qdisc with handle of zero"; older kernels:
+   * "No such file or directory"): nothing to heal. Any other failure is one.
+   */
+  private void unslow(int id) {
+    String output = tc(id, false, "qdisc", "del", "dev", DEVICE, "root");
+    if (output != null
+        && !output.contains("handle of zero")
+        && !output.contains("No such file or directory")) {
+      throw new IllegalStateException(
+          "tc qdisc del dev " + DEVICE + " root in " + namespace(id) + ": " + output.trim());
+    }
+  }
+
+  /**
+   * Runs tc in host {@code id}'s namespace. {@code mustSucceed}: its output, or a failure with it;
+   * otherwise null when it exited 0 and its output when it did not.
+   */
+  private String tc(int id, boolean mustSucceed, String... arguments) {
+    List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace(id), "tc"));
+    command.addAll(List.of(arguments));
+    String[] line = command.toArray(String[]::new);
+    if (mustSucceed) {
+      return run(line);
+    }
+    return runForFailure(line);
+  }
+
   private static String rule(String chain, String rule) {
     return "add rule inet tributary " + chain + " " + rule + "\n";
   }
@@ -517,7 +609,32 @@ final class TestNetwork implements AutoCloseable {
     return run(stdin, command, true);
   }
 
+  /** Runs a command; null if it exits 0, else its output (what went wrong). */
+  private static String runForFailure(String... command) {
+    Result result = execute(null, command);
+    return result.exitValue == 0 ? null : result.output;
+  }
+
+  private record Result(int exitValue, String output) {}
+
   private static String run(String stdin, String[] command, boolean mustSucceed) {
+    Result result = execute(stdin, command);
+    if (result.exitValue != 0) {
+      if (mustSucceed) {
+        throw new IllegalStateException(
+            String.join(" ", command)
+                + " exited with "
+                + result.exitValue
+                + ": "
+                + result.output.trim()
+                + (stdin == null ? "" : "\ninput:\n" + stdin));
+      }
+      return "";
+    }
+    return result.output;
+  }
+
+  private static Result execute(String stdin, String[] command) {
     try {
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
       if (stdin != null) {
@@ -529,19 +646,7 @@ final class TestNetwork implements AutoCloseable {
         process.destroyForcibly();
         throw new IllegalStateException(String.join(" ", command) + " did not finish");
       }
-      if (process.exitValue() != 0) {
-        if (mustSucceed) {
-          throw new IllegalStateException(
-              String.join(" ", command)
-                  + " exited with "
-                  + process.exitValue()
-                  + ": "
-                  + output.trim()
-                  + (stdin == null ? "" : "\ninput:\n" + stdin));
-        }
-        return "";
-      }
-      return output;
+      return new Result(process.exitValue(), output);
     } catch (IOException e) {
       throw new UncheckedIOException(String.join(" ", command), e);
     } catch (InterruptedException e) {
