@@ -14,9 +14,6 @@ import dev.tributary.metadata.PartitionOutcome;
 import dev.tributary.metadata.TopicImage;
 import dev.tributary.security.AclOperation;
 import dev.tributary.security.ResourceType;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +56,7 @@ public final class BalanceService {
   /** Where the brokers' load comes from; null: none is gathered, plans even out counts only. */
   private final ClusterLoads loads;
 
-  private Execution execution;
+  private BalanceExecution execution;
 
   /** A balancer that weighs no load: its plans even out replica and leader counts only. */
   public BalanceService(
@@ -190,8 +187,8 @@ public final class BalanceService {
     requireNoneRunning(); // one may have started while the load was gathered
     BalanceProposal proposal = plan(excluded, gathered);
     BalancePlan plan = proposal.plan();
-    Execution run =
-        new Execution(
+    BalanceExecution run =
+        new BalanceExecution(
             context, proposal, excluded, maxConcurrentMoves, throttleBytesPerSecond, now());
     execution = run;
     logger.info(
@@ -223,7 +220,7 @@ public final class BalanceService {
           Errors.NO_REASSIGNMENT_IN_PROGRESS,
           "No balance is running on broker " + broker.brokerId());
     }
-    Execution run = execution;
+    BalanceExecution run = execution;
     while (!run.pending.isEmpty()) {
       run.fail(run.pending.poll().partition(), "not started: the balance was stopped");
     }
@@ -243,7 +240,7 @@ public final class BalanceService {
 
   /** The last execution started on this broker, running or finished. */
   public synchronized Optional<ExecutionStatus> execution() {
-    return Optional.ofNullable(execution).map(Execution::status);
+    return Optional.ofNullable(execution).map(BalanceExecution::status);
   }
 
   /** The image now, once every excluded broker is found registered in it. */
@@ -318,7 +315,7 @@ public final class BalanceService {
    * every move is settled, the preferred leader election; then done. Reschedules itself while
    * running.
    */
-  private synchronized void throttled(Execution run, Throwable failure) {
+  private synchronized void throttled(BalanceExecution run, Throwable failure) {
     if (failure == null) {
       advance(run);
       return;
@@ -335,7 +332,7 @@ public final class BalanceService {
     finish(run);
   }
 
-  private synchronized void advance(Execution run) {
+  private synchronized void advance(BalanceExecution run) {
     if (run != execution || run.state != State.RUNNING) {
       return;
     }
@@ -358,7 +355,7 @@ public final class BalanceService {
     }
   }
 
-  private void step(Execution run) {
+  private void step(BalanceExecution run) {
     MetadataImage image = broker.replicaManager().metadataImage();
     for (BalancePlan.Move move : List.copyOf(run.inFlight.values())) {
       if (run.starting.contains(move.partition())) {
@@ -417,7 +414,7 @@ public final class BalanceService {
   }
 
   private synchronized void started(
-      Execution run,
+      BalanceExecution run,
       Map<TopicPartition, Optional<List<Integer>>> requested,
       Map<TopicPartition, PartitionOutcome> outcomes,
       Throwable failure) {
@@ -448,7 +445,7 @@ public final class BalanceService {
     }
   }
 
-  private void electLeaders(Execution run) {
+  private void electLeaders(BalanceExecution run) {
     List<TopicPartition> moved = List.copyOf(run.done);
     if (moved.isEmpty()) {
       finish(run);
@@ -468,7 +465,7 @@ public final class BalanceService {
             });
   }
 
-  private synchronized void finish(Execution run) {
+  private synchronized void finish(BalanceExecution run) {
     if (run.state != State.RUNNING) {
       return; // stopped by request meanwhile
     }
@@ -485,7 +482,7 @@ public final class BalanceService {
   }
 
   /** Removes a throttled run's throttles (once), whatever ended it; a failure is logged. */
-  private void removeThrottles(Execution run) {
+  private void removeThrottles(BalanceExecution run) {
     if (!run.throttlesSet) {
       return;
     }
@@ -536,75 +533,4 @@ public final class BalanceService {
       long finishedAtMs,
       long throttleBytesPerSecond,
       BalanceProposal proposal) {}
-
-  /** The mutable state of one execution; guarded by the service. */
-  private static final class Execution {
-    final RequestContext context;
-    final BalanceProposal proposal;
-    final BalancePlan plan;
-    final Set<Integer> excluded;
-    final int maxConcurrentMoves;
-
-    /** 0: not throttled. */
-    final long throttleBytesPerSecond;
-
-    /** The run's throttles are set (or being set) and not removed yet. */
-    boolean throttlesSet;
-
-    final Deque<BalancePlan.Move> pending;
-    final Map<TopicPartition, BalancePlan.Move> inFlight = new LinkedHashMap<>();
-
-    /** Moves whose start was not confirmed; sent again (as they were) before new ones. */
-    final Deque<BalancePlan.Move> retries = new ArrayDeque<>();
-
-    final Map<TopicPartition, Integer> attempts = new java.util.HashMap<>();
-
-    /** In flight, but the controller has not answered the request that starts them yet. */
-    final Set<TopicPartition> starting = new java.util.HashSet<>();
-
-    final List<TopicPartition> done = new ArrayList<>();
-    final Map<TopicPartition, String> failed = new LinkedHashMap<>();
-    final long startedAtMs;
-    long finishedAtMs = -1;
-    boolean electing;
-    State state = State.RUNNING;
-
-    Execution(
-        RequestContext context,
-        BalanceProposal proposal,
-        Set<Integer> excluded,
-        int maxConcurrentMoves,
-        long throttleBytesPerSecond,
-        long startedAtMs) {
-      this.context = context;
-      this.proposal = proposal;
-      this.plan = proposal.plan();
-      this.excluded = excluded;
-      this.maxConcurrentMoves = maxConcurrentMoves;
-      this.throttleBytesPerSecond = throttleBytesPerSecond;
-      this.pending = new ArrayDeque<>(plan.moves());
-      this.startedAtMs = startedAtMs;
-    }
-
-    void fail(TopicPartition tp, String why) {
-      inFlight.remove(tp);
-      failed.put(tp, why);
-      logger.info("Balance: the move of {} failed: {}", tp, why);
-    }
-
-    ExecutionStatus status() {
-      return new ExecutionStatus(
-          plan,
-          state,
-          excluded,
-          maxConcurrentMoves,
-          List.copyOf(done),
-          List.copyOf(inFlight.keySet()),
-          java.util.Collections.unmodifiableMap(new LinkedHashMap<>(failed)),
-          startedAtMs,
-          finishedAtMs,
-          throttleBytesPerSecond,
-          proposal);
-    }
-  }
 }
