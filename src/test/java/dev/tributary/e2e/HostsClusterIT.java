@@ -319,7 +319,8 @@ class HostsClusterIT {
    * {@code min.insync.replicas} 1 and unclean election on; the follower stops fetching and leaves
    * the ISR; the leader alone acknowledges a batch, then is cut off from the other brokers (clients
    * still reach it); the controller fences it and elects the out-of-sync follower, which takes
-   * writes at the same offsets; healed, the old leader truncates the batch it acknowledged.
+   * writes at the same offsets; healed, the old leader truncates the batch it acknowledged. A Kafka
+   * consumer that had read that batch is told its log was truncated ({@link TruncationReader}).
    */
   @Test
   @Order(5)
@@ -345,17 +346,28 @@ class HostsClusterIT {
         .atMost(FAILOVER)
         .pollInterval(Duration.ofMillis(100))
         .until(() -> client.partition(majority, topic, 0).isr().equals(List.of(leader)));
+    // A Kafka consumer has read everything, the batch only the leader holds included.
+    List<String> onFollower;
+    try (TruncationReader reader = new TruncationReader(new KafkaClients(cluster), topic, 0)) {
+      long position = reader.readToEnd();
 
-    cluster.mark("cutting broker " + leader + " off from " + others + " (unclean control)");
-    network.cut(leader, others);
-    hosts.pauseFetching(follower, 1);
-    await(topic + "-0 led uncleanly by broker " + follower)
-        .atMost(FAILOVER)
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> client.partition(majority, topic, 0).leader() == follower);
-    List<String> onFollower = hosts.produceTo(history, cluster.get(follower), topic, 0);
-    network.heal();
-    hosts.awaitFullIsr(topic, 1);
+      cluster.mark("cutting broker " + leader + " off from " + others + " (unclean control)");
+      network.cut(leader, others);
+      hosts.pauseFetching(follower, 1);
+      await(topic + "-0 led uncleanly by broker " + follower)
+          .atMost(FAILOVER)
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> client.partition(majority, topic, 0).leader() == follower);
+      onFollower = hosts.produceTo(history, cluster.get(follower), topic, 0);
+      network.heal();
+      hosts.awaitFullIsr(topic, 1);
+
+      // The new leader's records now sit at offsets the consumer has passed: it is told, naming
+      // where its log and the leader's part, below its position.
+      assertThat(reader.awaitTruncation(FAILOVER))
+          .as("the divergent offset a consumer at %d is told of", position)
+          .isBetween(0L, position - onlyOnLeader.size());
+    }
 
     Result result = history.check(ReplicationChecks.views(cluster, client, topic, 1));
     System.out.println(topic + ": " + result.summary() + "\n" + result.firstOfEachKind(5));
