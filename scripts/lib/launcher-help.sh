@@ -33,9 +33,10 @@ Usage: $PROG COMMAND [ARGS] [--data DIR]
                                      while record timestamps and retention follow its wall clock. Without
                                      DURATION, print the skew. Needs the dashboard's fault actions (start sets them)
   slow-disk ID [MS]                  make every log write and fsync of broker ID take MS ms longer (0..10000; 0
-                                     heals), as on a saturated or failing disk: as a follower it falls behind and
-                                     leaves the ISR after replica.lag.time.max.ms, then returns once healed; as a
-                                     leader it slows acks=all produces, losing nothing. Without MS, print the delay.
+                                     heals), as on a saturated or failing disk: as a follower it makes acks=all
+                                     wait about MS ms longer, and leaves the ISR when MS passes
+                                     replica.lag.time.max.ms (5000 here), returning once healed; as a leader it
+                                     slows acks=all produces, losing nothing. Without MS, print the delay.
                                      Needs the dashboard's fault actions (start sets them)
   isolate ID [--from ID,ID]          (hosts cluster) drop every packet between broker ID and everyone, clients
                                      included, or only the brokers named (clients still reach it); the
@@ -132,8 +133,9 @@ usage_zh() {
                                      不受影响，而消息时间戳和保留策略跟随它的挂钟。不带时长时打印当前偏移。需要仪表盘的
                                      故障操作（start 会打开）
   slow-disk ID [毫秒]                让 broker ID 的每次日志写入和 fsync 都多花这么多毫秒（0..10000，0 表示恢复），如同
-                                     一块饱和或将坏的磁盘：作为 follower 它会落后，超过 replica.lag.time.max.ms 后离开
-                                     ISR，恢复后追上并重新加入；作为 leader 它让 acks=all 的写入变慢，但不丢数据。
+                                     一块饱和或将坏的磁盘：作为 follower 它让 acks=all 多等约这么久；延迟超过
+                                     replica.lag.time.max.ms（此处 5000）时离开 ISR，恢复后追上并重新加入；作为 leader
+                                     它让 acks=all 的写入变慢，但不丢数据。
                                      不带毫秒数时打印当前延迟。需要仪表盘的故障操作（start 会打开）
   isolate ID [--from ID,ID]          （hosts 集群）丢弃 broker ID 与所有人（包括客户端）之间的全部数据包，或只切断
                                      与所列 broker 之间的（客户端仍能访问它）；其会话超时后 controller 将其隔离（fence）
