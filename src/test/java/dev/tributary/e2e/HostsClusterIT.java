@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.tributary.e2e.ClusterClient.PartitionState;
 import dev.tributary.e2e.HistoryChecker.Outcome;
 import dev.tributary.e2e.HistoryChecker.Result;
+import dev.tributary.fuzz.HostileRequests;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -393,6 +394,9 @@ class HostsClusterIT {
    * and lossy links, kills and pauses, a slow disk) under an {@code acks=all} load, for {@code
    * -Dtributary.chaos.seconds} (10 by default; {@code ./tributary chaos --network --minutes N} for
    * longer), then heal, full ISR, and the checker: nothing acknowledged lost, no divergent copy.
+   * Alongside, {@link NetworkFuzz} sends hostile requests to random brokers (on a topic of its
+   * own): no answer may be a 500, hold a stack trace or lack the error shape; healed, every broker
+   * ready.
    */
   @Test
   @Order(6)
@@ -412,7 +416,9 @@ class HostsClusterIT {
     client.createTopic(topic, partitions, 3, Map.of("min.insync.replicas", "2"));
     hosts.awaitFullIsr(topic, partitions);
     HistoryChecker history = new HistoryChecker(topic);
+    HostileRequests.Names fuzzed = fuzzTarget();
     List<String> faults;
+    NetworkFuzz fuzz = NetworkFuzz.start(cluster, seed, fuzzed);
     try (ProducerLoad load =
         ProducerLoad.start(cluster, client, history, topic, partitions, seed)) {
       faults =
@@ -423,8 +429,24 @@ class HostsClusterIT {
                     cluster.mark("network chaos: " + fault);
                     System.out.println("network chaos: " + fault);
                   });
+    } finally {
+      fuzz.close();
     }
+    System.out.println("network chaos: fuzz: " + fuzz.summary());
     hosts.awaitFullIsr(topic, partitions);
+    await("every broker ready after the soak")
+        .atMost(HEAL)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              for (BrokerProcess b : cluster.all()) {
+                if (client.send("GET", b, "/actuator/health/readiness", null).statusCode() != 200) {
+                  return false;
+                }
+              }
+              return true;
+            });
     Result result = history.check(ReplicationChecks.views(cluster, client, topic, partitions));
     System.out.println(
         "network chaos: " + faults.size() + " faults, seed " + seed + ": " + result.summary());
@@ -436,6 +458,53 @@ class HostsClusterIT {
             "seed %d, faults %s: %s%n%s",
             seed, faults, result.summary(), result.firstOfEachKind(20))
         .isEmpty();
+    List<String> hostile = fuzz.violations();
+    assertThat(hostile)
+        .as(
+            "the fuzz alongside (seed %d, %s), the first:%n%s",
+            seed,
+            fuzz.summary(),
+            String.join("\n", hostile.subList(0, Math.min(5, hostile.size()))))
+        .isEmpty();
+  }
+
+  /**
+   * A topic of its own (one record in it) and a consumer group with an instance {@code c} for the
+   * soak's fuzz, so that its produces and commits never touch the checked topic.
+   */
+  private static HostileRequests.Names fuzzTarget() {
+    String topic = "network-fuzz";
+    client.createTopic(topic, 1, 3, Map.of());
+    hosts.awaitFullIsr(topic, 1);
+    await("a record in " + topic)
+        .atMost(HEAL)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                client
+                        .send(
+                            "POST",
+                            client.anyLive(),
+                            "/topics/" + topic + "/partitions/0",
+                            "{\"records\":[{\"value\":1}]}")
+                        .statusCode()
+                    == 200);
+    // The group coordinator may still be loading (503); a retry after a lost answer finds c (409).
+    await("consumer instance c in group " + topic)
+        .atMost(HEAL)
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                Set.of(200, 409)
+                    .contains(
+                        client
+                            .send(
+                                "POST",
+                                client.anyLive(),
+                                "/consumers/" + topic,
+                                "{\"name\":\"c\",\"format\":\"json\"}")
+                            .statusCode()));
+    return new HostileRequests.Names(topic, topic, TestCluster.CLUSTER_ID, true);
   }
 
   /**
