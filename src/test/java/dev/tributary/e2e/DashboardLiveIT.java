@@ -27,6 +27,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The live dashboard in headless Chromium against three real broker processes: the page shows each
@@ -129,8 +130,7 @@ class DashboardLiveIT {
     }
     long hw = highWatermark(0);
 
-    // Watch the row's HW attribute in the page and note (with the page's clock, the same machine's)
-    // when it moves.
+    // Note when the row's HW attribute moves (by the page's clock: the same machine's).
     browser.script(
         """
         window.__hwSeen = {};
@@ -234,17 +234,10 @@ class DashboardLiveIT {
   @Order(6)
   void whenTheBrokerServingThePageIsKilledThePageMovesToAnotherAndShowsTheNewLeader()
       throws Exception {
-    int led =
-        client.partitions(TOPIC).stream()
-            .filter(p -> p.leader() == 1)
-            .map(PartitionState::partition)
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("broker 1 leads no partition of " + TOPIC));
+    int led = settledPartitionLedBy1();
     watchThePill();
 
-    long killedMs =
-        System.currentTimeMillis(); // kill() returns once the process is gone; the page may know
-    // first
+    long killedMs = System.currentTimeMillis(); // the page may know before kill() returns
     cluster.get(1).kill();
     awaitLiveOnAnotherBrokerThan(1);
     long noticedMs = pillChange("reconnecting");
@@ -272,8 +265,7 @@ class DashboardLiveIT {
         .atMost(ON_SCREEN)
         .until(() -> String.valueOf(hw).equals(browser.attribute(row(led), "data-hw")));
 
-    // The brokers still running kept the history: the page rewinds to before the kill and replays
-    // it.
+    // The brokers still running kept the history: the page rewinds to before the kill, replays.
     RewindChecks rewind = new RewindChecks(browser, ON_SCREEN);
     double[] scrubMs =
         rewind.oldAndNewLeaderOnRewind(row(led), 1, newLeader, killedMs, newLeaderOnScreenMs);
@@ -281,6 +273,41 @@ class DashboardLiveIT {
         "rewind: drag the scrubber -> past state drawn",
         List.of(Math.round(scrubMs[0]), Math.round(scrubMs[1])));
     rewind.replayShowsTheOldLeaderThenReturnsLive(row(led), 1, newLeader);
+  }
+
+  /**
+   * A partition broker 1 leads with a full ISR once leadership has settled after the freeze before
+   * (its partitions moved away, then came back by preferred election), as the views brokers 2 and 3
+   * record every 250 ms show it, for a second: the rewind goes back to 500 ms before the kill.
+   */
+  private int settledPartitionLedBy1() {
+    int[] led = {-1};
+    await("broker 1 leading a partition of " + TOPIC + " in every view, for a second")
+        .during(Duration.ofSeconds(1))
+        .atMost(ON_SCREEN)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              led[0] = -1;
+              for (PartitionState p : client.partitions(TOPIC)) {
+                int id = p.partition();
+                if (led[0] < 0 && p.leader() == 1 && p.isr().size() == 3) {
+                  led[0] = viewedLeader(2, id) == 1 && viewedLeader(3, id) == 1 ? id : -1;
+                }
+              }
+              return led[0] >= 0;
+            });
+    return led[0];
+  }
+
+  /** The leader of {@code TOPIC-partition} in the cluster view broker {@code via} builds. */
+  private int viewedLeader(int via, int partition) throws Exception {
+    for (JsonNode p : client.getJson(cluster.get(via), "/dashboard/state").path("partitions")) {
+      if (p.path("topic").asString().equals(TOPIC) && p.path("partition").asInt() == partition) {
+        return p.path("leader").asInt();
+      }
+    }
+    return -1;
   }
 
   @Test
