@@ -206,7 +206,9 @@ public final class ProduceService {
         ProducePartitionResult result = failure == null ? answered.get(tp) : null;
         if (result == null) {
           String why =
-              failure == null ? "it did not answer for this partition" : rootCause(failure);
+              failure == null
+                  ? "it did not answer for this partition"
+                  : dev.tributary.common.NetworkFailures.describe(failure);
           result =
               ProducePartitionResult.failed(
                   Errors.NETWORK_EXCEPTION,
@@ -221,15 +223,6 @@ public final class ProduceService {
         results.put(tp, result);
       }
     }
-  }
-
-  /** The innermost cause's kind, e.g. ConnectException (its message may carry internals). */
-  private static String rootCause(Throwable failure) {
-    Throwable cause = failure;
-    while (cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause.getClass().getSimpleName();
   }
 
   private static PartitionImage placement(MetadataImage image, TopicPartition tp) {

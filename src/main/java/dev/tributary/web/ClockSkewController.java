@@ -196,7 +196,7 @@ class ClockSkewController {
     return "Broker "
         + target.brokerId()
         + " did not answer ("
-        + InternalRelay.rootName(e)
+        + dev.tributary.common.NetworkFailures.describe(e)
         + "); is it down?";
   }
 

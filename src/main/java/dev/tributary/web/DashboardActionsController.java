@@ -295,7 +295,7 @@ class DashboardActionsController {
             "Broker "
                 + target.brokerId()
                 + " did not answer ("
-                + InternalRelay.rootName(e)
+                + dev.tributary.common.NetworkFailures.describe(e)
                 + "); is it down already?");
   }
 

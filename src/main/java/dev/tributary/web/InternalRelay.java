@@ -91,13 +91,4 @@ class InternalRelay {
     body.put("message", message);
     return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
   }
-
-  /** The innermost cause's class name: what a user can search for, without a stack trace. */
-  static String rootName(Throwable e) {
-    Throwable cause = e;
-    while (cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause.getClass().getSimpleName();
-  }
 }

@@ -193,7 +193,7 @@ class SlowDiskController {
     return "Broker "
         + target.brokerId()
         + " did not answer ("
-        + InternalRelay.rootName(e)
+        + dev.tributary.common.NetworkFailures.describe(e)
         + "); is it down?";
   }
 

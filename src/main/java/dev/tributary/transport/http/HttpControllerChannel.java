@@ -267,7 +267,7 @@ public final class HttpControllerChannel implements ControllerChannel {
               + " at "
               + uri.getAuthority()
               + " did not answer: "
-              + e,
+              + dev.tributary.common.NetworkFailures.describe(e),
           e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
