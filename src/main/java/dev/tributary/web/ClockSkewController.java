@@ -2,15 +2,12 @@ package dev.tributary.web;
 
 import dev.tributary.auth.ClusterOrigins;
 import dev.tributary.common.SkewedTime;
-import dev.tributary.metadata.BrokerImage;
 import dev.tributary.server.BrokerConfig;
 import dev.tributary.server.MetadataCache;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -36,15 +33,13 @@ import tools.jackson.databind.json.JsonMapper;
 class ClockSkewController {
   static final String PATH = "/dashboard/actions/brokers/{brokerId}/clock";
   static final String INTERNAL_PATH = DashboardActionsController.INTERNAL_PREFIX + "clock";
-  private static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(2);
   private static final org.slf4j.Logger logger =
       org.slf4j.LoggerFactory.getLogger(ClockSkewController.class);
 
-  private final MetadataCache broker;
   private final BrokerConfig config;
   private final DashboardProperties properties;
   private final SkewedTime clock;
-  private final InternalRelay relay;
+  private final OneBrokerAction action;
   private final JsonMapper json;
   private final ClusterOrigins origins;
 
@@ -56,21 +51,19 @@ class ClockSkewController {
       InternalRelay relay,
       JsonMapper json,
       ClusterOrigins origins) {
-    this.broker = broker;
     this.config = config;
     this.properties = properties;
     this.clock = brokerTime;
-    this.relay = relay;
+    this.action = new OneBrokerAction(broker, config, relay, INTERNAL_PATH);
     this.json = json;
     this.origins = origins;
   }
 
   @GetMapping(PATH)
   CompletableFuture<ResponseEntity<Map<String, Object>>> read(@PathVariable int brokerId) {
-    return onTarget(
+    return action.read(
         brokerId,
-        () -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(reading()),
-        target -> relay.get(target, INTERNAL_PATH, FORWARD_TIMEOUT, e -> silent(target, e)));
+        () -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(reading()));
   }
 
   @PostMapping(PATH)
@@ -80,16 +73,13 @@ class ClockSkewController {
       @RequestHeader(name = "Origin", required = false) String origin,
       @RequestHeader(name = "Host", required = false) String host) {
     if (!origins.isAllowed(origin, host)) {
-      return done(FaultActionRefusals.crossSite(origin));
+      return OneBrokerAction.done(FaultActionRefusals.crossSite(origin));
     }
     Optional<ResponseEntity<Map<String, Object>>> refusal = refuse(body);
     if (refusal.isPresent()) {
-      return done(refusal.get());
+      return OneBrokerAction.done(refusal.get());
     }
-    return onTarget(
-        brokerId,
-        () -> setLocally(body),
-        target -> relay.post(target, INTERNAL_PATH, body, FORWARD_TIMEOUT, e -> silent(target, e)));
+    return action.change(brokerId, body, () -> setLocally(body));
   }
 
   /** The same, passed on from another broker. */
@@ -101,26 +91,6 @@ class ClockSkewController {
   @PostMapping(INTERNAL_PATH)
   ResponseEntity<Map<String, Object>> skewForwarded(@RequestBody(required = false) byte[] body) {
     return refuse(body).orElseGet(() -> setLocally(body));
-  }
-
-  private CompletableFuture<ResponseEntity<Map<String, Object>>> onTarget(
-      int brokerId,
-      Supplier<ResponseEntity<Map<String, Object>>> here,
-      java.util.function.Function<
-              BrokerImage, CompletableFuture<ResponseEntity<Map<String, Object>>>>
-          there) {
-    if (brokerId == config.brokerId()) {
-      return done(here.get());
-    }
-    Optional<BrokerImage> target = broker.metadata().broker(brokerId);
-    if (target.isEmpty()) {
-      return done(
-          InternalRelay.error(
-              HttpStatus.NOT_FOUND,
-              40406,
-              "Broker " + brokerId + " is not registered in this cluster"));
-    }
-    return there.apply(target.get());
   }
 
   private Optional<ResponseEntity<Map<String, Object>>> refuse(byte[] body) {
@@ -190,18 +160,5 @@ class ClockSkewController {
     } catch (RuntimeException e) {
       return Optional.empty();
     }
-  }
-
-  private static String silent(BrokerImage target, Throwable e) {
-    return "Broker "
-        + target.brokerId()
-        + " did not answer ("
-        + dev.tributary.common.NetworkFailures.describe(e)
-        + "); is it down?";
-  }
-
-  private static CompletableFuture<ResponseEntity<Map<String, Object>>> done(
-      ResponseEntity<Map<String, Object>> r) {
-    return CompletableFuture.completedFuture(r);
   }
 }
