@@ -224,6 +224,21 @@ public final class Controller {
   }
 
   /**
+   * The active controller runs inside broker {@code localBrokerId}'s process, so that broker is
+   * alive: its session is renewed at {@code nowMs} as if it had heartbeated. Its heartbeats travel
+   * over HTTP like any other broker's, and a stall on that path (its heartbeat thread still waiting
+   * on the old controller during a failover) must not make a new controller fence its own broker
+   * and move every partition it leads. A registration that is fenced stays fenced: only its own
+   * heartbeat unfences it. Does nothing on a member that is not the active controller, or before
+   * the broker has registered.
+   */
+  public synchronized void renewLocalSession(int localBrokerId, long nowMs) {
+    if (quorum.isActiveController() && quorum.image().brokers().containsKey(localBrokerId)) {
+      cluster.heartbeats().touch(localBrokerId, nowMs);
+    }
+  }
+
+  /**
    * Fences the brokers whose session expired at {@code nowMs} and moves what they led; returns the
    * delay until this should run again (the next session deadline, at most one session timeout away,
    * so that brokers unfenced meanwhile are watched too). Does nothing on a member that is not the

@@ -1,5 +1,6 @@
 package dev.tributary.server;
 
+import dev.tributary.common.Time;
 import dev.tributary.common.errors.BrokerNotRegisteredException;
 import dev.tributary.common.errors.InvalidRegistrationException;
 import dev.tributary.common.errors.NotControllerException;
@@ -53,6 +54,8 @@ public final class BrokerLifecycleManager {
   private final ControllerChannel channel;
   private final ControllerLocator locator;
   private final long heartbeatIntervalMs;
+  private final long sessionTimeoutMs;
+  private final Time time;
   private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
   private final CompletableFuture<Void> firstUnfenced = new CompletableFuture<>();
   private volatile State state = State.UNREGISTERED;
@@ -73,25 +76,37 @@ public final class BrokerLifecycleManager {
   private volatile long brokerEpoch = -1;
   private long catchUpOffset = Long.MAX_VALUE;
 
+  /**
+   * Monotonic time of the last answer from a controller (Long.MIN_VALUE: none yet); only the
+   * heartbeat thread touches it. With {@link #silenceReported}, says when the controller has not
+   * answered for half a session: the broker may be fenced soon, and the log says why.
+   */
+  private long lastAnsweredMs = Long.MIN_VALUE;
+
+  private boolean silenceReported;
+
   public BrokerLifecycleManager(
       BrokerConfig config,
       String incarnationId,
       MetadataQuorum quorum,
       ControllerChannel channel,
       ControllerLocator locator,
-      long heartbeatIntervalMs) {
+      Time time) {
     this.config = config;
     this.incarnationId = incarnationId;
     this.quorum = quorum;
     this.channel = channel;
     this.locator = locator;
-    this.heartbeatIntervalMs = heartbeatIntervalMs;
+    this.heartbeatIntervalMs = config.brokerHeartbeatIntervalMs();
+    this.sessionTimeoutMs = config.brokerSessionTimeoutMs();
+    this.time = time;
   }
 
   /** One registration or heartbeat round; returns the delay in ms before the next. */
   public long tick() {
     Optional<Endpoint> controller = locator.controllerEndpoint();
     if (controller.isEmpty()) {
+      noAnswer("no controller is known yet");
       return RETRY_MS; // no controller elected yet, or its address not yet in our image
     }
     try {
@@ -123,6 +138,7 @@ public final class BrokerLifecycleManager {
               controller.get(),
               new ControllerChannel.BrokerHeartbeat(
                   config.brokerId(), brokerEpoch, reportedOffset, logDirOffline));
+      answered(controller.get());
       State next = result.fenced() ? State.REGISTERED : State.RUNNING;
       if (next != state) {
         logger.info(
@@ -136,6 +152,7 @@ public final class BrokerLifecycleManager {
       }
       return heartbeatIntervalMs;
     } catch (StaleBrokerEpochException | BrokerNotRegisteredException e) {
+      answered(controller.get());
       logger.warn(
           "Controller no longer knows this registration ({}); registering again", e.getMessage());
       state = State.UNREGISTERED;
@@ -146,7 +163,37 @@ public final class BrokerLifecycleManager {
       return heartbeatIntervalMs;
     } catch (NotControllerException | ControllerUnreachableException e) {
       logger.debug("Controller call failed, will retry: {}", e.getMessage());
+      noAnswer(e.getMessage());
       return RETRY_MS;
+    }
+  }
+
+  private void answered(Endpoint controller) {
+    lastAnsweredMs = time.monotonicMs();
+    if (silenceReported) {
+      silenceReported = false;
+      logger.info("Controller {} answers heartbeats again", controller.brokerId());
+    }
+  }
+
+  /**
+   * A round without an answer: once the controller has been silent for half a session, says so
+   * (once per silence, with the last reason), because the controller fences a broker it has not
+   * heard from for a whole session.
+   */
+  private void noAnswer(String reason) {
+    if (lastAnsweredMs == Long.MIN_VALUE || silenceReported) {
+      return; // still starting up, or already said
+    }
+    long silentMs = time.monotonicMs() - lastAnsweredMs;
+    if (silentMs >= sessionTimeoutMs / 2) {
+      silenceReported = true;
+      logger.warn(
+          "No controller has answered broker {}'s heartbeats for {} ms (the session is {} ms): {}",
+          config.brokerId(),
+          silentMs,
+          sessionTimeoutMs,
+          reason);
     }
   }
 

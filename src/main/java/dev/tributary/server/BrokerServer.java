@@ -203,7 +203,7 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
             quorum,
             config.clustered() ? remoteChannel : controllerService,
             locator,
-            config.brokerHeartbeatIntervalMs());
+            time);
     quorum.subscribe(image -> lifecycle.onMetadataUpdate(image.lastOffset()));
     producerIds =
         new ProducerIdManager(

@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What a broker does while it is the active controller, checked on the scheduler every {@value
  * #CHECK_INTERVAL_MS} ms (cheap when it is not): give every broker a fresh session when it takes
- * over (heartbeat times were the old controller's soft state), fence brokers whose session lapsed,
- * and now and then move leadership back to preferred replicas ({@code
- * auto.leader.rebalance.enable}).
+ * over (heartbeat times were the old controller's soft state), keep the session of its own broker
+ * (alive as long as this process is), fence brokers whose session lapsed, and now and then move
+ * leadership back to preferred replicas ({@code auto.leader.rebalance.enable}).
  *
  * <p>Concurrency: runs only on the scheduler's thread, one check at a time.
  */
@@ -84,6 +84,7 @@ final class ControllerDuties {
     }
     // Monotonic, like the heartbeats ControllerService stamps: see BrokerHeartbeatManager.
     long nowMs = time.monotonicMs();
+    controller.renewLocalSession(config.brokerId(), nowMs);
     controller.maybeFenceStaleBrokers(nowMs);
     if (config.autoLeaderRebalanceEnable() && nowMs >= nextPreferredLeaderCheckMs) {
       nextPreferredLeaderCheckMs = nowMs + config.leaderImbalanceCheckIntervalMs();

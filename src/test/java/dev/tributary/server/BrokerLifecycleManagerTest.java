@@ -2,6 +2,7 @@ package dev.tributary.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.common.ManualClock;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.InvalidRegistrationException;
 import dev.tributary.common.errors.NotControllerException;
@@ -47,7 +48,7 @@ class BrokerLifecycleManagerTest {
             quorum,
             controller,
             new ControllerLocator(() -> config, quorum),
-            500);
+            new ManualClock());
   }
 
   @AfterEach
@@ -159,7 +160,7 @@ class BrokerLifecycleManagerTest {
               quorum,
               controller,
               new ControllerLocator(() -> config, quorum),
-              500);
+              new ManualClock());
       controller.heartbeats.add(new ControllerChannel.HeartbeatResult(true, -1));
       onRack.tick();
     }

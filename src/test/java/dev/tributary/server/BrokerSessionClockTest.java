@@ -132,4 +132,14 @@ class BrokerSessionClockTest {
         .containsExactly(1, 2);
     assertThat(log.image().broker(3).orElseThrow().fenced()).isTrue();
   }
+
+  @Test
+  void theActiveControllersOwnBrokerKeepsItsSessionWhileItsHeartbeatsStall() {
+    run(2 * SESSION_TIMEOUT_MS, List.of(2));
+
+    assertThat(log.image().unfencedBrokerIds())
+        .as("broker 1 hosts the controller, so it is alive; broker 3 fell silent")
+        .containsExactly(1, 2);
+    assertThat(log.image().broker(3).orElseThrow().fenced()).isTrue();
+  }
 }
