@@ -22,7 +22,7 @@ import java.util.Optional;
  * replica away ({@link #onCommitted}).
  */
 final class SimReassignments {
-  private final ReplicationSimulationTest.Sim sim;
+  private final ReplicationSim.Sim sim;
 
   /** The topic's replication factor, and the size of every random target. */
   private final int replicationFactor;
@@ -35,7 +35,7 @@ final class SimReassignments {
 
   final Counts counts = new Counts();
 
-  SimReassignments(ReplicationSimulationTest.Sim sim, int replicationFactor) {
+  SimReassignments(ReplicationSim.Sim sim, int replicationFactor) {
     this.sim = sim;
     this.replicationFactor = replicationFactor;
   }
@@ -131,7 +131,7 @@ final class SimReassignments {
     sim.collectAcks();
     long committed = leaderHighWatermark(before);
     for (int id : after.isr()) {
-      ReplicationSimulationTest.Sim.SimBroker broker = sim.brokers.get(id);
+      ReplicationSim.Sim.SimBroker broker = sim.brokers.get(id);
       if (broker == null || !broker.alive || broker.logs.isOffline()) {
         continue; // its log cannot be read now; the final heal checks it
       }
@@ -142,7 +142,7 @@ final class SimReassignments {
           .as("log end offset of %s, below the leader's high watermark", why)
           .isGreaterThanOrEqualTo(committed);
       for (Map.Entry<Long, String> entry : sim.acked.entrySet()) {
-        assertThat(ReplicationSimulationTest.valueAt(log, entry.getKey()))
+        assertThat(ReplicationSim.valueAt(log, entry.getKey()))
             .as("acknowledged %s at offset %d on %s", entry.getValue(), entry.getKey(), why)
             .isEqualTo(entry.getValue());
       }
@@ -151,7 +151,7 @@ final class SimReassignments {
 
   /** The high watermark of the leader {@code p} names, if it is alive and leads that epoch. */
   private long leaderHighWatermark(PartitionImage p) {
-    ReplicationSimulationTest.Sim.SimBroker broker = sim.brokers.get(p.leader());
+    ReplicationSim.Sim.SimBroker broker = sim.brokers.get(p.leader());
     Partition leader =
         broker == null || !broker.alive ? null : broker.replicas.partition(sim.tp).orElse(null);
     if (leader == null || !leader.isLeader() || leader.leaderEpoch() != p.leaderEpoch()) {
@@ -173,7 +173,7 @@ final class SimReassignments {
     if (p.addingReplicas().contains(p.leader())) {
       assertThat(p.isr()).as("an adding replica leads only in sync: %s", p).contains(p.leader());
     }
-    for (ReplicationSimulationTest.Sim.SimBroker broker : sim.brokers.values()) {
+    for (ReplicationSim.Sim.SimBroker broker : sim.brokers.values()) {
       if (!broker.alive || broker.applied == null) {
         continue;
       }
