@@ -33,6 +33,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import org.springframework.web.util.DisconnectedClientHelper;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamConstraintsException;
 
@@ -45,12 +46,21 @@ import tools.jackson.core.exc.StreamConstraintsException;
 class ApiExceptionHandler {
   private static final Logger logger = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
+  /** Says in one line that a client went away before its answer was written (not an error). */
+  private static final DisconnectedClientHelper disconnected =
+      new DisconnectedClientHelper(ApiExceptionHandler.class.getName() + ".disconnected");
+
   @ExceptionHandler(Throwable.class)
   ResponseEntity<ErrorResponse> handle(Throwable thrown) {
     Throwable error =
         thrown instanceof CompletionException && thrown.getCause() != null
             ? thrown.getCause()
             : thrown;
+    if (disconnected.checkAndLogClientDisconnectedException(error)) {
+      // The client closed the connection (a cut link, a consumer closed mid long-poll): there is
+      // nobody to answer, and no stack trace to log. Null: handled, nothing to write.
+      return null;
+    }
     return toResponse(error);
   }
 

@@ -625,4 +625,16 @@ class HostsClusterIT {
         healedController,
         (convergedNanos - healNanos) / 1_000_000);
   }
+
+  /**
+   * The broker coordinating a consumer group cut off from the group's members (Kafka consumers in
+   * the root namespace) while the other brokers still reach it: the group empties and its committed
+   * offsets hold still; healed, the members rejoin and consume every acknowledged record, and no
+   * committed offset goes backwards ({@link CoordinatorCutScenario}).
+   */
+  @Test
+  @Order(8)
+  void aCoordinatorCutOffFromItsMembersEmptiesTheGroupAndLosesNoOffset() throws Exception {
+    new CoordinatorCutScenario(hosts).run("coordinator-cut");
+  }
 }

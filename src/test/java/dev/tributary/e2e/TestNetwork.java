@@ -235,6 +235,17 @@ final class TestNetwork implements AutoCloseable {
   }
 
   /**
+   * Cuts host {@code id} off from the test's clients (the root namespace's address on the bridge)
+   * only: the other hosts still reach it and it them, so it keeps every role it has.
+   */
+  synchronized void cutFromClients(int id) {
+    nft(
+        id,
+        rule("input", "iifname \"eth0\" ip saddr " + clientIp() + " drop")
+            + rule("output", "oifname \"eth0\" ip daddr " + clientIp() + " drop"));
+  }
+
+  /**
    * Drops every packet from host {@code from} to host {@code to}; the other direction still
    * carries. In TCP terms: new connections fail both ways (a SYN or its SYN-ACK is lost), and on an
    * established one, requests from {@code to} still arrive while the answers are lost.
