@@ -37,6 +37,7 @@ const TYPES = {
   isr_expand: ['▲', 'ok'],
   reassignment: ['⇄', 'controller'],
   replica_truncated: ['✂', 'bad'],
+  fault_injected: ['⚡', 'warn'],
 };
 
 /** The group coordinators' event types. */

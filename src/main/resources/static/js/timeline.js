@@ -122,6 +122,12 @@ const SAYINGS = {
       (e, m) => [m[1], m[2]]],
     ['replicas_changed', /^(\S+) replicas (\[[\d, ]*\]) → (\[[\d, ]*\]) \(all in sync\)$/,
       (e, m) => [m[1], m[2], m[3]]]],
+  fault_injected: [
+    ['fault_cut_everyone', /^broker (\d+) cut off from every broker and client$/, (e, m) => [m[1]]],
+    ['fault_cut_controller', /^broker (\d+) cut off from the controller \(broker (\d+)\)$/, (e, m) => [m[1], m[2]]],
+    ['fault_cut_brokers', /^broker (\d+) cut off from the other brokers (\[[\d, ]*\]); clients still reach it$/,
+      (e, m) => [m[1], m[2]]],
+    ['fault_healed', /^every link restored$/, () => []]],
   replica_truncated: [
     ['replica_truncated', /^replica (\d+) dropped offsets? (\d+(?:–\d+)?) that leader (\d+) never had \(leader epoch (\d+)\)$/,
       (e, m) => [m[1], m[2], m[3], m[4]]]],
@@ -134,6 +140,7 @@ const REASONS = [
   ['aboveHw', new RegExp('^above the high watermark \\((\\d+)\\): never committed, so no acks=all producer was told '
     + '(?:it was|they were) written; acks=1 or acks=0 producers may have been, and lost (?:it|them)$'), m => [m[1]]],
   ['replicaHw', /^the replica's high watermark was (\d+)$/, m => [m[1]]],
+  ['dashboardNetwork', /^the dashboard's network action, through broker (\d+)$/, m => [m[1]]],
 ];
 
 /** A cluster event's sentence in the page's language where it can be said from what the event carries, else the server's. */

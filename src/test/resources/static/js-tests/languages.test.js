@@ -81,6 +81,11 @@ test('the server\'s sentences with numbers the fields lack are read back, in the
     ['reassignment', 't-0 reassignment completed: replicas [2, 3, 4]', 't-0 重分配完成：副本 [2, 3, 4]'],
     ['reassignment', 't-0 reassignment cancelled: replicas back to [1, 2, 3]', 't-0 重分配已取消：副本恢复为 [1, 2, 3]'],
     ['reassignment', 't-0 replicas [1, 2, 3] → [1, 2] (all in sync)', 't-0 的副本 [1, 2, 3] → [1, 2]（全部同步）'],
+    ['fault_injected', 'broker 3 cut off from every broker and client', 'broker 3 与所有 broker 和客户端断开'],
+    ['fault_injected', 'broker 3 cut off from the controller (broker 1)', 'broker 3 与 controller（broker 1）断开'],
+    ['fault_injected', 'broker 1 cut off from the other brokers [2, 3]; clients still reach it',
+      'broker 1 与其他 broker [2, 3] 断开；客户端仍能连到它'],
+    ['fault_injected', 'every link restored', '所有链路已恢复'],
   ];
   for (const [type, text, chinese] of cases) eq(say(type, text), zh ? chinese : text, text);
   eq(say('isr_shrink', 'orders-0 ISR changed somehow'), 'orders-0 ISR changed somehow', 'another form: as sent');
@@ -89,6 +94,8 @@ test('the server\'s sentences with numbers the fields lack are read back, in the
   eq(eventReason(event('replica_truncated', { reason: 'above the high watermark (10): never committed, so no '
     + 'acks=all producer was told they were written; acks=1 or acks=0 producers may have been, and lost them' }))
     .startsWith(zh ? '位于高水位（10）之上' : 'above the high watermark (10)'), true, 'truncation reason');
+  eq(eventReason(event('fault_injected', { reason: 'the dashboard\'s network action, through broker 2' })),
+    zh ? '仪表盘的网络操作，经由 broker 2' : 'the dashboard\'s network action, through broker 2', 'fault reason');
 });
 
 test('times and limits in the page language', () => {

@@ -221,6 +221,23 @@ class InternalControllerEndpoints {
     return ok(Map.of());
   }
 
+  @PostMapping(InternalApi.FAULT_INJECTED)
+  ResponseEntity<Map<String, Object>> faultInjected(@RequestBody byte[] body) {
+    JsonNode request = read(body);
+    ControllerChannel.FaultReport fault;
+    try {
+      fault =
+          new ControllerChannel.FaultReport(
+              request.path("broker_id").asInt(-2),
+              request.path("text").asString(null),
+              request.path("how").asString(null));
+    } catch (IllegalArgumentException e) {
+      throw RestException.badRequest("invalid fault report: " + e.getMessage());
+    }
+    broker.activeController().reportFault(null, fault);
+    return ok(Map.of());
+  }
+
   @PostMapping(InternalApi.BROKER_UNREACHABLE)
   ResponseEntity<Map<String, Object>> brokerUnreachable(@RequestBody byte[] body) {
     JsonNode request = read(body);

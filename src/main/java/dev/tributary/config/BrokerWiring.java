@@ -19,6 +19,7 @@ import dev.tributary.server.BrokerLoadService;
 import dev.tributary.server.BrokerServer;
 import dev.tributary.server.BrokerStats;
 import dev.tributary.server.ControllerChannel;
+import dev.tributary.server.FaultReports;
 import dev.tributary.server.FetchService;
 import dev.tributary.server.GroupServices;
 import dev.tributary.server.GroupTransport;
@@ -354,6 +355,12 @@ class BrokerWiring {
   LogDirsService logDirsService(BrokerServer broker, BrokerConfig config, AccessControl access) {
     return new LogDirsService(
         broker, config.logDir(), () -> broker.offlineLogDir().isPresent(), access);
+  }
+
+  /** The dashboard's injected faults, on the timeline. */
+  @Bean
+  FaultReports faultReports(BrokerServer broker, BrokerConfig config) {
+    return new FaultReports(broker, config.brokerId());
   }
 
   @Bean

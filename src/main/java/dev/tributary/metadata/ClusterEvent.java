@@ -105,7 +105,13 @@ public record ClusterEvent(
      * A replica dropped the tail of its log that its new leader never had (reported by its broker;
      * the only event that is not a metadata change).
      */
-    REPLICA_TRUNCATED(false);
+    REPLICA_TRUNCATED(false),
+    /**
+     * A fault injected on purpose from the dashboard (a broker's links cut, or every link healed),
+     * so that the timeline shows the cause before what the controller then did about it (reported
+     * by the broker that ran the action; not a metadata change).
+     */
+    FAULT_INJECTED(false);
 
     /** Whether events of this type cause the other events of their batch. */
     private final boolean isCause;

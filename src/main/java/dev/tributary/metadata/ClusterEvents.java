@@ -528,6 +528,14 @@ public final class ClusterEvents {
   }
 
   /**
+   * A fault injected on purpose ({@code text}, e.g. "broker 3 cut off from broker 1; clients still
+   * reach it"), on broker {@code brokerId} (-1: the whole network, as a heal), by {@code how}.
+   */
+  public static ClusterEvent faultInjected(int brokerId, String text, String how, long nowMs) {
+    return event(nowMs, ClusterEvent.Type.FAULT_INJECTED, null, -1, brokerId, text, how);
+  }
+
+  /**
    * {@code history} followed by {@code added}, stamped with {@code offset} where unstamped, and
    * bounded.
    */

@@ -92,6 +92,27 @@ public interface ControllerChannel {
    */
   void reportTruncation(Endpoint controller, Truncation truncation);
 
+  /**
+   * A fault injected on purpose (the dashboard cut a broker's links, or healed them): the
+   * controller records it on the cluster's timeline (nothing else changes).
+   */
+  void reportFault(Endpoint controller, FaultReport fault);
+
+  /**
+   * What was injected: {@code text} says it, on broker {@code brokerId} (-1: the whole network),
+   * done as {@code how} says (e.g. "the dashboard's action, through broker 2").
+   */
+  record FaultReport(int brokerId, String text, String how) {
+    public FaultReport {
+      if (text == null || text.isBlank()) {
+        throw new IllegalArgumentException("a fault report needs a text");
+      }
+      if (brokerId < -1) {
+        throw new IllegalArgumentException("broker id " + brokerId);
+      }
+    }
+  }
+
   /** An ISR change for one partition; see {@link dev.tributary.metadata.IsrControl}. */
   record AlterPartition(
       String topicId,

@@ -136,6 +136,15 @@ public final class ControllerClient {
         });
   }
 
+  /** A fault injected on purpose, for the timeline. Blocking. */
+  public void reportFault(ControllerChannel.FaultReport fault) {
+    call(
+        t -> {
+          t.channel().reportFault(t.endpoint(), fault);
+          return null;
+        });
+  }
+
   /** {@code reporterId} could not connect to {@code brokerId}. Blocking. */
   public void reportUnreachable(int reporterId, int brokerId) {
     call(

@@ -143,6 +143,17 @@ public final class ControllerService implements ControllerChannel {
             time.milliseconds()));
   }
 
+  /** Records the fault on the timeline if it names the network (-1) or a registered broker. */
+  @Override
+  public void reportFault(Endpoint target, FaultReport fault) {
+    if (fault.brokerId() >= 0 && quorum.image().broker(fault.brokerId()).isEmpty()) {
+      return;
+    }
+    controller.recordEvent(
+        ClusterEvents.faultInjected(
+            fault.brokerId(), fault.text(), fault.how(), time.milliseconds()));
+  }
+
   @Override
   public void reportUnreachable(Endpoint target, int reporterId, int brokerId) {
     var broker = quorum.image().broker(brokerId);

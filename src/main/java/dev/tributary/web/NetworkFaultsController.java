@@ -2,6 +2,7 @@ package dev.tributary.web;
 
 import dev.tributary.auth.ClusterOrigins;
 import dev.tributary.server.BrokerConfig;
+import dev.tributary.server.FaultReports;
 import dev.tributary.server.MetadataCache;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,7 @@ class NetworkFaultsController {
   private final NetworkFaults network;
   private final JsonMapper json;
   private final ClusterOrigins origins;
+  private final FaultReports faults;
 
   NetworkFaultsController(
       MetadataCache broker,
@@ -41,13 +43,15 @@ class NetworkFaultsController {
       DashboardProperties properties,
       NetworkFaults network,
       JsonMapper json,
-      ClusterOrigins origins) {
+      ClusterOrigins origins,
+      FaultReports faults) {
     this.broker = broker;
     this.config = config;
     this.properties = properties;
     this.network = network;
     this.json = json;
     this.origins = origins;
+    this.faults = faults;
   }
 
   @PostMapping("/dashboard/actions/brokers/{brokerId}/isolate")
@@ -76,6 +80,7 @@ class NetworkFaultsController {
       case "everyone" -> {
         if (brokerId == config.brokerId()) {
           // This broker's own answer would be dropped on its way out: answer, then cut.
+          faults.dashboardAction(brokerId, cutText(brokerId, "everyone"));
           network.isolateSoon(brokerId);
           return accepted(
               "Broker "
@@ -108,6 +113,9 @@ class NetworkFaultsController {
         }
       }
     }
+    // On the timeline first: once cut, the controller may not hear of it.
+    faults.dashboardAction(
+        brokerId, cutText(brokerId, from.get()) + describePeers(from.get(), peers));
     try {
       return accepted(network.isolate(brokerId, peers));
     } catch (NetworkFaults.LauncherFailed e) {
@@ -127,11 +135,30 @@ class NetworkFaultsController {
       return refusal.get();
     }
     try {
-      return accepted(network.heal());
+      String healed = network.heal();
+      faults.dashboardAction(-1, "every link restored");
+      return accepted(healed);
     } catch (NetworkFaults.LauncherFailed e) {
       return error(
           HttpStatus.INTERNAL_SERVER_ERROR, 50001, "Could not heal the links: " + e.getMessage());
     }
+  }
+
+  /** "broker 3 cut off from ..." for the timeline; the peers follow for a cut from brokers. */
+  private static String cutText(int brokerId, String from) {
+    return switch (from) {
+      case "everyone" -> "broker " + brokerId + " cut off from every broker and client";
+      case "controller" -> "broker " + brokerId + " cut off from the controller";
+      default -> "broker " + brokerId + " cut off from the other brokers";
+    };
+  }
+
+  private static String describePeers(String from, List<Integer> peers) {
+    return switch (from) {
+      case "controller" -> " (broker " + peers.get(0) + ")";
+      case "brokers" -> " " + peers + "; clients still reach it";
+      default -> "";
+    };
   }
 
   private Optional<ResponseEntity<Map<String, Object>>> refuse(String origin, String host) {

@@ -312,6 +312,11 @@ class BrokerLifecycleManagerTest {
     }
 
     @Override
+    public void reportFault(Endpoint c, FaultReport fault) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public dev.tributary.metadata.ProducerIdsBlock allocateProducerIds(
         Endpoint c, int brokerId, long brokerEpoch) {
       throw new UnsupportedOperationException();

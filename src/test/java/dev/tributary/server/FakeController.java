@@ -243,4 +243,9 @@ final class FakeController implements ControllerChannel {
       Endpoint controller, dev.tributary.replication.Truncation truncation) {
     throw new UnsupportedOperationException("reports are not a service's call");
   }
+
+  @Override
+  public void reportFault(Endpoint controller, FaultReport fault) {
+    throw new UnsupportedOperationException("reports are not a service's call");
+  }
 }

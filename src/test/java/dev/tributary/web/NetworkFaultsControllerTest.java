@@ -88,6 +88,9 @@ class NetworkFaultsControllerTest {
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
     assertThat(message(answer)).isEqualTo("12:00:00.000 did: --data " + launcherDir + " heal");
     assertThat(calls()).containsExactly("--data " + launcherDir + " heal");
+    assertThat(faultEvents())
+        .as("the timeline")
+        .contains("every link restored / the dashboard's network action, through broker 1");
   }
 
   @Test
@@ -101,6 +104,11 @@ class NetworkFaultsControllerTest {
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
             () -> assertThat(calls()).containsExactly("--data " + launcherDir + " isolate 1"));
+    assertThat(faultEvents())
+        .as("the timeline, told before the cut")
+        .contains(
+            "broker 1 cut off from every broker and client"
+                + " / the dashboard's network action, through broker 1");
   }
 
   @Test
@@ -163,6 +171,17 @@ class NetworkFaultsControllerTest {
     assertThat(answer.statusCode()).isEqualTo(403);
     assertThat(errorCode(answer)).isEqualTo(40302);
     assertThat(calls()).isEmpty();
+  }
+
+  /** The timeline's injected faults, as "text / reason", oldest first. */
+  private List<String> faultEvents() throws Exception {
+    List<String> faults = new java.util.ArrayList<>();
+    for (JsonNode event : json.readTree(get("/dashboard/state").body()).path("events")) {
+      if ("fault_injected".equals(event.path("type").asString())) {
+        faults.add(event.path("text").asString() + " / " + event.path("reason").asString());
+      }
+    }
+    return faults;
   }
 
   private List<String> calls() throws IOException {

@@ -236,6 +236,15 @@ public final class HttpControllerChannel implements ControllerChannel {
     call(controller, "POST", InternalApi.REPLICA_TRUNCATED, body);
   }
 
+  @Override
+  public void reportFault(Endpoint controller, FaultReport fault) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("broker_id", fault.brokerId());
+    body.put("text", fault.text());
+    body.put("how", fault.how());
+    call(controller, "POST", InternalApi.FAULT_INJECTED, body, heartbeatTimeout);
+  }
+
   private static AdminResult admin(JsonNode answer) {
     return new AdminResult(answer.path("metadata_offset").asLong());
   }

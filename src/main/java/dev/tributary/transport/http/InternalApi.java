@@ -31,6 +31,7 @@ public final class InternalApi {
   public static final String SECURITY = PREFIX + "/security";
   public static final String BROKER_UNREACHABLE = PREFIX + "/broker-unreachable";
   public static final String REPLICA_TRUNCATED = PREFIX + "/replica-truncated";
+  public static final String FAULT_INJECTED = PREFIX + "/fault-injected";
   public static final String ELECT_LEADERS = PREFIX + "/elect-leaders";
   public static final String REASSIGNMENTS = PREFIX + "/reassignments";
 
