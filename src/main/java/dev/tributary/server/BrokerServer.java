@@ -193,7 +193,15 @@ public final class BrokerServer implements RunningBroker, AutoCloseable {
     controllerService = new ControllerService(controller, quorum, time, BrokerProbe.tcp(300));
     locator = new ControllerLocator(() -> config, quorum);
     controllerClient =
-        new ControllerClient(quorum, controllerService, remoteChannel, locator, adminCalls);
+        new ControllerClient(
+            quorum,
+            controllerService,
+            remoteChannel,
+            locator,
+            adminCalls,
+            scheduler,
+            time,
+            config.requestTimeoutMs());
     new ControllerDuties(config, quorum, controller, time, scheduler, () -> shuttingDown).start();
 
     lifecycle =

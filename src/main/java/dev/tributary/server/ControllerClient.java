@@ -1,5 +1,7 @@
 package dev.tributary.server;
 
+import dev.tributary.common.Scheduler;
+import dev.tributary.common.Time;
 import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.NotControllerException;
 import dev.tributary.metadata.ConfigChange;
@@ -11,7 +13,9 @@ import dev.tributary.replication.Truncation;
 import dev.tributary.security.SecurityChange;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 /**
@@ -21,27 +25,51 @@ import java.util.function.Function;
  * address the {@link ControllerLocator} finds. Admin calls are asynchronous: the blocking channel
  * runs on {@code executor}, never on a request thread.
  *
- * <p>Failures are the channel's: NOT_CONTROLLER while none is known (the caller retries), the
- * controller's own refusals, {@link ControllerUnreachableException} when nobody answered.
+ * <p>An admin call that finds no controller (none elected yet, or the one it asked answers
+ * NOT_CONTROLLER: leadership moved) waits and tries again, backing off from {@value
+ * #FIRST_RETRY_MS} ms to {@value #MAX_RETRY_MS} ms, for up to {@code retryForMs}, as Kafka's
+ * brokers queue forwarded requests while the controller changes: a topic created just as the
+ * controller's broker stops waits for the election instead of failing. Both cases are safe to
+ * repeat: nothing reached a controller that acted on it. Other failures are the channel's: the
+ * controller's own refusals, {@link ControllerUnreachableException} when nobody answered (not
+ * repeated: the call may have been carried out). Blocking calls ({@link #call}) fail at once and
+ * their callers retry as they see fit.
  */
 public final class ControllerClient {
+  static final long FIRST_RETRY_MS = 100;
+  static final long MAX_RETRY_MS = 1_000;
+
   private final MetadataQuorum quorum;
   private final ControllerService local;
   private final ControllerChannel remote;
   private final ControllerLocator locator;
   private final Executor executor;
+  private final Scheduler scheduler;
+  private final Time time;
+  private final long retryForMs;
 
+  /**
+   * @param executor runs the blocking channel calls of admin requests
+   * @param scheduler and {@code time}: when to try an admin call again
+   * @param retryForMs how long an admin call waits for a controller, from its first attempt
+   */
   ControllerClient(
       MetadataQuorum quorum,
       ControllerService local,
       ControllerChannel remote,
       ControllerLocator locator,
-      Executor executor) {
+      Executor executor,
+      Scheduler scheduler,
+      Time time,
+      long retryForMs) {
     this.quorum = quorum;
     this.local = local;
     this.remote = remote;
     this.locator = locator;
     this.executor = executor;
+    this.scheduler = scheduler;
+    this.time = time;
+    this.retryForMs = retryForMs;
   }
 
   /** Runs {@code call} against the active controller, here or elsewhere. Blocking. */
@@ -56,9 +84,38 @@ public final class ControllerClient {
     return call.apply(new Target(channel, endpoint));
   }
 
-  /** {@link #call}, off the caller's thread. */
+  /**
+   * {@link #call}, off the caller's thread, tried again while no controller takes it (see the class
+   * doc). Fails as {@code supplyAsync} would: with a {@link CompletionException} around the cause.
+   */
   <T> CompletableFuture<T> callAsync(Function<Target, T> call) {
-    return CompletableFuture.supplyAsync(() -> call(call), executor);
+    CompletableFuture<T> result = new CompletableFuture<>();
+    attempt(call, result, time.monotonicMs() + retryForMs, FIRST_RETRY_MS);
+    return result;
+  }
+
+  private <T> void attempt(
+      Function<Target, T> call, CompletableFuture<T> result, long deadlineMs, long backoffMs) {
+    try {
+      executor.execute(
+          () -> {
+            try {
+              result.complete(call(call));
+            } catch (NotControllerException e) {
+              if (time.monotonicMs() + backoffMs > deadlineMs) {
+                result.completeExceptionally(new CompletionException(e));
+                return;
+              }
+              scheduler.schedule(
+                  backoffMs,
+                  () -> attempt(call, result, deadlineMs, Math.min(2 * backoffMs, MAX_RETRY_MS)));
+            } catch (RuntimeException e) {
+              result.completeExceptionally(new CompletionException(e));
+            }
+          });
+    } catch (RejectedExecutionException e) { // shutting down
+      result.completeExceptionally(new CompletionException(e));
+    }
   }
 
   /** The channel to use and the controller's address, for one call. */

@@ -47,6 +47,8 @@ class ControllerClientTest {
   private static final AclBinding ACL =
       new AclBinding("User:bob", AclOperation.READ, ResourceType.TOPIC, PatternType.LITERAL, "t");
 
+  private static final long RETRY_FOR_MS = 5_000;
+
   @TempDir Path dir;
   private final ManualClock clock = new ManualClock();
   private final Queue<Runnable> adminThread = new ArrayDeque<>();
@@ -65,7 +67,14 @@ class ControllerClientTest {
     BrokerConfig config = LocalReplicas.config(dir, true, 1, 1, 1, "");
     client =
         new ControllerClient(
-            quorum, local, remote(), new ControllerLocator(() -> config, quorum), adminThread::add);
+            quorum,
+            local,
+            remote(),
+            new ControllerLocator(() -> config, quorum),
+            adminThread::add,
+            clock,
+            clock,
+            RETRY_FOR_MS);
   }
 
   @AfterEach
@@ -184,16 +193,73 @@ class ControllerClientTest {
   }
 
   @Test
-  void withNoControllerKnownEveryCallIsNotController() {
+  void withNoControllerKnownAnAdminCallWaitsThenFailsNotController() {
     leader = OptionalInt.empty();
 
     CompletableFuture<ControllerChannel.AdminResult> done = client.deleteTopic("orders");
     runAdminThread();
+    assertThat(done).as("waiting for a controller").isNotDone();
+    for (long waited = 0; waited <= RETRY_FOR_MS; waited += 100) {
+      clock.advance(100);
+      runAdminThread();
+    }
 
     assertThat(Errors.forException(done.handle((ok, e) -> e).join()))
         .isEqualTo(Errors.NOT_CONTROLLER);
-    assertThatThrownBy(() -> client.fenceBroker(1, 0)).isInstanceOf(NotControllerException.class);
+    assertThatThrownBy(() -> client.fenceBroker(1, 0))
+        .as("a blocking call fails at once")
+        .isInstanceOf(NotControllerException.class);
     assertThat(remoteCalls).isEmpty();
+  }
+
+  @Test
+  void anAdminCallSentDuringAnElectionGoesToTheControllerElected() {
+    registerBroker2();
+    leader = OptionalInt.empty();
+    CompletableFuture<ControllerChannel.AdminResult> done =
+        client.createTopic(NewTopic.placed("orders", 1, 1, Map.of()), false);
+    runAdminThread();
+    clock.advance(ControllerClient.FIRST_RETRY_MS);
+    runAdminThread();
+    assertThat(done).isNotDone();
+
+    leader = OptionalInt.of(2);
+    clock.advance(2 * ControllerClient.FIRST_RETRY_MS);
+    runAdminThread();
+
+    assertThat(done.join().metadataOffset()).isEqualTo(42);
+    assertThat(remoteCalls).singleElement().asString().startsWith("createTopic[");
+  }
+
+  @Test
+  void aControllerThatAnswersNotControllerIsAskedAgainWhereverLeadershipWent() {
+    registerBroker2();
+    leader = OptionalInt.of(2);
+    remoteFailure = new NotControllerException("broker 2 is not the active controller");
+    CompletableFuture<ControllerChannel.AdminResult> done = client.deleteTopic("orders");
+    runAdminThread();
+    assertThat(done).as("leadership moved: not an answer yet").isNotDone();
+
+    remoteFailure = null;
+    clock.advance(ControllerClient.FIRST_RETRY_MS);
+    runAdminThread();
+
+    assertThat(done.join().metadataOffset()).isEqualTo(42);
+    assertThat(remoteCalls).hasSize(2);
+  }
+
+  @Test
+  void aControllerThatDoesNotAnswerIsNotAskedAgain() {
+    registerBroker2();
+    leader = OptionalInt.of(2);
+    remoteFailure = new ControllerUnreachableException("controller 2 did not answer", null);
+    CompletableFuture<ControllerChannel.AdminResult> done = client.deleteTopic("orders");
+    runAdminThread();
+
+    assertThatThrownBy(done::join)
+        .as("it may have deleted the topic")
+        .hasCauseInstanceOf(ControllerUnreachableException.class);
+    assertThat(remoteCalls).hasSize(1);
   }
 
   @Test

@@ -51,7 +51,14 @@ final class LocalReplicas implements RunningBroker, AutoCloseable {
     MetadataQuorum quorum = new ControllerElsewhere(harness);
     this.client =
         new ControllerClient(
-            quorum, null, controller, new ControllerLocator(() -> config, quorum), Runnable::run);
+            quorum,
+            null,
+            controller,
+            new ControllerLocator(() -> config, quorum),
+            Runnable::run,
+            harness.clock,
+            harness.clock,
+            0);
   }
 
   /**
