@@ -127,7 +127,8 @@ const SAYINGS = {
     ['fault_cut_controller', /^broker (\d+) cut off from the controller \(broker (\d+)\)$/, (e, m) => [m[1], m[2]]],
     ['fault_cut_brokers', /^broker (\d+) cut off from the other brokers (\[[\d, ]*\]); clients still reach it$/,
       (e, m) => [m[1], m[2]]],
-    ['fault_healed', /^every link restored$/, () => []]],
+    ['fault_healed', /^every link restored$/, () => []],
+    ['fault_cut_failed', /^cutting broker (\d+) off failed; its links are as they were$/, (e, m) => [m[1]]]],
   replica_truncated: [
     ['replica_truncated', /^replica (\d+) dropped offsets? (\d+(?:–\d+)?) that leader (\d+) never had \(leader epoch (\d+)\)$/,
       (e, m) => [m[1], m[2], m[3], m[4]]]],

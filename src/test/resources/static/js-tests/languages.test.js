@@ -86,6 +86,7 @@ test('the server\'s sentences with numbers the fields lack are read back, in the
     ['fault_injected', 'broker 1 cut off from the other brokers [2, 3]; clients still reach it',
       'broker 1 与其他 broker [2, 3] 断开；客户端仍能连到它'],
     ['fault_injected', 'every link restored', '所有链路已恢复'],
+    ['fault_injected', 'cutting broker 2 off failed; its links are as they were', '断开 broker 2 失败；它的链路保持原样'],
   ];
   for (const [type, text, chinese] of cases) eq(say(type, text), zh ? chinese : text, text);
   eq(say('isr_shrink', 'orders-0 ISR changed somehow'), 'orders-0 ISR changed somehow', 'another form: as sent');

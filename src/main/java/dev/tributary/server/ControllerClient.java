@@ -106,9 +106,13 @@ public final class ControllerClient {
                 result.completeExceptionally(new CompletionException(e));
                 return;
               }
-              scheduler.schedule(
-                  backoffMs,
-                  () -> attempt(call, result, deadlineMs, Math.min(2 * backoffMs, MAX_RETRY_MS)));
+              try {
+                scheduler.schedule(
+                    backoffMs,
+                    () -> attempt(call, result, deadlineMs, Math.min(2 * backoffMs, MAX_RETRY_MS)));
+              } catch (RejectedExecutionException shuttingDown) {
+                result.completeExceptionally(new CompletionException(e)); // no retry is coming
+              }
             } catch (RuntimeException e) {
               result.completeExceptionally(new CompletionException(e));
             }

@@ -80,7 +80,7 @@ class NetworkFaultsController {
       case "everyone" -> {
         if (brokerId == config.brokerId()) {
           // This broker's own answer would be dropped on its way out: answer, then cut.
-          faults.dashboardAction(brokerId, cutText(brokerId, "everyone"));
+          faults.dashboardAction(brokerId, cutText(brokerId, "everyone", List.of()));
           network.isolateSoon(brokerId);
           return accepted(
               "Broker "
@@ -113,12 +113,14 @@ class NetworkFaultsController {
         }
       }
     }
-    // On the timeline first: once cut, the controller may not hear of it.
-    faults.dashboardAction(
-        brokerId, cutText(brokerId, from.get()) + describePeers(from.get(), peers));
+    // On the timeline first: once cut, the controller may not hear of it. Should the cut then
+    // fail, the timeline says so too, rather than keep a cut that never happened.
+    faults.dashboardAction(brokerId, cutText(brokerId, from.get(), peers));
     try {
       return accepted(network.isolate(brokerId, peers));
     } catch (NetworkFaults.LauncherFailed e) {
+      faults.dashboardAction(
+          brokerId, "cutting broker " + brokerId + " off failed; its links are as they were");
       return error(
           HttpStatus.INTERNAL_SERVER_ERROR,
           50001,
@@ -144,20 +146,13 @@ class NetworkFaultsController {
     }
   }
 
-  /** "broker 3 cut off from ..." for the timeline; the peers follow for a cut from brokers. */
-  private static String cutText(int brokerId, String from) {
+  /** "broker 3 cut off from ..." for the timeline, naming the peers it loses. */
+  private static String cutText(int brokerId, String from, List<Integer> peers) {
+    String cut = "broker " + brokerId + " cut off from ";
     return switch (from) {
-      case "everyone" -> "broker " + brokerId + " cut off from every broker and client";
-      case "controller" -> "broker " + brokerId + " cut off from the controller";
-      default -> "broker " + brokerId + " cut off from the other brokers";
-    };
-  }
-
-  private static String describePeers(String from, List<Integer> peers) {
-    return switch (from) {
-      case "controller" -> " (broker " + peers.get(0) + ")";
-      case "brokers" -> " " + peers + "; clients still reach it";
-      default -> "";
+      case "everyone" -> cut + "every broker and client";
+      case "controller" -> cut + "the controller (broker " + peers.get(0) + ")";
+      default -> cut + "the other brokers " + peers + "; clients still reach it";
     };
   }
 

@@ -1,17 +1,12 @@
 package dev.tributary.api;
 
-import java.io.ByteArrayOutputStream;
+import dev.tributary.fuzz.RawAnswer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * HTTP/1.1 over a plain socket bound to a chosen loopback address ({@code 127.0.0.2} and up are
@@ -72,49 +67,10 @@ final class RawHttp {
 
   /** Reads one answer up to the end of the stream (the server closes after it). */
   static ApiTestSupport.Response read(InputStream in) throws IOException {
-    byte[] all = in.readAllBytes();
-    String text = new String(all, StandardCharsets.ISO_8859_1);
-    int end = text.indexOf("\r\n\r\n");
-    if (end < 0) {
-      throw new IOException("no complete answer: '" + text + "'");
-    }
-    String[] lines = text.substring(0, end).split("\r\n");
-    int status = Integer.parseInt(lines[0].split(" ")[1]);
-    Map<String, List<String>> headers = new LinkedHashMap<>();
-    for (int i = 1; i < lines.length; i++) {
-      int colon = lines[i].indexOf(':');
-      headers
-          .computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new ArrayList<>())
-          .add(lines[i].substring(colon + 1).trim());
-    }
-    byte[] rawBody = java.util.Arrays.copyOfRange(all, end + 4, all.length);
-    boolean chunked =
-        headers.entrySet().stream()
-            .anyMatch(
-                e ->
-                    e.getKey().equalsIgnoreCase("Transfer-Encoding")
-                        && e.getValue().toString().toLowerCase(Locale.ROOT).contains("chunked"));
-    String body = new String(chunked ? dechunk(rawBody) : rawBody, StandardCharsets.UTF_8);
+    RawAnswer answer = RawAnswer.read(in);
     return new ApiTestSupport.Response(
-        status, java.net.http.HttpHeaders.of(headers, (k, v) -> true), body);
-  }
-
-  private static byte[] dechunk(byte[] raw) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int at = 0;
-    while (at < raw.length) {
-      int lineEnd = at;
-      while (lineEnd + 1 < raw.length && !(raw[lineEnd] == '\r' && raw[lineEnd + 1] == '\n')) {
-        lineEnd++;
-      }
-      String sizeText = new String(raw, at, lineEnd - at, StandardCharsets.US_ASCII).trim();
-      int size = Integer.parseInt(sizeText.split(";")[0], 16);
-      if (size == 0) {
-        break;
-      }
-      out.write(raw, lineEnd + 2, size);
-      at = lineEnd + 2 + size + 2;
-    }
-    return out.toByteArray();
+        answer.status(),
+        java.net.http.HttpHeaders.of(answer.headers(), (k, v) -> true),
+        answer.body());
   }
 }

@@ -2,7 +2,7 @@ package dev.tributary.e2e;
 
 import dev.tributary.fuzz.HostileRequests;
 import dev.tributary.fuzz.HostileRequests.Request;
-import java.io.ByteArrayOutputStream;
+import dev.tributary.fuzz.RawAnswer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -219,53 +218,8 @@ final class NetworkFuzz implements AutoCloseable {
   }
 
   private static Answer read(InputStream in) throws IOException {
-    byte[] all = in.readAllBytes();
-    String text = new String(all, StandardCharsets.ISO_8859_1);
-    int end = text.indexOf("\r\n\r\n");
-    if (end < 0) {
-      throw new IOException("no complete answer");
-    }
-    String[] lines = text.substring(0, end).split("\r\n");
-    int status;
-    try {
-      status = Integer.parseInt(lines[0].split(" ")[1]);
-    } catch (RuntimeException e) {
-      throw new IOException("not an HTTP status line: " + lines[0], e);
-    }
-    boolean chunked = false;
-    for (int i = 1; i < lines.length; i++) {
-      String line = lines[i].toLowerCase(Locale.ROOT);
-      chunked |= line.startsWith("transfer-encoding:") && line.contains("chunked");
-    }
-    byte[] raw = java.util.Arrays.copyOfRange(all, end + 4, all.length);
-    return new Answer(status, new String(chunked ? dechunk(raw) : raw, StandardCharsets.UTF_8));
-  }
-
-  private static byte[] dechunk(byte[] raw) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int at = 0;
-    while (at < raw.length) {
-      int lineEnd = at;
-      while (lineEnd + 1 < raw.length && !(raw[lineEnd] == '\r' && raw[lineEnd + 1] == '\n')) {
-        lineEnd++;
-      }
-      String size = new String(raw, at, lineEnd - at, StandardCharsets.US_ASCII).trim();
-      int length;
-      try {
-        length = Integer.parseInt(size.split(";")[0], 16);
-      } catch (NumberFormatException e) {
-        throw new IOException("a chunk cut short", e);
-      }
-      if (length == 0) {
-        break;
-      }
-      if (lineEnd + 2 + length > raw.length) {
-        throw new IOException("a chunk cut short");
-      }
-      out.write(raw, lineEnd + 2, length);
-      at = lineEnd + 2 + length + 2;
-    }
-    return out.toByteArray();
+    RawAnswer answer = RawAnswer.read(in);
+    return new Answer(answer.status(), answer.body());
   }
 
   /** Stops sending and waits for the last request (bounded by its timeout). */

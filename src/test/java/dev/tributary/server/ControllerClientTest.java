@@ -249,6 +249,32 @@ class ControllerClientTest {
   }
 
   @Test
+  void anAdminCallWaitingForAControllerFailsWhenTheBrokerShutsDown() {
+    leader = OptionalInt.empty();
+    BrokerConfig config = LocalReplicas.config(dir, true, 1, 1, 1, "");
+    MetadataQuorum quorum = new LeaderSaysSo();
+    ControllerClient stopping =
+        new ControllerClient(
+            quorum,
+            null,
+            remote(),
+            new ControllerLocator(() -> config, quorum),
+            adminThread::add,
+            (delayMs, task) -> {
+              throw new java.util.concurrent.RejectedExecutionException("scheduler shut down");
+            },
+            clock,
+            RETRY_FOR_MS);
+
+    CompletableFuture<ControllerChannel.AdminResult> done = stopping.deleteTopic("orders");
+    runAdminThread();
+
+    assertThat(done).as("failed, not left waiting for a retry that cannot come").isDone();
+    assertThat(Errors.forException(done.handle((ok, e) -> e).join()))
+        .isEqualTo(Errors.NOT_CONTROLLER);
+  }
+
+  @Test
   void aControllerThatDoesNotAnswerIsNotAskedAgain() {
     registerBroker2();
     leader = OptionalInt.of(2);

@@ -147,9 +147,11 @@ class NetworkFaultsControllerTest {
   @Test
   void aFailingLauncherIsA500NamingWhatItSaidAndTheBrokerStaysUp() throws Exception {
     Files.writeString(launcherDir.resolve("fail"), "");
+    List<String> before = faultEvents();
 
     HttpResponse<String> answer = post("/dashboard/actions/network/heal", "{}");
 
+    assertThat(faultEvents()).as("no heal on the timeline: none happened").isEqualTo(before);
     assertThat(answer.statusCode()).isEqualTo(500);
     assertThat(errorCode(answer)).isEqualTo(50001);
     assertThat(message(answer)).isEqualTo("Could not heal the links: isolate failed: nft said no");
