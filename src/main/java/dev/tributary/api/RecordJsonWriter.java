@@ -4,32 +4,46 @@ import dev.tributary.log.record.BatchIterator;
 import dev.tributary.log.record.Header;
 import dev.tributary.log.record.Record;
 import dev.tributary.log.record.RecordBatch;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
 import java.util.List;
 import org.springframework.http.HttpStatus;
-import tools.jackson.core.Base64Variants;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Renders fetched batches as the JSON array of a stateless read: {@code
- * [{"topic","partition","offset","timestamp", "key","value","headers"}]}. Streams straight from the
- * batch bytes into the response buffer; decompresses only compressed batches. Skips control batches
- * and records below the requested offset (a batch may start earlier).
+ * Renders fetched batches as the JSON array of a record read: {@code
+ * [{"topic","partition","offset","timestamp", "key","value","headers"}]}, compact, as Jackson would
+ * write it. Streams straight from the batch bytes into one array ({@link JsonRecordOutput});
+ * decompresses only compressed batches. Skips control batches and records outside the slice (a
+ * batch may start earlier than the offset asked for).
  */
 final class RecordJsonWriter {
+  /**
+   * The bytes a record's JSON takes besides its topic, its numbers' digits, key and value: {@code
+   * {"topic":,"partition":,"offset":,"timestamp":,"key":,"value":,"headers":[]}} and a comma.
+   */
+  private static final int RECORD_SHAPE_BYTES = 82;
+
+  private static final byte[] TOPIC = JsonRecordOutput.ascii("{\"topic\":");
+  private static final byte[] PARTITION = JsonRecordOutput.ascii(",\"partition\":");
+  private static final byte[] OFFSET = JsonRecordOutput.ascii(",\"offset\":");
+  private static final byte[] TIMESTAMP = JsonRecordOutput.ascii(",\"timestamp\":");
+  private static final byte[] KEY = JsonRecordOutput.ascii(",\"key\":");
+  private static final byte[] VALUE = JsonRecordOutput.ascii(",\"value\":");
+  private static final byte[] HEADERS = JsonRecordOutput.ascii(",\"headers\":[");
+  private static final byte[] HEADER_NAME = JsonRecordOutput.ascii("{\"name\":");
+
   private final JsonMapper json;
 
   RecordJsonWriter(JsonMapper json) {
     this.json = json;
   }
 
-  /** Result: the JSON bytes and how many records they hold. */
-  record Rendered(byte[] body, int recordCount) {}
+  /** Result: the JSON and how many records it holds. */
+  record Rendered(RenderedJson body, int recordCount) {}
 
   Rendered render(
       String topic, int partition, ByteBuffer batches, long fromOffset, EmbeddedFormat format) {
@@ -47,89 +61,112 @@ final class RecordJsonWriter {
    * does, to stop delivery before a record it cannot render), so it is not parsed twice.
    */
   Rendered renderAll(List<Slice> slices, EmbeddedFormat format, boolean jsonChecked) {
-    int size = 256;
-    for (Slice slice : slices) {
-      size += slice.batches().remaining() * 5 / 2; // base64 and field names: about 2.2x a batch
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+    JsonRecordOutput out = new JsonRecordOutput(expectedBytes(slices));
+    out.write((byte) '[');
     int count = 0;
-    try (JsonGenerator gen = json.createGenerator(out)) {
-      gen.writeStartArray();
-      for (Slice slice : slices) {
-        count += writeRecords(gen, slice, format, jsonChecked);
-      }
-      gen.writeEndArray();
+    for (Slice slice : slices) {
+      count += writeRecords(out, slice, format, jsonChecked, count == 0);
     }
-    return new Rendered(out.toByteArray(), count);
+    out.write((byte) ']');
+    return new Rendered(out.rendered(), count);
+  }
+
+  /**
+   * Enough room for the usual answer, so the array is not grown: base64 takes 4/3 of the bytes, and
+   * every record its shape and numbers (headers and JSON text that needs escaping may still grow
+   * it).
+   */
+  private static int expectedBytes(List<Slice> slices) {
+    long bytes = 2;
+    for (Slice slice : slices) {
+      long records = 0;
+      for (RecordBatch batch : BatchIterator.lenient(slice.batches().duplicate())) {
+        records += Math.max(0, batch.recordCount());
+      }
+      int perRecord = RECORD_SHAPE_BYTES + slice.topic().length() + 2 + 10 + 2 * 19;
+      bytes += records * perRecord + slice.batches().remaining() * 4L / 3;
+    }
+    return (int) Math.min(bytes, Integer.MAX_VALUE - 16);
   }
 
   private int writeRecords(
-      JsonGenerator gen, Slice slice, EmbeddedFormat format, boolean jsonChecked) {
-    String topic = slice.topic();
+      JsonRecordOutput out,
+      Slice slice,
+      EmbeddedFormat format,
+      boolean jsonChecked,
+      boolean first) {
+    byte[] topic = JsonRecordOutput.quoted(slice.topic());
     int partition = slice.partition();
     int count = 0;
     for (RecordBatch batch : BatchIterator.lenient(slice.batches().duplicate())) {
       if (batch.isControlBatch()) {
         continue;
       }
-      for (Record record : batch.records()) {
+      for (Iterator<Record> records = batch.recordIterator(); records.hasNext(); ) {
+        Record record = records.next();
         if (record.offset() < slice.fromOffset() || record.offset() >= slice.untilOffset()) {
           continue;
         }
-        gen.writeStartObject();
-        gen.writeStringProperty("topic", topic);
-        gen.writeNumberProperty("partition", partition);
-        gen.writeNumberProperty("offset", record.offset());
-        gen.writeNumberProperty("timestamp", record.timestamp());
-        gen.writeName("key");
-        writeBytes(gen, record.key(), format, record.offset(), jsonChecked);
-        gen.writeName("value");
-        writeBytes(gen, record.value(), format, record.offset(), jsonChecked);
-        gen.writeName("headers");
-        gen.writeStartArray();
-        for (Header header : record.headers()) {
-          gen.writeStartObject();
-          gen.writeStringProperty("name", header.key());
-          gen.writeName("value");
-          if (header.value() == null) {
-            gen.writeNull();
-          } else if (format == EmbeddedFormat.BINARY) {
-            byte[] value = header.value();
-            gen.writeBinary(Base64Variants.MIME_NO_LINEFEEDS, value, 0, value.length);
-          } else {
-            gen.writeString(new String(header.value(), StandardCharsets.UTF_8));
-          }
-          gen.writeEndObject();
+        if (!first || count > 0) {
+          out.write((byte) ',');
         }
-        gen.writeEndArray();
-        gen.writeEndObject();
+        out.write(TOPIC);
+        out.write(topic);
+        out.write(PARTITION);
+        out.writeNumber(partition);
+        out.write(OFFSET);
+        out.writeNumber(record.offset());
+        out.write(TIMESTAMP);
+        out.writeNumber(record.timestamp());
+        out.write(KEY);
+        writeBytes(out, record.key(), format, record.offset(), jsonChecked);
+        out.write(VALUE);
+        writeBytes(out, record.value(), format, record.offset(), jsonChecked);
+        out.write(HEADERS);
+        writeHeaders(out, record.headers(), format);
+        out.write((byte) ']');
+        out.write((byte) '}');
         count++;
       }
     }
     return count;
   }
 
+  private static void writeHeaders(
+      JsonRecordOutput out, List<Header> headers, EmbeddedFormat format) {
+    boolean firstHeader = true;
+    for (Header header : headers) {
+      if (!firstHeader) {
+        out.write((byte) ',');
+      }
+      firstHeader = false;
+      out.write(HEADER_NAME);
+      out.write(JsonRecordOutput.quoted(header.key()));
+      out.write(VALUE);
+      byte[] value = header.value();
+      if (value == null) {
+        out.writeNull();
+      } else if (format == EmbeddedFormat.BINARY) {
+        out.writeBase64(value, 0, value.length);
+      } else {
+        out.write(JsonRecordOutput.quoted(new String(value, StandardCharsets.UTF_8)));
+      }
+      out.write((byte) '}');
+    }
+  }
+
   private void writeBytes(
-      JsonGenerator gen, ByteBuffer bytes, EmbeddedFormat format, long offset, boolean checked) {
+      JsonRecordOutput out, ByteBuffer bytes, EmbeddedFormat format, long offset, boolean checked) {
     if (bytes == null) {
-      gen.writeNull();
+      out.writeNull();
       return;
     }
-    if (format == EmbeddedFormat.BINARY && bytes.hasArray()) {
-      // Base64 straight from the fetched bytes into the output: no copy, no String per record.
-      gen.writeBinary(
-          Base64Variants.MIME_NO_LINEFEEDS,
-          bytes.array(),
-          bytes.arrayOffset() + bytes.position(),
-          bytes.remaining());
+    if (format == EmbeddedFormat.BINARY) {
+      out.writeBase64(bytes);
       return;
     }
     byte[] array = new byte[bytes.remaining()];
     bytes.duplicate().get(array);
-    if (format == EmbeddedFormat.BINARY) {
-      gen.writeBinary(Base64Variants.MIME_NO_LINEFEEDS, array, 0, array.length);
-      return;
-    }
     if (!checked && !isSingleJsonValue(array)) {
       throw new RestException(
           HttpStatus.NOT_ACCEPTABLE,
@@ -139,8 +176,9 @@ final class RecordJsonWriter {
               + " is not JSON, so it cannot be shown in the JSON format; "
               + "ask for it with 'Accept: application/vnd.kafka.binary.v2+json'");
     }
-    gen.writeRawValue(
-        new String(array, StandardCharsets.UTF_8)); // as stored: no rounding through a double
+    // As stored (no rounding through a double); through a String so bytes that are not UTF-8
+    // come out as U+FFFD, as they did when Jackson wrote them.
+    out.write(new String(array, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8));
   }
 
   /**

@@ -78,7 +78,7 @@ class RecordsController {
         recordsAnswer(topic, partition, offset, maxBytes, timeout, accept, request));
   }
 
-  private CompletableFuture<ResponseEntity<byte[]>> recordsAnswer(
+  private CompletableFuture<ResponseEntity<?>> recordsAnswer(
       String topic,
       int partition,
       Long offset,
@@ -105,7 +105,7 @@ class RecordsController {
       try {
         from = offsets.partitionOffsets(context, tp).logStartOffset();
       } catch (NotLeaderOrFollowerException e) {
-        return leaderProxy.forward(request, e);
+        return forward(request, e);
       }
     }
     int fetchMaxBytes = Math.min(maxBytes, MAX_FETCH_BYTES);
@@ -118,7 +118,7 @@ class RecordsController {
             answers -> {
               FetchPartitionData fetched = answers.get(0);
               if (fetched.error() == Errors.NOT_LEADER_OR_FOLLOWER && fetched.leaderId() >= 0) {
-                return leaderProxy.forward(
+                return forward(
                     request,
                     new NotLeaderOrFollowerException(
                         fetched.errorMessage(), OptionalInt.of(fetched.leaderId())));
@@ -128,12 +128,17 @@ class RecordsController {
               }
               RecordJsonWriter.Rendered rendered =
                   writer.render(topic, partition, fetched.records(), from, format);
-              return CompletableFuture.completedFuture(
+              return CompletableFuture.<ResponseEntity<?>>completedFuture(
                   ResponseEntity.ok()
                       .contentType(MediaType.parseMediaType(format.mediaType))
                       .header("X-Tributary-High-Watermark", Long.toString(fetched.highWatermark()))
                       .body(rendered.body()));
             });
+  }
+
+  private CompletableFuture<ResponseEntity<?>> forward(
+      HttpServletRequest request, NotLeaderOrFollowerException e) {
+    return leaderProxy.forward(request, e).thenApply(answer -> answer);
   }
 
   @GetMapping("/topics/{topic}/partitions/{partition}/offsets")
