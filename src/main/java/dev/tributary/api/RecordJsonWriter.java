@@ -95,8 +95,7 @@ final class RecordJsonWriter {
       EmbeddedFormat format,
       boolean jsonChecked,
       boolean first) {
-    byte[] topic = JsonRecordOutput.quoted(slice.topic());
-    int partition = slice.partition();
+    byte[] recordStart = recordStart(slice.topic(), slice.partition());
     int count = 0;
     for (RecordBatch batch : BatchIterator.lenient(slice.batches().duplicate())) {
       if (batch.isControlBatch()) {
@@ -110,11 +109,7 @@ final class RecordJsonWriter {
         if (!first || count > 0) {
           out.write((byte) ',');
         }
-        out.write(TOPIC);
-        out.write(topic);
-        out.write(PARTITION);
-        out.writeNumber(partition);
-        out.write(OFFSET);
+        out.write(recordStart);
         out.writeNumber(record.offset());
         out.write(TIMESTAMP);
         out.writeNumber(record.timestamp());
@@ -130,6 +125,17 @@ final class RecordJsonWriter {
       }
     }
     return count;
+  }
+
+  /** What every record of a partition starts with: {@code {"topic":T,"partition":P,"offset":}. */
+  private static byte[] recordStart(String topic, int partition) {
+    JsonRecordOutput start = new JsonRecordOutput(64);
+    start.write(TOPIC);
+    start.write(JsonRecordOutput.quoted(topic));
+    start.write(PARTITION);
+    start.writeNumber(partition);
+    start.write(OFFSET);
+    return start.rendered().toByteArray();
   }
 
   private static void writeHeaders(

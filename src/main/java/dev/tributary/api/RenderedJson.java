@@ -1,20 +1,34 @@
 package dev.tributary.api;
 
-import java.util.Objects;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
- * A JSON answer body held as the first {@code length} bytes of {@code bytes}, so a large read is
- * not copied into an exact-size array before Tomcat copies it once more into the socket. Written by
- * {@link RenderedJsonConverter}.
- *
- * <p>Invariant: {@code 0 <= length <= bytes.length}.
+ * A JSON answer body held as the chunks it was rendered into (each buffer's remaining bytes, in
+ * order), so a large read is neither gathered into one array nor copied before Tomcat copies it
+ * into the socket. Written by {@link RenderedJsonConverter}; built by {@link JsonRecordOutput}.
  */
-record RenderedJson(byte[] bytes, int length) {
+record RenderedJson(List<ByteBuffer> chunks) {
   RenderedJson {
-    Objects.requireNonNull(bytes, "bytes");
-    if (length < 0 || length > bytes.length) {
-      throw new IllegalArgumentException(
-          "length " + length + " outside an array of " + bytes.length + " bytes");
+    chunks = List.copyOf(chunks);
+  }
+
+  /** The body's length in bytes. */
+  long length() {
+    long length = 0;
+    for (ByteBuffer chunk : chunks) {
+      length += chunk.remaining();
     }
+    return length;
+  }
+
+  /** The whole body in one array (for tests and logs; answers are written chunk by chunk). */
+  byte[] toByteArray() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream((int) length());
+    for (ByteBuffer chunk : chunks) {
+      out.write(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
+    }
+    return out.toByteArray();
   }
 }

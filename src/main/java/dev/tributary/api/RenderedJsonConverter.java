@@ -1,6 +1,8 @@
 package dev.tributary.api;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
@@ -28,7 +30,7 @@ final class RenderedJsonConverter extends AbstractHttpMessageConverter<RenderedJ
 
   @Override
   protected Long getContentLength(RenderedJson body, MediaType contentType) {
-    return (long) body.length();
+    return body.length();
   }
 
   @Override
@@ -38,6 +40,9 @@ final class RenderedJsonConverter extends AbstractHttpMessageConverter<RenderedJ
 
   @Override
   protected void writeInternal(RenderedJson body, HttpOutputMessage output) throws IOException {
-    output.getBody().write(body.bytes(), 0, body.length());
+    OutputStream out = output.getBody();
+    for (ByteBuffer chunk : body.chunks()) {
+      out.write(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
+    }
   }
 }

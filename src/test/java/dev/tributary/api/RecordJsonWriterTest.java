@@ -72,6 +72,30 @@ class RecordJsonWriterTest {
   }
 
   @Test
+  void valuesLargerThanAChunkAndRecordsAcrossChunksAreWrittenWhole() {
+    Random random = new Random(7);
+    List<SimpleRecord> records = new ArrayList<>();
+    for (int length :
+        new int[] {
+          JsonRecordOutput.CHUNK_BYTES + 1, 5, 1, JsonRecordOutput.CHUNK_BYTES * 2 + 2, 100, 0
+        }) {
+      byte[] value = new byte[length];
+      random.nextBytes(value);
+      records.add(new SimpleRecord(7, value, value));
+    }
+    for (int i = 0; i < 3000; i++) {
+      records.add(new SimpleRecord(8, null, new byte[1 + i % 200]));
+    }
+    ByteBuffer batch = RecordBatchBuilder.build(records, CompressionType.NONE, 0, 0);
+    List<RecordJsonWriter.Slice> slices =
+        List.of(new RecordJsonWriter.Slice("t", 0, batch, 0, Long.MAX_VALUE));
+    RecordJsonWriter.Rendered rendered = writer.renderAll(slices, EmbeddedFormat.BINARY, false);
+    assertThat(rendered.body().chunks()).hasSizeGreaterThan(4);
+    assertThat(text(rendered)).isEqualTo(reference(slices, EmbeddedFormat.BINARY));
+    assertThat(rendered.body().length()).isEqualTo(rendered.body().toByteArray().length);
+  }
+
+  @Test
   void anAnswerWithNoRecordsIsAnEmptyArray() {
     assertThat(text(writer.renderAll(List.of(), EmbeddedFormat.BINARY, false))).isEqualTo("[]");
     ByteBuffer batch =
@@ -94,8 +118,7 @@ class RecordJsonWriterTest {
   }
 
   private static String text(RecordJsonWriter.Rendered rendered) {
-    RenderedJson body = rendered.body();
-    return new String(body.bytes(), 0, body.length(), StandardCharsets.UTF_8);
+    return new String(rendered.body().toByteArray(), StandardCharsets.UTF_8);
   }
 
   private static List<RecordJsonWriter.Slice> randomSlices(Random random, boolean jsonValues) {
