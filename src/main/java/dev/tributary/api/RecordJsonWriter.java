@@ -16,9 +16,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Renders fetched batches as the JSON array of a record read: {@code
  * [{"topic","partition","offset","timestamp", "key","value","headers"}]}, compact, as Jackson would
- * write it. Streams straight from the batch bytes into one array ({@link JsonRecordOutput});
- * decompresses only compressed batches. Skips control batches and records outside the slice (a
- * batch may start earlier than the offset asked for).
+ * write it. Streams straight from the batch bytes into one array ({@link JsonOutput}); decompresses
+ * only compressed batches. Skips control batches and records outside the slice (a batch may start
+ * earlier than the offset asked for).
  */
 final class RecordJsonWriter {
   /**
@@ -27,14 +27,14 @@ final class RecordJsonWriter {
    */
   private static final int RECORD_SHAPE_BYTES = 82;
 
-  private static final byte[] TOPIC = JsonRecordOutput.ascii("{\"topic\":");
-  private static final byte[] PARTITION = JsonRecordOutput.ascii(",\"partition\":");
-  private static final byte[] OFFSET = JsonRecordOutput.ascii(",\"offset\":");
-  private static final byte[] TIMESTAMP = JsonRecordOutput.ascii(",\"timestamp\":");
-  private static final byte[] KEY = JsonRecordOutput.ascii(",\"key\":");
-  private static final byte[] VALUE = JsonRecordOutput.ascii(",\"value\":");
-  private static final byte[] HEADERS = JsonRecordOutput.ascii(",\"headers\":[");
-  private static final byte[] HEADER_NAME = JsonRecordOutput.ascii("{\"name\":");
+  private static final byte[] TOPIC = JsonOutput.ascii("{\"topic\":");
+  private static final byte[] PARTITION = JsonOutput.ascii(",\"partition\":");
+  private static final byte[] OFFSET = JsonOutput.ascii(",\"offset\":");
+  private static final byte[] TIMESTAMP = JsonOutput.ascii(",\"timestamp\":");
+  private static final byte[] KEY = JsonOutput.ascii(",\"key\":");
+  private static final byte[] VALUE = JsonOutput.ascii(",\"value\":");
+  private static final byte[] HEADERS = JsonOutput.ascii(",\"headers\":[");
+  private static final byte[] HEADER_NAME = JsonOutput.ascii("{\"name\":");
 
   private final JsonMapper json;
 
@@ -61,7 +61,7 @@ final class RecordJsonWriter {
    * does, to stop delivery before a record it cannot render), so it is not parsed twice.
    */
   Rendered renderAll(List<Slice> slices, EmbeddedFormat format, boolean jsonChecked) {
-    JsonRecordOutput out = new JsonRecordOutput(expectedBytes(slices));
+    JsonOutput out = new JsonOutput(expectedBytes(slices));
     out.write((byte) '[');
     int count = 0;
     for (Slice slice : slices) {
@@ -90,11 +90,7 @@ final class RecordJsonWriter {
   }
 
   private int writeRecords(
-      JsonRecordOutput out,
-      Slice slice,
-      EmbeddedFormat format,
-      boolean jsonChecked,
-      boolean first) {
+      JsonOutput out, Slice slice, EmbeddedFormat format, boolean jsonChecked, boolean first) {
     byte[] recordStart = recordStart(slice.topic(), slice.partition());
     int count = 0;
     for (RecordBatch batch : BatchIterator.lenient(slice.batches().duplicate())) {
@@ -129,17 +125,16 @@ final class RecordJsonWriter {
 
   /** What every record of a partition starts with: {@code {"topic":T,"partition":P,"offset":}. */
   private static byte[] recordStart(String topic, int partition) {
-    JsonRecordOutput start = new JsonRecordOutput(64);
+    JsonOutput start = new JsonOutput(64);
     start.write(TOPIC);
-    start.write(JsonRecordOutput.quoted(topic));
+    start.write(JsonOutput.quoted(topic));
     start.write(PARTITION);
     start.writeNumber(partition);
     start.write(OFFSET);
     return start.rendered().toByteArray();
   }
 
-  private static void writeHeaders(
-      JsonRecordOutput out, List<Header> headers, EmbeddedFormat format) {
+  private static void writeHeaders(JsonOutput out, List<Header> headers, EmbeddedFormat format) {
     boolean firstHeader = true;
     for (Header header : headers) {
       if (!firstHeader) {
@@ -147,7 +142,7 @@ final class RecordJsonWriter {
       }
       firstHeader = false;
       out.write(HEADER_NAME);
-      out.write(JsonRecordOutput.quoted(header.key()));
+      out.write(JsonOutput.quoted(header.key()));
       out.write(VALUE);
       byte[] value = header.value();
       if (value == null) {
@@ -155,14 +150,14 @@ final class RecordJsonWriter {
       } else if (format == EmbeddedFormat.BINARY) {
         out.writeBase64(value, 0, value.length);
       } else {
-        out.write(JsonRecordOutput.quoted(new String(value, StandardCharsets.UTF_8)));
+        out.write(JsonOutput.quoted(new String(value, StandardCharsets.UTF_8)));
       }
       out.write((byte) '}');
     }
   }
 
   private void writeBytes(
-      JsonRecordOutput out, ByteBuffer bytes, EmbeddedFormat format, long offset, boolean checked) {
+      JsonOutput out, ByteBuffer bytes, EmbeddedFormat format, long offset, boolean checked) {
     if (bytes == null) {
       out.writeNull();
       return;

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * A JSON answer body held as the chunks it was rendered into (each buffer's remaining bytes, in
  * order), so a large read is neither gathered into one array nor copied before Tomcat copies it
- * into the socket. Written by {@link RenderedJsonConverter}; built by {@link JsonRecordOutput}.
+ * into the socket. Written by {@link RenderedJsonConverter}; built by {@link JsonOutput}.
  */
 record RenderedJson(List<ByteBuffer> chunks) {
   RenderedJson {

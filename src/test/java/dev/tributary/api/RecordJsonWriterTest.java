@@ -76,9 +76,7 @@ class RecordJsonWriterTest {
     Random random = new Random(7);
     List<SimpleRecord> records = new ArrayList<>();
     for (int length :
-        new int[] {
-          JsonRecordOutput.CHUNK_BYTES + 1, 5, 1, JsonRecordOutput.CHUNK_BYTES * 2 + 2, 100, 0
-        }) {
+        new int[] {JsonOutput.CHUNK_BYTES + 1, 5, 1, JsonOutput.CHUNK_BYTES * 2 + 2, 100, 0}) {
       byte[] value = new byte[length];
       random.nextBytes(value);
       records.add(new SimpleRecord(7, value, value));
