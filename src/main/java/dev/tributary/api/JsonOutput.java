@@ -27,6 +27,9 @@ final class JsonOutput {
   /** Below half of G1's smallest region (1 MiB), so no chunk is ever humongous. */
   static final int CHUNK_BYTES = 256 * 1024;
 
+  /** The most bytes of a read-only value copied at once for base64; a multiple of three. */
+  private static final int SCRATCH_BYTES = 3 * 16 * 1024;
+
   /** The longest token written whole into one chunk (a number, a small fixed fragment). */
   private static final int MAX_TOKEN_BYTES = 32;
 
@@ -43,6 +46,9 @@ final class JsonOutput {
   private byte[] chunk;
 
   private int used;
+
+  /** Where read-only values are copied to be encoded; grows up to {@link #SCRATCH_BYTES}. */
+  private byte[] scratch = new byte[256];
 
   /** {@code expectedBytes}: the size of the first chunk (capped at a chunk's size). */
   JsonOutput(int expectedBytes) {
@@ -133,19 +139,42 @@ final class JsonOutput {
     return 19;
   }
 
-  /** The bytes as a quoted base64 string (standard alphabet, padded, no line breaks). */
+  /**
+   * The buffer's remaining bytes as a quoted base64 string (standard alphabet, padded, no line
+   * breaks). Records hand out read-only views, which give no access to their array: the bytes are
+   * copied piece by piece into a scratch array this output keeps, not into a new array per value.
+   */
   void writeBase64(ByteBuffer bytes) {
+    write((byte) '"');
+    int at = bytes.position();
+    int length = bytes.remaining();
     if (bytes.hasArray()) {
-      writeBase64(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+      encodeBody(bytes.array(), bytes.arrayOffset() + at, length);
     } else {
-      byte[] copy = new byte[bytes.remaining()];
-      bytes.duplicate().get(copy);
-      writeBase64(copy, 0, copy.length);
+      while (length > 0) {
+        // Whole groups of three bytes per piece, so only the last piece can need padding.
+        int n = Math.min(length, SCRATCH_BYTES);
+        if (scratch.length < n) {
+          scratch = new byte[Math.min(SCRATCH_BYTES, Math.max(n, scratch.length * 2))];
+        }
+        bytes.get(at, scratch, 0, n);
+        encodeBody(scratch, 0, n);
+        at += n;
+        length -= n;
+      }
     }
+    write((byte) '"');
   }
 
+  /** The bytes as a quoted base64 string (standard alphabet, padded, no line breaks). */
   void writeBase64(byte[] src, int offset, int length) {
     write((byte) '"');
+    encodeBody(src, offset, length);
+    write((byte) '"');
+  }
+
+  /** Base64 of the bytes, padded only if {@code length} is not a multiple of three. */
+  private void encodeBody(byte[] src, int offset, int length) {
     while (length > 0) {
       int groupsThatFit = (chunk.length - used) / 4;
       if (groupsThatFit == 0) {
@@ -158,7 +187,6 @@ final class JsonOutput {
       offset += n;
       length -= n;
     }
-    write((byte) '"');
   }
 
   /** Encodes {@code src[offset, offset + length)} into {@code dst} at {@code d}; the new end. */
