@@ -16,9 +16,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Renders fetched batches as the JSON array of a record read: {@code
  * [{"topic","partition","offset","timestamp", "key","value","headers"}]}, compact, as Jackson would
- * write it. Streams straight from the batch bytes into one array ({@link JsonOutput}); decompresses
- * only compressed batches. Skips control batches and records outside the slice (a batch may start
- * earlier than the offset asked for).
+ * write it. Streams straight from the batch bytes into the answer's chunks ({@link JsonOutput});
+ * decompresses only compressed batches. Skips control batches and records outside the slice (a
+ * batch may start earlier than the offset asked for).
  */
 final class RecordJsonWriter {
   /**
@@ -72,9 +72,8 @@ final class RecordJsonWriter {
   }
 
   /**
-   * Enough room for the usual answer, so the array is not grown: base64 takes 4/3 of the bytes, and
-   * every record its shape and numbers (headers and JSON text that needs escaping may still grow
-   * it).
+   * About the answer's size, for its first chunk: base64 takes 4/3 of the bytes, and every record
+   * its shape and numbers (headers and JSON text that needs escaping may take more chunks).
    */
   private static int expectedBytes(List<Slice> slices) {
     long bytes = 2;
