@@ -84,6 +84,9 @@ final class FakeBroker implements AutoCloseable {
   private void produce(HttpExchange ex, int partition, String query) throws IOException {
     int now = inFlight.incrementAndGet();
     maxInFlight.accumulateAndGet(now, Math::max);
+    // A request stops counting as in flight before its answer is sent: the client frees its slot
+    // only once the answer arrives, so its next request cannot be counted beside this one.
+    boolean counted = true;
     try {
       int n = produceRequests.incrementAndGet();
       synchronized (acksSeen) {
@@ -116,11 +119,15 @@ final class FakeBroker implements AutoCloseable {
           }
         }
       }
+      inFlight.decrementAndGet();
+      counted = false;
       reply(ex, 200, sb.append("]}").toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      inFlight.decrementAndGet();
+      if (counted) {
+        inFlight.decrementAndGet();
+      }
     }
   }
 
