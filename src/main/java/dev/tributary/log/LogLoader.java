@@ -54,10 +54,16 @@ final class LogLoader {
       long recoveryPoint) {}
 
   /**
-   * See {@link PartitionLog#open(Path, dev.tributary.common.TopicPartition, LogConfig, long, long,
-   * boolean, dev.tributary.common.Time, LogDirFailureChannel, SlowDisk)}: loads the segments, then
-   * brings the log's epoch cache in line with them and rebuilds its producer state ({@link
-   * ProducerStateManager#recover}).
+   * Opens the log in {@code dir} (see {@link PartitionLog#open(Path,
+   * dev.tributary.common.TopicPartition, LogConfig, long, long, boolean,
+   * dev.tributary.common.Time)}), reporting I/O failures to {@code failures} (the {@link
+   * LogManager}'s channel), its writes and fsyncs slowed by {@code disk} (the broker's, see {@link
+   * SlowDisk}): loads the segments, then brings the log's epoch cache in line with them and
+   * rebuilds its producer state ({@link ProducerStateManager#recover}). A log in an offline
+   * directory is not opened.
+   *
+   * @throws KafkaStorageException if the directory is offline, or loading hit an I/O error (which
+   *     takes it offline)
    */
   static PartitionLog open(
       Path dir,

@@ -324,7 +324,7 @@ public final class LogManager {
       PartitionMetadataFile.write(dir, expectedId.get());
     }
     PartitionLog log =
-        PartitionLog.open(
+        LogLoader.open(
             dir,
             tp,
             config.get(),
@@ -363,7 +363,7 @@ public final class LogManager {
     return logs.computeIfAbsent(
         tp,
         key ->
-            PartitionLog.open(
+            LogLoader.open(
                 dataDir.resolve(key.dirName()), key, config, 0, 0, true, time, failures, disk));
   }
 

@@ -154,31 +154,8 @@ public final class PartitionLog implements AutoCloseable {
       Time time) {
     LogDirFailureChannel own = new LogDirFailureChannel();
     SlowDisk healthy = new SlowDisk();
-    return open(
-        dir, tp, config, recoveryPoint, logStartOffset, hadCleanShutdown, time, own, healthy);
-  }
-
-  /**
-   * As {@link #open(Path, TopicPartition, LogConfig, long, long, boolean, Time)}, reporting I/O
-   * failures to {@code failures} (the {@link LogManager}'s channel), its writes and fsyncs slowed
-   * by {@code disk} (the broker's, see {@link SlowDisk}). A log in an offline directory is not
-   * opened.
-   *
-   * @throws KafkaStorageException if the directory is offline, or loading hit an I/O error (which
-   *     takes it offline)
-   */
-  public static PartitionLog open(
-      Path dir,
-      TopicPartition tp,
-      LogConfig config,
-      long recoveryPoint,
-      long logStartOffset,
-      boolean hadCleanShutdown,
-      Time time,
-      LogDirFailureChannel failures,
-      SlowDisk disk) {
     return LogLoader.open(
-        dir, tp, config, recoveryPoint, logStartOffset, hadCleanShutdown, time, failures, disk);
+        dir, tp, config, recoveryPoint, logStartOffset, hadCleanShutdown, time, own, healthy);
   }
 
   /** Whole batches from {@code offset} (up to 1 MiB): how recovery and rebuilds walk the log. */

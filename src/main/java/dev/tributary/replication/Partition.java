@@ -402,19 +402,8 @@ public final class Partition {
     }
     setHighWatermark(candidate);
     traces.onHighWatermark(candidate);
-    int minIsr = log.config().minInSyncReplicas();
-    List<Integer> committedIsr = isr;
     return waiters.onHighWatermark(
-        candidate,
-        committedIsr.size() >= minIsr,
-        () ->
-            "The records of "
-                + topicPartition
-                + " were appended, but the ISR "
-                + committedIsr
-                + " shrank below min.insync.replicas="
-                + minIsr
-                + " before they were replicated");
+        candidate, topicPartition, isr, log.config().minInSyncReplicas());
   }
 
   /**

@@ -1,12 +1,12 @@
 package dev.tributary.replication;
 
+import dev.tributary.common.TopicPartition;
 import dev.tributary.common.errors.NotEnoughReplicasAfterAppendException;
 import dev.tributary.common.errors.NotLeaderOrFollowerException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.Supplier;
 
 /**
  * What waits on one partition (Kafka's purgatory watch lists, for one partition): consumer long
@@ -39,12 +39,13 @@ final class PartitionWaiters {
   }
 
   /**
-   * The high watermark moved to {@code highWatermark}: long polls below it complete; produces below
-   * it complete if the ISR still has {@code min.insync.replicas} members, else fail with
-   * NOT_ENOUGH_REPLICAS_AFTER_APPEND ({@code shrunk} tells why).
+   * The high watermark of {@code tp} moved to {@code highWatermark}: long polls below it complete;
+   * produces below it complete if the committed {@code isr} still has {@code minInSyncReplicas}
+   * members, else fail with NOT_ENOUGH_REPLICAS_AFTER_APPEND (the records are in the log, but the
+   * ISR shrank before they were replicated).
    */
   List<Runnable> onHighWatermark(
-      long highWatermark, boolean enoughInSync, Supplier<String> shrunk) {
+      long highWatermark, TopicPartition tp, List<Integer> isr, int minInSyncReplicas) {
     if (fetches.size() == 0 && produces.size() == 0) {
       return List.of(); // the common case on the produce path: nobody is waiting, allocate nothing
     }
@@ -54,11 +55,13 @@ final class PartitionWaiters {
     produces.releaseInto(highWatermark, acked);
     List<Runnable> completions = new ArrayList<>(polls.size() + acked.size());
     polls.forEach(f -> completions.add(() -> f.complete(null)));
-    if (enoughInSync) {
+    if (isr.size() >= minInSyncReplicas) {
       acked.forEach(f -> completions.add(() -> f.complete(null)));
     } else if (!acked.isEmpty()) {
       NotEnoughReplicasAfterAppendException error =
-          new NotEnoughReplicasAfterAppendException(shrunk.get());
+          new NotEnoughReplicasAfterAppendException(
+              "The records of %s were appended, but the ISR %s shrank below min.insync.replicas=%d before they were replicated"
+                  .formatted(tp, isr, minInSyncReplicas));
       acked.forEach(
           f -> completions.add(() -> f.completeExceptionally(new CompletionException(error))));
     }

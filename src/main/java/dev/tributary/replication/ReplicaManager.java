@@ -21,7 +21,6 @@ import dev.tributary.metadata.TopicImage;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,8 +62,7 @@ public final class ReplicaManager {
   private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
   private volatile MetadataImage image = MetadataImage.EMPTY;
 
-  /** Read on first use, under this object's monitor; see {@link #checkpointedHighWatermarks}. */
-  private Map<TopicPartition, Long> restartHighWatermarks;
+  private final HighWatermarkCheckpoints highWatermarkCheckpoints;
 
   /** Set when the broker begins shutting down: long polls answer at once instead of waiting. */
   private volatile boolean draining;
@@ -94,6 +92,7 @@ public final class ReplicaManager {
     this.replicationConfig = replicationConfig;
     this.alterPartitionSender = alterPartitionSender;
     this.fetchers = fetchers;
+    this.highWatermarkCheckpoints = new HighWatermarkCheckpoints(logManager);
   }
 
   /** A broker alone: it follows nobody and proposes ISR changes to nobody. For tests and tools. */
@@ -218,7 +217,7 @@ public final class ReplicaManager {
               logManager.getOrCreateLog(tp, config, topicId),
               localBrokerId,
               alterPartitionSender,
-              checkpointedHighWatermarks().getOrDefault(tp, 0L));
+              highWatermarkCheckpoints.restartHighWatermark(tp));
       partitions.put(tp, partition);
     }
     if (!partition.log().config().equals(config)) {
@@ -534,28 +533,7 @@ public final class ReplicaManager {
   public void runPeriodicLogTasks() {
     logManager.runPeriodicTasks();
     partitions.values().forEach(Partition::onLogStartOffsetChange);
-    checkpointHighWatermarks();
-  }
-
-  /**
-   * The high watermarks checkpointed before this process started, read once: a partition this
-   * replica manager creates starts from its last one (Kafka's replication-offset-checkpoint), so
-   * consumers of a restarted leader do not briefly see less than they did.
-   */
-  private Map<TopicPartition, Long> checkpointedHighWatermarks() {
-    if (restartHighWatermarks == null) {
-      restartHighWatermarks = logManager.highWatermarkCheckpoint();
-    }
-    return restartHighWatermarks;
-  }
-
-  /** Writes every hosted partition's high watermark (periodically, and at shutdown). */
-  private void checkpointHighWatermarks() {
-    Map<TopicPartition, Long> highWatermarks = new HashMap<>();
-    for (Partition partition : partitions.values()) {
-      highWatermarks.put(partition.topicPartition(), partition.highWatermark());
-    }
-    logManager.checkpointHighWatermarks(highWatermarks);
+    highWatermarkCheckpoints.write(partitions.values());
   }
 
   /** The last metadata image this replica manager has applied (routing uses this one). */
@@ -595,7 +573,7 @@ public final class ReplicaManager {
     fetchers.close();
     partitions.values().forEach(Partition::resign);
     try {
-      checkpointHighWatermarks();
+      highWatermarkCheckpoints.write(partitions.values());
     } catch (LogStorageException e) {
       logger.warn("Could not checkpoint the high watermarks at shutdown: {}", e.getMessage());
     }

@@ -38,7 +38,7 @@ class SlowDiskTest {
 
   private void open(Map<String, String> configs) {
     log =
-        PartitionLog.open(
+        LogLoader.open(
             dataDir.resolve(TP.dirName()),
             TP,
             LogConfig.fromMap(configs),
@@ -121,7 +121,7 @@ class SlowDiskTest {
               throw new InterruptedException("shutting down");
             });
     log =
-        PartitionLog.open(
+        LogLoader.open(
             dataDir.resolve(TP.dirName()),
             TP,
             LogConfig.fromMap(Map.of()),
