@@ -93,7 +93,7 @@ TRIBUTARY_DATA is given; give the same one to every command.
 
 Environment:
   TRIBUTARY_JAVA_OPTS        broker JVM flags (default: $DEFAULT_JAVA_OPTS)
-  TRIBUTARY_BENCH_JAVA_OPTS  load generator JVM flags (default: -Xms256m -Xmx1g -XX:+UseG1GC)
+  TRIBUTARY_BENCH_JAVA_OPTS  load generator JVM flags (default: -Xms256m -Xmx1g -XX:+UseG1GC -XX:TieredStopAtLevel=1)
   TRIBUTARY_DEMO_JAVA_OPTS   guided demos' JVM flags (default: -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1)
   TRIBUTARY_JAR              run this jar, never build
   TRIBUTARY_BUILD_DIR        Maven build directory, passed as -Dbuild.dir (default: ./target)

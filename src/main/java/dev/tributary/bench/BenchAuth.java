@@ -1,5 +1,6 @@
 package dev.tributary.bench;
 
+import java.net.URLConnection;
 import java.net.http.HttpRequest;
 
 /**
@@ -17,5 +18,11 @@ final class BenchAuth {
     return TOKEN == null || TOKEN.isBlank()
         ? request
         : request.header("Authorization", "Bearer " + TOKEN.trim());
+  }
+
+  static void apply(URLConnection connection) {
+    if (TOKEN != null && !TOKEN.isBlank()) {
+      connection.setRequestProperty("Authorization", "Bearer " + TOKEN.trim());
+    }
   }
 }

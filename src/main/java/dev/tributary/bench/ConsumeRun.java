@@ -1,10 +1,11 @@
 package dev.tributary.bench;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.HttpURLConnection;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,10 +14,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * Reads partitions {@code 0..partitions-1} from their beginning offsets to the end offsets seen at
  * the start, one thread per partition, and counts records and value bytes.
  *
+ * <p>Each reader fetches with the JDK's blocking {@link HttpURLConnection} (one kept-alive
+ * connection per thread) and parses the answer with Jackson's streaming parser as it arrives. The
+ * asynchronous {@link HttpClient}, used here before, spent about a quarter of this tool's CPU in
+ * its selector thread and hand-offs, and as much again compiling them; the tool shares the machine
+ * with the broker it measures, so that CPU came out of the broker's rate (docs/benchmarks.md).
+ *
  * <p>Concurrency: each reader thread owns its partition's position; they share only atomic totals.
  * The figures span from the first fetch to the last reader's end.
  */
 final class ConsumeRun {
+  private static final int CONNECT_TIMEOUT_MS = 5_000;
+
   private final ConsumeOptions options;
   private final HttpClient client;
   private final PrintStream out;
@@ -83,32 +92,7 @@ final class ConsumeRun {
     long offset = range.beginningOffset();
     long lastProgressNanos = System.nanoTime();
     while (offset < range.endOffset() && !limitReached()) {
-      HttpRequest request =
-          BenchAuth.apply(
-                  HttpRequest.newBuilder(
-                      BenchUrls.fetch(
-                          options.url(),
-                          options.topic(),
-                          partition,
-                          offset,
-                          options.maxBytes(),
-                          options.fetchTimeoutMs())))
-              .timeout(Duration.ofMillis(options.fetchTimeoutMs() + options.timeoutMs()))
-              .header("Accept", "application/vnd.kafka.binary.v2+json")
-              .GET()
-              .build();
-      HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-      fetches.incrementAndGet();
-      if (response.statusCode() != 200) {
-        throw new BenchException(
-            "fetch at offset "
-                + offset
-                + " answered HTTP "
-                + response.statusCode()
-                + ": "
-                + Responses.abbreviate(new String(response.body())));
-      }
-      Responses.FetchSummary fetched = Responses.summarizeFetch(response.body());
+      Responses.FetchSummary fetched = fetch(partition, offset);
       if (fetched.records() == 0) {
         if (System.nanoTime() - lastProgressNanos > options.timeoutMs() * 1_000_000) {
           throw new BenchException(
@@ -130,6 +114,44 @@ final class ConsumeRun {
       valueBytes.addAndGet(fetched.valueBytes());
       offset = fetched.lastOffset() + 1;
       lastProgressNanos = System.nanoTime();
+    }
+  }
+
+  /** One fetch from {@code offset}, summarized while it is read. */
+  private Responses.FetchSummary fetch(int partition, long offset) throws IOException {
+    HttpURLConnection connection =
+        (HttpURLConnection)
+            BenchUrls.fetch(
+                    options.url(),
+                    options.topic(),
+                    partition,
+                    offset,
+                    options.maxBytes(),
+                    options.fetchTimeoutMs())
+                .toURL()
+                .openConnection();
+    connection.setConnectTimeout(CONNECT_TIMEOUT_MS);
+    connection.setReadTimeout(Math.toIntExact(options.fetchTimeoutMs() + options.timeoutMs()));
+    connection.setRequestProperty("Accept", "application/vnd.kafka.binary.v2+json");
+    BenchAuth.apply(connection);
+    int status = connection.getResponseCode();
+    fetches.incrementAndGet();
+    if (status != 200) {
+      String body;
+      try (InputStream error = connection.getErrorStream()) {
+        body = error == null ? "" : new String(error.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      throw new BenchException(
+          "fetch at offset "
+              + offset
+              + " answered HTTP "
+              + status
+              + ": "
+              + Responses.abbreviate(body));
+    }
+    // Read to the end and closed: the connection goes back to the JDK's keep-alive cache.
+    try (InputStream body = connection.getInputStream()) {
+      return Responses.summarizeFetch(body);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.tributary.bench;
 
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -81,17 +82,18 @@ final class Responses {
   record FetchSummary(long records, long valueBytes, long lastOffset) {}
 
   /**
-   * Summarizes a binary-format fetch response (a JSON array of records) with a streaming parser:
-   * values are measured as decoded base64 lengths without decoding them.
+   * Summarizes a binary-format fetch response (a JSON array of records) with a streaming parser, as
+   * it is read from {@code body}: values are measured as decoded base64 lengths without decoding
+   * them.
    */
-  static FetchSummary summarizeFetch(byte[] body) {
+  static FetchSummary summarizeFetch(InputStream body) {
     long records = 0;
     long valueBytes = 0;
     long lastOffset = -1;
     try (JsonParser p = JSON.createParser(body)) {
       if (p.nextToken() != JsonToken.START_ARRAY) {
         throw new IllegalStateException(
-            "fetch response is not a JSON array: " + abbreviate(new String(body)));
+            "fetch response is not a JSON array but begins with " + p.currentToken());
       }
       JsonToken t;
       while ((t = p.nextToken()) == JsonToken.START_OBJECT) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -135,6 +137,21 @@ class BenchAgainstFakeBrokerTest {
       assertThat(m.find()).isTrue();
       assertThat(Double.parseDouble(m.group(1))).isEqualTo(0.0); // 30,000 bytes prints as 0.0 MB
       assertThat(Long.parseLong(result.get("fetches"))).isGreaterThan(3);
+    }
+  }
+
+  @Test
+  void consumeShowsTheBrokersRefusalAndExitsNonZero() throws Exception {
+    try (FakeBroker broker = new FakeBroker()) {
+      broker.values.put(0, new ArrayList<>(List.of("AAE=", "AAI=")));
+      broker.refuseFetchesWith = 403;
+      Run run = bench("consume", "--url", broker.url(), "--partitions", "1");
+      assertThat(run.exitCode()).isEqualTo(1);
+      assertThat(run.result()).containsEntry("records", "0").containsEntry("errors", "1");
+      assertThat(run.out())
+          .contains("partition 0: fetch at offset 0 answered HTTP 403")
+          .contains("Not authorized to read topic bench")
+          .doesNotContain("\tat ");
     }
   }
 

@@ -39,6 +39,9 @@ final class FakeBroker implements AutoCloseable {
   /** Every n-th produce request answers with an error_code (0 = never). */
   volatile int failEvery;
 
+  /** When set, every fetch is refused with this status and a JSON error naming the topic. */
+  volatile int refuseFetchesWith;
+
   FakeBroker() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newFixedThreadPool(16));
@@ -132,6 +135,15 @@ final class FakeBroker implements AutoCloseable {
   }
 
   private void fetch(HttpExchange ex, int partition, String query) throws IOException {
+    if (refuseFetchesWith != 0) {
+      reply(
+          ex,
+          refuseFetchesWith,
+          "{\"error_code\":"
+              + refuseFetchesWith
+              + "01,\"message\":\"Not authorized to read topic bench\"}");
+      return;
+    }
     long offset = Long.parseLong(query.replaceAll(".*offset=(\\d+).*", "$1"));
     long maxBytes = Long.parseLong(query.replaceAll(".*max_bytes=(\\d+).*", "$1"));
     List<String> log = values.get(partition);

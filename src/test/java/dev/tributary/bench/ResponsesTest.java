@@ -44,7 +44,7 @@ class ResponsesTest {
             + "\"headers\":[{\"key\":\"h\",\"value\":\"AA==\"}]},"
             + "{\"topic\":\"t\",\"partition\":0,\"offset\":8,\"timestamp\":2,\"key\":\"AA==\",\"value\":\"AAEC\"},"
             + "{\"topic\":\"t\",\"partition\":0,\"offset\":9,\"timestamp\":3,\"key\":null,\"value\":null}]";
-    Responses.FetchSummary s = Responses.summarizeFetch(body.getBytes(StandardCharsets.UTF_8));
+    Responses.FetchSummary s = Responses.summarizeFetch(stream(body));
     assertThat(s.records()).isEqualTo(3);
     assertThat(s.valueBytes()).isEqualTo(4 + 3);
     assertThat(s.lastOffset()).isEqualTo(9);
@@ -52,9 +52,8 @@ class ResponsesTest {
 
   @Test
   void emptyFetchAndNonArrayFetch() {
-    assertThat(Responses.summarizeFetch("[]".getBytes(StandardCharsets.UTF_8)).records()).isZero();
-    assertThatThrownBy(
-            () -> Responses.summarizeFetch("{\"error_code\":404}".getBytes(StandardCharsets.UTF_8)))
+    assertThat(Responses.summarizeFetch(stream("[]")).records()).isZero();
+    assertThatThrownBy(() -> Responses.summarizeFetch(stream("{\"error_code\":404}")))
         .hasMessageContaining("not a JSON array");
   }
 
@@ -64,5 +63,9 @@ class ResponsesTest {
     assertThat(Responses.base64DecodedLength("AAECAwQ=".toCharArray(), 0, 8)).isEqualTo(5);
     assertThat(Responses.base64DecodedLength("AAECAwQF".toCharArray(), 0, 8)).isEqualTo(6);
     assertThat(Responses.base64DecodedLength(new char[0], 0, 0)).isZero();
+  }
+
+  private static java.io.InputStream stream(String body) {
+    return new java.io.ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8));
   }
 }
