@@ -29,6 +29,12 @@ public final class Bench {
       Prints human-readable lines, then one machine-readable line starting with RESULT.
       """;
 
+  /**
+   * A leader lookup during a run waits at most this long per broker: a paused broker accepts the
+   * connection and never answers, and the sender waits for the lookup.
+   */
+  private static final Duration LEADER_LOOKUP_TIMEOUT = Duration.ofSeconds(2);
+
   private Bench() {}
 
   public static void main(String[] argv) {
@@ -97,14 +103,15 @@ public final class Bench {
           o.batchRecords(),
           o.concurrency(),
           o.acks());
-      java.net.URI[] targets = null;
+      LeaderRoutes routes = null;
       if (o.toLeaders()) {
-        targets = new TopicSetup(client, out).leaderUrls(o.url(), o.topic(), o.partitions());
+        TopicSetup lookups = new TopicSetup(client, out, LEADER_LOOKUP_TIMEOUT);
+        routes = LeaderRoutes.lookUp(lookups, o.url(), o.topic(), o.partitions(), out);
         out.printf(
             "sending each partition straight to its leader, as a Kafka client does: %s%n",
-            java.util.Arrays.toString(targets));
+            java.util.Arrays.toString(routes.leaders()));
       }
-      ProduceRun run = new ProduceRun(o, client, out, targets);
+      ProduceRun run = new ProduceRun(o, client, out, routes);
       if (o.warmupRecords() > 0) {
         ProduceRun.PhaseResult warm = run.warmUp();
         out.printf(

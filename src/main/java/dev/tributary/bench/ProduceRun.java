@@ -1,10 +1,12 @@
 package dev.tributary.bench;
 
 import java.io.PrintStream;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -18,9 +20,11 @@ import org.HdrHistogram.Histogram;
  * The produce load: a warm-up phase, then a measured phase, each sending pre-built batches
  * round-robin over the partitions with at most {@code concurrency} requests in flight.
  *
- * <p>Concurrency: one thread (the caller) sends; completions run on the HTTP client's executor and
- * only touch the atomic counters, the concurrent histogram and the window semaphore. A phase ends
- * when the sender has taken back every permit, i.e. when every request it started has completed.
+ * <p>Concurrency: one thread (the caller) sends, and looks the leaders up again when a request
+ * failed ({@link LeaderRoutes}); completions run on the HTTP client's executor and only touch the
+ * atomic counters, the concurrent histogram, the window semaphore and the routes' stale flag. A
+ * phase ends when the sender has taken back every permit, i.e. when every request it started has
+ * completed.
  */
 final class ProduceRun {
   /**
@@ -34,18 +38,21 @@ final class ProduceRun {
   private final HttpClient client;
   private final PrintStream out;
 
-  /** Where each partition's batches go: its leader, or the one {@code --url} broker. */
-  private final java.net.URI[] targets;
+  /** Where each partition's batches go: its leader; {@code null}: the one {@code --url} broker. */
+  private final LeaderRoutes routes;
+
+  /** {@code --url} for every partition, when there are no routes; sender thread only. */
+  private URI[] viaUrl;
 
   ProduceRun(ProduceOptions options, HttpClient client, PrintStream out) {
     this(options, client, out, null);
   }
 
-  ProduceRun(ProduceOptions options, HttpClient client, PrintStream out, java.net.URI[] targets) {
+  ProduceRun(ProduceOptions options, HttpClient client, PrintStream out, LeaderRoutes routes) {
     this.options = options;
     this.client = client;
     this.out = out;
-    this.targets = targets;
+    this.routes = routes;
   }
 
   /** Figures of one phase. {@code records} counts acknowledged records only. */
@@ -87,21 +94,8 @@ final class ProduceRun {
         lastBatch > 0
             ? ProduceBodies.pool(options.format(), lastBatch, options.recordSizeBytes(), seed + 100)
             : null;
+    URI[] targetsInUse = null;
     HttpRequest.Builder[] perPartition = new HttpRequest.Builder[options.partitions()];
-    for (int p = 0; p < perPartition.length; p++) {
-      perPartition[p] =
-          BenchAuth.apply(
-                  HttpRequest.newBuilder(
-                      BenchUrls.partitionRecords(
-                          targets == null ? options.url() : targets[p],
-                          options.topic(),
-                          p,
-                          options.acks())))
-              .timeout(Duration.ofMillis(options.requestTimeoutMs()))
-              .header("Content-Type", options.format().contentType)
-              .header("Accept", "application/vnd.kafka.v2+json, application/json");
-    }
-
     Semaphore window = new Semaphore(options.concurrency());
     AtomicLong ackedRecords = new AtomicLong();
     AtomicLong okRequests = new AtomicLong();
@@ -115,14 +109,22 @@ final class ProduceRun {
         window.release();
         break;
       }
+      int partition = (int) (sent % perPartition.length);
+      if (routes != null) {
+        routes.maybeRefresh();
+      }
+      URI[] targets = targets();
+      if (targets != targetsInUse) { // the first request, or the leaders moved
+        targetsInUse = targets;
+        for (int p = 0; p < perPartition.length; p++) {
+          perPartition[p] = requestTo(targets[p], p);
+        }
+      }
       boolean isTail = sent == fullRequests;
       int count = isTail ? lastBatch : batch;
       byte[] body = isTail ? tail.next() : full.next();
       HttpRequest request =
-          perPartition[(int) (sent % perPartition.length)]
-              .copy()
-              .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-              .build();
+          perPartition[partition].copy().POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
       long sendNanos = System.nanoTime();
       client
           .sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
@@ -139,6 +141,9 @@ final class ProduceRun {
                     okRequests.incrementAndGet();
                     ackedRecords.addAndGet(count);
                   } else {
+                    if (routes != null) {
+                      routes.markStale();
+                    }
                     errors.incrementAndGet();
                     if (errorSamples.size() < 5) {
                       errorSamples.add(problem);
@@ -158,5 +163,26 @@ final class ProduceRun {
     }
     return new PhaseResult(
         requests, ackedRecords.get(), errors.get(), elapsedNanos, latencyUs, errorSamples);
+  }
+
+  /** Each partition's base URL now: its leader's, or {@code --url} for every partition. */
+  private URI[] targets() {
+    if (routes != null) {
+      return routes.leaders();
+    }
+    if (viaUrl == null) {
+      viaUrl = new URI[options.partitions()];
+      Arrays.fill(viaUrl, options.url());
+    }
+    return viaUrl;
+  }
+
+  private HttpRequest.Builder requestTo(URI base, int partition) {
+    return BenchAuth.apply(
+            HttpRequest.newBuilder(
+                BenchUrls.partitionRecords(base, options.topic(), partition, options.acks())))
+        .timeout(Duration.ofMillis(options.requestTimeoutMs()))
+        .header("Content-Type", options.format().contentType)
+        .header("Accept", "application/vnd.kafka.v2+json, application/json");
   }
 }

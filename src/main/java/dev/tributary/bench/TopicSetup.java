@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -19,10 +20,19 @@ final class TopicSetup {
 
   private final HttpClient client;
   private final PrintStream out;
+  private final Duration timeout;
 
   TopicSetup(HttpClient client, PrintStream out) {
+    this(client, out, TIMEOUT);
+  }
+
+  /**
+   * {@code timeout} bounds each request (a paused broker accepts connections but never answers).
+   */
+  TopicSetup(HttpClient client, PrintStream out, Duration timeout) {
     this.client = client;
     this.out = out;
+    this.timeout = timeout;
   }
 
   void ensureTopic(URI base, String topic, int partitions)
@@ -64,7 +74,7 @@ final class TopicSetup {
     HttpResponse<String> created =
         client.send(
             BenchAuth.apply(HttpRequest.newBuilder(BenchUrls.topics(base, clusterId)))
-                .timeout(TIMEOUT)
+                .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(request.toString()))
                 .build(),
@@ -98,33 +108,31 @@ final class TopicSetup {
     }
   }
 
+  /** Each partition's leader as a base URL, and every broker's, from one broker's metadata. */
+  record Routes(URI[] leaders, List<URI> brokers) {}
+
   /**
    * Each partition's leader as a base URL, as a Kafka client sends each batch straight to its
    * partition's leader (from its metadata) rather than through one broker that forwards it. A
    * partition without a leader, or a broker whose address is unknown, keeps {@code base} (that
    * broker forwards or refuses).
+   *
+   * @throws BenchException if {@code base} answers with an error
    */
-  URI[] leaderUrls(URI base, String topic, int partitions)
-      throws IOException, InterruptedException {
+  Routes routes(URI base, String topic, int partitions) throws IOException, InterruptedException {
     URI[] targets = new URI[partitions];
     java.util.Arrays.fill(targets, base);
-    HttpResponse<String> clusters = get(BenchUrls.clusters(base));
-    String clusterId =
-        Responses.JSON.readTree(clusters.body()).path("data").path(0).path("cluster_id").asString();
     String cluster =
         BenchUrls.clusters(base)
             + "/"
-            + java.net.URLEncoder.encode(clusterId, java.nio.charset.StandardCharsets.UTF_8);
-    java.util.Map<Integer, URI> brokers = new java.util.HashMap<>();
-    for (JsonNode b :
-        Responses.JSON.readTree(get(URI.create(cluster + "/brokers")).body()).path("data")) {
+            + java.net.URLEncoder.encode(clusterId(base), java.nio.charset.StandardCharsets.UTF_8);
+    java.util.Map<Integer, URI> brokers = new java.util.LinkedHashMap<>();
+    for (JsonNode b : getJson(URI.create(cluster + "/brokers")).path("data")) {
       brokers.put(
           b.path("broker_id").asInt(),
           URI.create("http://" + b.path("host").asString() + ":" + b.path("port").asInt()));
     }
-    JsonNode parts =
-        Responses.JSON.readTree(
-            get(URI.create(cluster + "/topics/" + topic + "/partitions")).body());
+    JsonNode parts = getJson(URI.create(cluster + "/topics/" + topic + "/partitions"));
     for (JsonNode p : parts.path("data")) {
       int partition = p.path("partition_id").asInt(-1);
       URI leader = brokers.get(p.path("leader_id").asInt(-1));
@@ -132,7 +140,25 @@ final class TopicSetup {
         targets[partition] = leader;
       }
     }
-    return targets;
+    return new Routes(targets, List.copyOf(brokers.values()));
+  }
+
+  private String clusterId(URI base) throws IOException, InterruptedException {
+    return getJson(BenchUrls.clusters(base)).path("data").path(0).path("cluster_id").asString();
+  }
+
+  private JsonNode getJson(URI uri) throws IOException, InterruptedException {
+    HttpResponse<String> response = get(uri);
+    if (response.statusCode() != 200) {
+      throw new BenchException(
+          "GET "
+              + uri
+              + " answered HTTP "
+              + response.statusCode()
+              + ": "
+              + Responses.abbreviate(response.body()));
+    }
+    return Responses.JSON.readTree(response.body());
   }
 
   /** Beginning and end offsets of one partition. */
@@ -158,7 +184,7 @@ final class TopicSetup {
   private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
     return client.send(
         BenchAuth.apply(HttpRequest.newBuilder(uri))
-            .timeout(TIMEOUT)
+            .timeout(timeout)
             .header("Accept", "application/json")
             .GET()
             .build(),

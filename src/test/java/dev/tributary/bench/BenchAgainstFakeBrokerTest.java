@@ -141,6 +141,40 @@ class BenchAgainstFakeBrokerTest {
   }
 
   @Test
+  void produceLooksTheLeadersUpAgainWhenALeaderIsGone() throws Exception {
+    try (FakeBroker alive = new FakeBroker()) {
+      FakeBroker gone = new FakeBroker();
+      gone.close(); // its port now refuses connections, as a killed broker's does
+      alive.otherBrokers.put(2, gone.port());
+      alive.leaderAnswers.add(2); // the lookup at the start names broker 2 for every partition
+      Run run =
+          bench(
+              "produce",
+              "--url",
+              alive.url(),
+              "--records",
+              "3000",
+              "--batch",
+              "100",
+              "--warmup-records",
+              "0",
+              "--concurrency",
+              "4");
+      long errors = Long.parseLong(run.result().get("errors"));
+      // Only the requests in flight when the first failure came back are lost: the next send
+      // waits for a new lookup, which names this broker.
+      assertThat(errors).as(run.out()).isBetween(1L, 4L);
+      assertThat(run.exitCode()).isEqualTo(1);
+      assertThat(run.result()).containsEntry("records", String.valueOf(3000 - 100 * errors));
+      assertThat(alive.produceRequests.get()).isEqualTo(30 - errors);
+      assertThat(run.out())
+          .contains(
+              "straight to its leader, as a Kafka client does: [http://127.0.0.1:" + gone.port())
+          .contains("leaders changed (asked " + alive.url() + "): [" + alive.url());
+    }
+  }
+
+  @Test
   void consumeShowsTheBrokersRefusalAndExitsNonZero() throws Exception {
     try (FakeBroker broker = new FakeBroker()) {
       broker.values.put(0, new ArrayList<>(List.of("AAE=", "AAI=")));

@@ -25,6 +25,8 @@ final class FakeBroker implements AutoCloseable {
   private static final Pattern PRODUCE = Pattern.compile("/topics/([^/]+)/partitions/(\\d+)");
   private static final Pattern OFFSETS =
       Pattern.compile("/topics/([^/]+)/partitions/(\\d+)/offsets");
+  private static final Pattern PARTITIONS =
+      Pattern.compile("/v3/clusters/fake-1/topics/([^/]+)/partitions");
   private static final Pattern FETCH = Pattern.compile("/topics/([^/]+)/partitions/(\\d+)/records");
 
   final HttpServer server;
@@ -39,6 +41,12 @@ final class FakeBroker implements AutoCloseable {
   /** Every n-th produce request answers with an error_code (0 = never). */
   volatile int failEvery;
 
+  /** Other brokers this one's metadata names, by id → port (this broker is id 1). */
+  final Map<Integer, Integer> otherBrokers = new ConcurrentHashMap<>();
+
+  /** Leader ids the next partition lookups name for every partition; then this broker (1). */
+  final java.util.Queue<Integer> leaderAnswers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
   /** When set, every fetch is refused with this status and a JSON error naming the topic. */
   volatile int refuseFetchesWith;
 
@@ -50,7 +58,15 @@ final class FakeBroker implements AutoCloseable {
   }
 
   String url() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return "http://127.0.0.1:" + port();
+  }
+
+  int port() {
+    return server.getAddress().getPort();
+  }
+
+  private static String brokerJson(int id, int port) {
+    return "{\"broker_id\":" + id + ",\"host\":\"127.0.0.1\",\"port\":" + port + "}";
   }
 
   private void handle(HttpExchange ex) throws IOException {
@@ -66,6 +82,23 @@ final class FakeBroker implements AutoCloseable {
         values.putIfAbsent(p, new ArrayList<>());
       }
       reply(ex, 201, "{\"topic_name\":\"" + req.path("topic_name").asString() + "\"}");
+    } else if (path.equals("/v3/clusters/fake-1/brokers")) {
+      StringBuilder data = new StringBuilder("{\"data\":[").append(brokerJson(1, port()));
+      otherBrokers.forEach((id, port) -> data.append(',').append(brokerJson(id, port)));
+      reply(ex, 200, data.append("]}").toString());
+    } else if ((m = PARTITIONS.matcher(path)).matches()) {
+      Integer named = leaderAnswers.poll();
+      int leader = named == null ? 1 : named;
+      StringBuilder data = new StringBuilder("{\"data\":[");
+      for (int p = 0; p < values.size(); p++) {
+        data.append(p == 0 ? "" : ",")
+            .append("{\"partition_id\":")
+            .append(p)
+            .append(",\"leader_id\":")
+            .append(leader)
+            .append('}');
+      }
+      reply(ex, 200, data.append("]}").toString());
     } else if ((m = OFFSETS.matcher(path)).matches()) {
       List<String> log = values.get(Integer.parseInt(m.group(2)));
       if (log == null) {
