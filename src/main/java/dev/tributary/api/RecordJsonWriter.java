@@ -73,17 +73,25 @@ final class RecordJsonWriter {
 
   /**
    * About the answer's size, for its first chunk: base64 takes 4/3 of the bytes, and every record
-   * its shape and numbers (headers and JSON text that needs escaping may take more chunks).
+   * its shape and numbers (headers and JSON text that needs escaping may take more chunks). The
+   * record count needs a walk over the batch headers, so it is only counted when the stored bytes
+   * alone do not already fill a chunk (the usual large read).
    */
   private static int expectedBytes(List<Slice> slices) {
-    long bytes = 2;
+    long stored = 0;
+    for (Slice slice : slices) {
+      stored += slice.batches().remaining();
+    }
+    if (stored * 4 / 3 >= JsonOutput.CHUNK_BYTES) {
+      return JsonOutput.CHUNK_BYTES;
+    }
+    long bytes = 2 + stored * 4 / 3;
     for (Slice slice : slices) {
       long records = 0;
       for (RecordBatch batch : BatchIterator.lenient(slice.batches().duplicate())) {
         records += Math.max(0, batch.recordCount());
       }
-      int perRecord = RECORD_SHAPE_BYTES + slice.topic().length() + 2 + 10 + 2 * 19;
-      bytes += records * perRecord + slice.batches().remaining() * 4L / 3;
+      bytes += records * (RECORD_SHAPE_BYTES + slice.topic().length() + 2 + 10 + 2 * 19);
     }
     return (int) Math.min(bytes, Integer.MAX_VALUE - 16);
   }
