@@ -159,6 +159,11 @@ public final class Bench {
   }
 
   static int consume(ConsumeOptions o, PrintStream out) throws Exception {
+    // The JDK keeps 5 idle connections per server by default: with more readers than that, the
+    // rest would open a connection per fetch. Read once, before the first connection is made.
+    if (System.getProperty("http.maxConnections") == null) {
+      System.setProperty("http.maxConnections", String.valueOf(Math.max(5, o.partitions())));
+    }
     ExecutorService executor = Executors.newFixedThreadPool(2, daemon("bench-http"));
     try {
       HttpClient client = client(executor);
