@@ -169,7 +169,8 @@ usage_zh() {
   decommission ID [--timeout 秒数]
                                      以 --exclude ID 运行 balance，确认没有分区在 broker ID 上还有副本，然后停止它
                                      （SIGTERM）并注销（集群不再列出它）；若有副本无法迁走则拒绝，broker 保持运行
-  bench produce|consume [参数]       运行压测工具；\`$PROG bench produce --help\` 列出参数
+  bench produce|consume [参数]       运行压测工具；\`$PROG bench produce --help\` 列出参数。produce 把每个分区的
+                                     批次直接发给其 leader；请求失败后重新查找 leader，负载随故障转移继续
   demo [名称] [--auto] [--lang zh|en]
                                      引导式演示：不带名称时列出所有演示；带名称时逐步讲解一个概念，在本集群上
                                      实际运行，检查结果（有断言不成立时退出码为 1），并指出仪表盘上该看什么

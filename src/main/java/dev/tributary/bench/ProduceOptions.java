@@ -61,7 +61,8 @@ record ProduceOptions(
         --replication-factor N    replicas, used when creating it      (default 1)
         --min-insync-replicas N   min.insync.replicas when creating it (default 1)
         --via-url true|false      send every batch to --url, which forwards it to the partition's leader
-                                  (default false: each batch goes straight to its leader, as Kafka clients do)
+                                  (default false: each batch goes straight to its leader, as Kafka clients do;
+                                  after a failed request the leaders are looked up again, so a failover is followed)
       """;
 
   static ProduceOptions parse(Args args) {
