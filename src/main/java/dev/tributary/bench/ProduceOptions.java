@@ -57,7 +57,8 @@ record ProduceOptions(
         --acks 0|1|all            acks query parameter                 (default all)
         --format binary|json      binary: base64 values; json: a JSON string of record-size chars (default binary)
         --warmup-records N        records sent first and not measured  (default 100000)
-        --request-timeout-ms MS   a request slower than this is an error (default 30000)
+        --request-timeout-ms MS   a request slower than this is an error, and the run gives up when
+                                  requests keep failing and none is acknowledged for this long (default 30000)
         --replication-factor N    replicas, used when creating it      (default 1)
         --min-insync-replicas N   min.insync.replicas when creating it (default 1)
         --via-url true|false      send every batch to --url, which forwards it to the partition's leader

@@ -103,9 +103,14 @@ final class ProduceRun {
     long requests = fullRequests + (lastBatch > 0 ? 1 : 0);
     long sent = 0;
     long startNanos = System.nanoTime();
+    AtomicLong lastAckNanos = new AtomicLong(startNanos);
+    AtomicLong failedSinceAck = new AtomicLong();
+    String gaveUp = null;
     for (; sent < requests; sent++) {
       window.acquire();
-      if (errors.get() >= FAIL_FAST_ERRORS && okRequests.get() == 0) {
+      gaveUp =
+          reasonToGiveUp(errors.get(), okRequests.get(), failedSinceAck.get(), lastAckNanos.get());
+      if (gaveUp != null) {
         window.release();
         break;
       }
@@ -140,7 +145,10 @@ final class ProduceRun {
                   if (problem == null) {
                     okRequests.incrementAndGet();
                     ackedRecords.addAndGet(count);
+                    failedSinceAck.set(0);
+                    lastAckNanos.set(System.nanoTime());
                   } else {
+                    failedSinceAck.incrementAndGet();
                     if (routes != null) {
                       routes.markStale();
                     }
@@ -157,12 +165,33 @@ final class ProduceRun {
     window.acquire(options.concurrency());
     long elapsedNanos = System.nanoTime() - startNanos;
     window.release(options.concurrency());
-    if (sent < requests) {
-      out.printf("gave up after %d failed requests and none acknowledged%n", errors.get());
+    if (gaveUp != null) {
+      out.println(gaveUp);
       errors.addAndGet(requests - sent);
     }
     return new PhaseResult(
         requests, ackedRecords.get(), errors.get(), elapsedNanos, latencyUs, errorSamples);
+  }
+
+  /**
+   * Why the phase stops sending, or {@code null}: the broker is not there (every request so far
+   * failed), or nothing has been acknowledged for {@code --request-timeout-ms} and requests keep
+   * failing (every leader gone: as a Kafka producer fails its batches after {@code
+   * delivery.timeout.ms}, rather than a run that waits out a back-off for every request left).
+   */
+  private String reasonToGiveUp(long errors, long ok, long failedSinceAck, long lastAckNanos) {
+    if (errors >= FAIL_FAST_ERRORS && ok == 0) {
+      return "gave up after " + errors + " failed requests and none acknowledged";
+    }
+    long quietMs = (System.nanoTime() - lastAckNanos) / 1_000_000;
+    if (failedSinceAck > 0 && quietMs > options.requestTimeoutMs()) {
+      return "gave up: requests kept failing and none was acknowledged for "
+          + quietMs
+          + " ms (--request-timeout-ms "
+          + options.requestTimeoutMs()
+          + ")";
+    }
+    return null;
   }
 
   /** Each partition's base URL now: its leader's, or {@code --url} for every partition. */

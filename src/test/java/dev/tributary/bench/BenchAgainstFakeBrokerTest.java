@@ -175,6 +175,36 @@ class BenchAgainstFakeBrokerTest {
   }
 
   @Test
+  void produceGivesUpWhenNothingIsAcknowledgedForTheRequestTimeout() throws Exception {
+    try (FakeBroker broker = new FakeBroker()) {
+      broker.failFrom = 11; // ten requests are acknowledged, then every one fails (no leader left)
+      Run run =
+          bench(
+              "produce",
+              "--url",
+              broker.url(),
+              "--records",
+              "3000",
+              "--batch",
+              "100",
+              "--warmup-records",
+              "0",
+              "--concurrency",
+              "1",
+              "--request-timeout-ms",
+              "1000");
+      assertThat(run.exitCode()).isEqualTo(1);
+      // Unsent requests count as failed: 30 requests, 10 acknowledged.
+      assertThat(run.result()).containsEntry("records", "1000").containsEntry("errors", "20");
+      assertThat(run.out())
+          .contains("gave up: requests kept failing and none was acknowledged for");
+      // Each failure waits out the 250 ms lookup back-off, so the second without an acknowledgement
+      // ends the run after a handful of the twenty: it does not wait out a back-off for each.
+      assertThat(broker.produceRequests.get()).isLessThan(30);
+    }
+  }
+
+  @Test
   void consumeShowsTheBrokersRefusalAndExitsNonZero() throws Exception {
     try (FakeBroker broker = new FakeBroker()) {
       broker.values.put(0, new ArrayList<>(List.of("AAE=", "AAI=")));

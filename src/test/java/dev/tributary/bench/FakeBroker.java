@@ -41,6 +41,9 @@ final class FakeBroker implements AutoCloseable {
   /** Every n-th produce request answers with an error_code (0 = never). */
   volatile int failEvery;
 
+  /** From this produce request on (counting from 1), every one answers 503 (0 = never). */
+  volatile int failFrom;
+
   /** Other brokers this one's metadata names, by id → port (this broker is id 1). */
   final Map<Integer, Integer> otherBrokers = new ConcurrentHashMap<>();
 
@@ -131,6 +134,12 @@ final class FakeBroker implements AutoCloseable {
       }
       JsonNode records =
           Responses.JSON.readTree(ex.getRequestBody().readAllBytes()).path("records");
+      if (failFrom > 0 && n >= failFrom) {
+        inFlight.decrementAndGet();
+        counted = false;
+        reply(ex, 503, "{\"error_code\":50302,\"message\":\"no leader\"}");
+        return;
+      }
       Thread.sleep(2); // let requests overlap so the window is exercised
       List<String> log = values.get(partition);
       StringBuilder sb = new StringBuilder("{\"offsets\":[");
