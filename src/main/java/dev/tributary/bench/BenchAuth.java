@@ -10,19 +10,22 @@ import java.net.http.HttpRequest;
  * ps} and shell history.
  */
 final class BenchAuth {
-  private static final String TOKEN = System.getenv("TRIBUTARY_TOKEN");
+  /** The {@code Authorization} header's value, or {@code null} when no token is set. */
+  private static final String AUTHORIZATION = bearer(System.getenv("TRIBUTARY_TOKEN"));
 
   private BenchAuth() {}
 
   static HttpRequest.Builder apply(HttpRequest.Builder request) {
-    return TOKEN == null || TOKEN.isBlank()
-        ? request
-        : request.header("Authorization", "Bearer " + TOKEN.trim());
+    return AUTHORIZATION == null ? request : request.header("Authorization", AUTHORIZATION);
   }
 
   static void apply(URLConnection connection) {
-    if (TOKEN != null && !TOKEN.isBlank()) {
-      connection.setRequestProperty("Authorization", "Bearer " + TOKEN.trim());
+    if (AUTHORIZATION != null) {
+      connection.setRequestProperty("Authorization", AUTHORIZATION);
     }
+  }
+
+  private static String bearer(String token) {
+    return token == null || token.isBlank() ? null : "Bearer " + token.trim();
   }
 }

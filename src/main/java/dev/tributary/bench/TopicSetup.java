@@ -47,20 +47,7 @@ final class TopicSetup {
   void ensureTopic(
       URI base, String topic, int partitions, int replicationFactor, int minInsyncReplicas)
       throws IOException, InterruptedException {
-    HttpResponse<String> clusters = get(BenchUrls.clusters(base));
-    if (clusters.statusCode() != 200) {
-      throw new BenchException(
-          "GET /v3/clusters answered HTTP "
-              + clusters.statusCode()
-              + ": "
-              + Responses.abbreviate(clusters.body()));
-    }
-    String clusterId =
-        Responses.JSON.readTree(clusters.body()).path("data").path(0).path("cluster_id").asString();
-    if (clusterId == null || clusterId.isEmpty()) {
-      throw new BenchException(
-          "no cluster_id in GET /v3/clusters: " + Responses.abbreviate(clusters.body()));
-    }
+    String clusterId = clusterId(base);
     ObjectNode request = Responses.JSON.createObjectNode();
     request
         .put("topic_name", topic)
@@ -143,8 +130,15 @@ final class TopicSetup {
     return new Routes(targets, List.copyOf(brokers.values()));
   }
 
+  /** The cluster id {@code base} reports; refused if it answers an error or names none. */
   private String clusterId(URI base) throws IOException, InterruptedException {
-    return getJson(BenchUrls.clusters(base)).path("data").path(0).path("cluster_id").asString();
+    JsonNode clusters = getJson(BenchUrls.clusters(base));
+    String clusterId = clusters.path("data").path(0).path("cluster_id").asString();
+    if (clusterId == null || clusterId.isEmpty()) {
+      throw new BenchException(
+          "no cluster_id in GET /v3/clusters: " + Responses.abbreviate(clusters.toString()));
+    }
+    return clusterId;
   }
 
   private JsonNode getJson(URI uri) throws IOException, InterruptedException {

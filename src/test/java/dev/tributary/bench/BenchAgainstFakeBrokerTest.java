@@ -42,6 +42,26 @@ class BenchAgainstFakeBrokerTest {
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
+  /**
+   * A produce of {@code records} in batches of {@code batch} with no warm-up, then {@code more}.
+   */
+  private static Run produceWithoutWarmup(String url, int records, int batch, String... more) {
+    List<String> argv =
+        new ArrayList<>(
+            List.of(
+                "produce",
+                "--url",
+                url,
+                "--records",
+                String.valueOf(records),
+                "--batch",
+                String.valueOf(batch),
+                "--warmup-records",
+                "0"));
+    argv.addAll(List.of(more));
+    return bench(argv.toArray(String[]::new));
+  }
+
   @Test
   void produceSendsWarmupPlusRecordsRoundRobinWithABoundedWindow() throws Exception {
     try (FakeBroker broker = new FakeBroker()) {
@@ -90,20 +110,7 @@ class BenchAgainstFakeBrokerTest {
     try (FakeBroker broker = new FakeBroker()) {
       broker.failEvery = 5;
       Run run =
-          bench(
-              "produce",
-              "--url",
-              broker.url(),
-              "--records",
-              "2000",
-              "--batch",
-              "100",
-              "--warmup-records",
-              "0",
-              "--format",
-              "json",
-              "--concurrency",
-              "2");
+          produceWithoutWarmup(broker.url(), 2000, 100, "--format", "json", "--concurrency", "2");
       assertThat(run.exitCode()).isEqualTo(1);
       assertThat(run.result()).containsEntry("errors", "4").containsEntry("records", "1600");
       assertThat(run.out()).contains("e.g. error_code 50003");
@@ -114,20 +121,7 @@ class BenchAgainstFakeBrokerTest {
   @Test
   void consumeReadsEveryPartitionToTheEndAndCountsValueBytes() throws Exception {
     try (FakeBroker broker = new FakeBroker()) {
-      assertThat(
-              bench(
-                      "produce",
-                      "--url",
-                      broker.url(),
-                      "--records",
-                      "3000",
-                      "--batch",
-                      "250",
-                      "--warmup-records",
-                      "0",
-                      "--record-size",
-                      "10")
-                  .exitCode())
+      assertThat(produceWithoutWarmup(broker.url(), 3000, 250, "--record-size", "10").exitCode())
           .isZero();
       Run run = bench("consume", "--url", broker.url(), "--max-bytes", "4096");
       assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
@@ -147,19 +141,7 @@ class BenchAgainstFakeBrokerTest {
       gone.close(); // its port now refuses connections, as a killed broker's does
       alive.otherBrokers.put(2, gone.port());
       alive.leaderAnswers.add(2); // the lookup at the start names broker 2 for every partition
-      Run run =
-          bench(
-              "produce",
-              "--url",
-              alive.url(),
-              "--records",
-              "3000",
-              "--batch",
-              "100",
-              "--warmup-records",
-              "0",
-              "--concurrency",
-              "4");
+      Run run = produceWithoutWarmup(alive.url(), 3000, 100, "--concurrency", "4");
       long errors = Long.parseLong(run.result().get("errors"));
       // Only the requests in flight when the first failure came back are lost: the next send
       // waits for a new lookup, which names this broker.
@@ -179,20 +161,8 @@ class BenchAgainstFakeBrokerTest {
     try (FakeBroker broker = new FakeBroker()) {
       broker.failFrom = 11; // ten requests are acknowledged, then every one fails (no leader left)
       Run run =
-          bench(
-              "produce",
-              "--url",
-              broker.url(),
-              "--records",
-              "3000",
-              "--batch",
-              "100",
-              "--warmup-records",
-              "0",
-              "--concurrency",
-              "1",
-              "--request-timeout-ms",
-              "1000");
+          produceWithoutWarmup(
+              broker.url(), 3000, 100, "--concurrency", "1", "--request-timeout-ms", "1000");
       assertThat(run.exitCode()).isEqualTo(1);
       // Unsent requests count as failed: 30 requests, 10 acknowledged.
       assertThat(run.result()).containsEntry("records", "1000").containsEntry("errors", "20");
