@@ -359,6 +359,7 @@ class HostsClusterIT {
           .atMost(FAILOVER)
           .pollInterval(Duration.ofMillis(100))
           .until(() -> client.partition(majority, topic, 0).leader() == follower);
+      hosts.awaitLeads(follower, topic, 0);
       onFollower = hosts.produceTo(history, cluster.get(follower), topic, 0);
       network.heal();
       hosts.awaitFullIsr(topic, 1);

@@ -58,6 +58,24 @@ final class HostsClusterSupport {
         .until(() -> history.acknowledgedSentAfter(sinceNanos, partition) >= count);
   }
 
+  /**
+   * Waits until broker {@code brokerId} itself leads {@code topic}-{@code partition} (its own
+   * replica says so). Another broker's metadata may name the new leader a few milliseconds before
+   * the new leader has applied the same change; a produce sent to it in between is forwarded to the
+   * old leader, which a cut leaves unanswered.
+   */
+  void awaitLeads(int brokerId, String topic, int partition) {
+    await("broker " + brokerId + " itself leading " + topic + "-" + partition)
+        .atMost(FAILOVER)
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () ->
+                client
+                    .localReplica(cluster.get(brokerId), topic, partition)
+                    .map(ClusterClient.LocalReplica::leader)
+                    .orElse(false));
+  }
+
   /** The active controller as {@code via}'s own metadata shows it (-1: none known). */
   int controllerSeenBy(BrokerProcess via) throws Exception {
     return client.getJson(via, V3).path("controller_id").asInt();

@@ -104,6 +104,7 @@ final class LeaderCutScenario {
     LocalReplica fenced = client.localReplica(cluster.get(leader), topic, partition).orElseThrow();
     // Writes go on without the old leader: a produce to the new one is acknowledged at once (the
     // load's own thread for this partition may still be waiting on the old leader).
+    hosts.awaitLeads(during.leader(), topic, partition);
     List<String> afterFailover =
         hosts.produceTo(history, cluster.get(during.leader()), topic, partition);
     assertThat(
