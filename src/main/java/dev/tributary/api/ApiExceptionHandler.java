@@ -52,6 +52,14 @@ class ApiExceptionHandler {
 
   @ExceptionHandler(Throwable.class)
   ResponseEntity<ErrorResponse> handle(Throwable thrown) {
+    return answerTo(thrown);
+  }
+
+  /**
+   * The answer to a request that failed with {@code thrown}; null when the client went away (then
+   * there is nobody to answer). For the paths that answer outside Spring MVC.
+   */
+  static ResponseEntity<ErrorResponse> answerTo(Throwable thrown) {
     Throwable error =
         thrown instanceof CompletionException && thrown.getCause() != null
             ? thrown.getCause()

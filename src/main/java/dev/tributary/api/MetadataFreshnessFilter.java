@@ -9,6 +9,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.ExecutionException;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -21,6 +23,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * and the wait ends as soon as the image catches up (normally a few ms, often zero).
  */
 @Component
+@Order(
+    Ordered.LOWEST_PRECEDENCE - 10) // before RecordEndpointsFilter, which answers forwarded reads
 class MetadataFreshnessFilter extends OncePerRequestFilter {
   static final long MAX_WAIT_MS = 2_000;
   private final MetadataCache broker;

@@ -89,7 +89,12 @@ class ProduceController {
     return Answers.nowIfDone(produce(topic, partition, acks, contentType, body, request, response));
   }
 
-  private CompletableFuture<ResponseEntity<RenderedJson>> produce(
+  /**
+   * The produce both paths answer with: this controller's (Spring MVC) and {@link
+   * RecordEndpointsFilter}'s. Throws on a bad request (the caller maps it as {@link
+   * ApiExceptionHandler} does).
+   */
+  CompletableFuture<ResponseEntity<RenderedJson>> produce(
       String topic,
       Integer partition,
       String acksText,

@@ -78,7 +78,12 @@ class RecordsController {
         recordsAnswer(topic, partition, offset, maxBytes, timeout, accept, request));
   }
 
-  private CompletableFuture<ResponseEntity<?>> recordsAnswer(
+  /**
+   * The read both paths answer with: this controller's (Spring MVC) and {@link
+   * RecordEndpointsFilter}'s. Throws on a bad request (the caller maps it as {@link
+   * ApiExceptionHandler} does).
+   */
+  CompletableFuture<ResponseEntity<?>> recordsAnswer(
       String topic,
       int partition,
       Long offset,

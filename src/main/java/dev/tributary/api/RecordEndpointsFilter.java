@@ -1,0 +1,415 @@
+package dev.tributary.api;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
+import org.springframework.web.filter.ServerHttpObservationFilter;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Answers the two requests that carry records, {@code POST /topics/{t}/partitions/{p}} and {@code
+ * GET /topics/{t}/partitions/{p}/records}, without Spring MVC's per-request machinery (handler
+ * lookup, argument binding, message converters, return-value handling, and for an answer that
+ * waits, a second pass through the whole chain): profiled, that machinery cost about a tenth of a
+ * broker's CPU under produce and under consume, and kept the JIT compiling long after a start
+ * (docs/benchmarks.md). Everything else about the request is unchanged: it is the last filter, so
+ * the rim's checks, the size and in-flight limits, Spring Security, CORS and the metrics
+ * observation (named with the same URI pattern) have all run; the answer is built by the same
+ * controller methods MVC calls ({@link ProduceController#produce}, {@link
+ * RecordsController#recordsAnswer}) and failures are mapped by {@link ApiExceptionHandler}'s table.
+ *
+ * <p>Only a request of exactly the usual shape is answered here: the path spelled plainly (topic of
+ * Kafka's legal characters, partition in decimal digits), only the endpoint's own query parameters,
+ * each at most once and numeric where it must be, and for produce a Content-Type the endpoint
+ * takes. Anything else goes on to Spring MVC, which answers it as before (its error for a malformed
+ * parameter, its 415, ...), so the two paths cannot disagree on an unusual request.
+ *
+ * <p>An answer that is not ready (acks=all waiting for followers, a long poll) holds no thread: the
+ * request turns asynchronous and the answer is written on a container thread when it completes, or
+ * 503 after {@code spring.mvc.async.request-timeout}, as MVC would.
+ */
+@Component
+@Order(Ordered.LOWEST_PRECEDENCE)
+class RecordEndpointsFilter implements Filter {
+  static final String PRODUCE_PATTERN = "/topics/{topic}/partitions/{partition}";
+  static final String RECORDS_PATTERN = "/topics/{topic}/partitions/{partition}/records";
+
+  private static final Logger logger = LoggerFactory.getLogger(RecordEndpointsFilter.class);
+  private static final String TOPICS = "/topics/";
+  private static final String PARTITIONS = "/partitions/";
+  private static final String RECORDS = "/records";
+  private static final Set<String> PRODUCE_PARAMETERS = Set.of("acks");
+  private static final Set<String> RECORDS_PARAMETERS = Set.of("offset", "max_bytes", "timeout");
+
+  private final ProduceController produce;
+  private final RecordsController records;
+  private final JsonMapper json;
+  private final long asyncTimeoutMs;
+  private final LongAdder answered = new LongAdder();
+
+  RecordEndpointsFilter(
+      ProduceController produce,
+      RecordsController records,
+      JsonMapper json,
+      @Value("${spring.mvc.async.request-timeout:120s}") Duration asyncTimeout) {
+    this.produce = produce;
+    this.records = records;
+    this.json = json;
+    this.asyncTimeoutMs = asyncTimeout.toMillis();
+  }
+
+  @Override
+  public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    HttpServletRequest request = (HttpServletRequest) req;
+    HttpServletResponse response = (HttpServletResponse) res;
+    if (request.getDispatcherType() != DispatcherType.REQUEST || !served(request, response)) {
+      chain.doFilter(request, response);
+    }
+  }
+
+  /** How many requests this filter has answered (the rest went on to Spring MVC). */
+  long answered() {
+    return answered.sum();
+  }
+
+  /** Answers the request if it has the usual shape; false to leave it to Spring MVC. */
+  private boolean served(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    String method = request.getMethod();
+    boolean post = "POST".equals(method);
+    if (!post && !"GET".equals(method)) {
+      return false;
+    }
+    PartitionPath path = PartitionPath.parse(request.getRequestURI(), request.getContextPath());
+    if (path == null || path.records() == post) {
+      return false;
+    }
+    CompletableFuture<? extends ResponseEntity<?>> answer =
+        post ? produce(request, response, path) : read(request, path);
+    if (answer == null) {
+      return false;
+    }
+    answered.increment();
+    respond(request, response, answer);
+    return true;
+  }
+
+  private CompletableFuture<? extends ResponseEntity<?>> produce(
+      HttpServletRequest request, HttpServletResponse response, PartitionPath path) {
+    String contentType = request.getContentType();
+    try {
+      EmbeddedFormat.ofContentType(contentType);
+    } catch (RestException e) {
+      return null; // MVC refuses it (and a form body must not be parsed for parameters here)
+    }
+    String acks = onlyValue(request, "acks");
+    if (acks == null || !knownParametersOnly(request, PRODUCE_PARAMETERS)) {
+      return null;
+    }
+    observe(request, PRODUCE_PATTERN);
+    try {
+      byte[] body = readBody(request);
+      return produce.produce(
+          path.topic(),
+          path.partition(),
+          acks.isEmpty() ? "all" : acks,
+          contentType,
+          body,
+          request,
+          response);
+    } catch (IOException | RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private CompletableFuture<? extends ResponseEntity<?>> read(
+      HttpServletRequest request, PartitionPath path) {
+    String offset = onlyValue(request, "offset");
+    String maxBytes = onlyValue(request, "max_bytes");
+    String timeout = onlyValue(request, "timeout");
+    if (!isNumberOrEmpty(offset, false)
+        || !isNumberOrEmpty(maxBytes, true)
+        || !isNumberOrEmpty(timeout, false)
+        || !knownParametersOnly(request, RECORDS_PARAMETERS)) {
+      return null;
+    }
+    observe(request, RECORDS_PATTERN);
+    try {
+      return records.recordsAnswer(
+          path.topic(),
+          path.partition(),
+          offset.isEmpty() ? null : Long.parseLong(offset),
+          maxBytes.isEmpty() ? 1_048_576 : Integer.parseInt(maxBytes),
+          timeout.isEmpty() ? 0 : Long.parseLong(timeout),
+          request.getHeader("Accept"),
+          request);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** The body as MVC binds a {@code byte[]} (null when there is none). */
+  private static byte[] readBody(HttpServletRequest request) throws IOException {
+    long declared = request.getContentLengthLong();
+    byte[] body =
+        declared >= 0 && declared < Integer.MAX_VALUE
+            ? request.getInputStream().readNBytes((int) declared)
+            : request.getInputStream().readAllBytes();
+    return body.length == 0 ? null : body;
+  }
+
+  /** Names the request's metrics after the endpoint's pattern, as MVC's handler lookup does. */
+  private static void observe(HttpServletRequest request, String pattern) {
+    ServerHttpObservationFilter.findObservationContext(request)
+        .ifPresent(context -> context.setPathPattern(pattern));
+  }
+
+  /** A parameter's value, "" when absent or empty (MVC then uses the default), null if repeated. */
+  private static String onlyValue(HttpServletRequest request, String name) {
+    String[] values = request.getParameterValues(name);
+    if (values == null) {
+      return "";
+    }
+    return values.length == 1 ? values[0] : null;
+  }
+
+  private static boolean knownParametersOnly(HttpServletRequest request, Set<String> known) {
+    if (request.getQueryString() == null) {
+      return true;
+    }
+    for (Enumeration<String> names = request.getParameterNames(); names.hasMoreElements(); ) {
+      if (!known.contains(names.nextElement())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether MVC would bind the value the plain way: empty, or an optional minus and decimal digits
+   * that fit (an int when {@code asInt}, else a long). Other spellings MVC converts or refuses
+   * itself.
+   */
+  static boolean isNumberOrEmpty(String value, boolean asInt) {
+    if (value == null) {
+      return false;
+    }
+    if (value.isEmpty()) {
+      return true;
+    }
+    int digits = value.charAt(0) == '-' ? 1 : 0;
+    if (value.length() == digits || value.length() - digits > (asInt ? 9 : 18)) {
+      return false;
+    }
+    for (int i = digits; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Writes the answer now when it is ready, else when it completes, holding no thread meanwhile.
+   */
+  private void respond(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      CompletableFuture<? extends ResponseEntity<?>> answer) {
+    if (answer.isDone()) {
+      write(response, answer);
+      return;
+    }
+    AsyncContext async = request.startAsync(request, response);
+    async.setTimeout(asyncTimeoutMs);
+    AtomicBoolean done = new AtomicBoolean(); // by the answer's completion or the timeout
+    async.addListener(new Abandoned(answer, done));
+    answer.whenComplete(
+        (value, error) -> {
+          if (done.compareAndSet(false, true)) {
+            // On a container thread: the thread completing the answer (a follower's fetch moving
+            // the high watermark, a timer) must not block on this client's socket.
+            async.start(
+                () -> {
+                  try {
+                    write(response, answer);
+                  } finally {
+                    async.complete();
+                  }
+                });
+          }
+        });
+  }
+
+  private void write(
+      HttpServletResponse response, CompletableFuture<? extends ResponseEntity<?>> answer) {
+    ResponseEntity<?> entity;
+    try {
+      entity = answer.join();
+    } catch (CompletionException | CancellationException e) {
+      entity = ApiExceptionHandler.answerTo(e);
+    }
+    if (entity == null || response.isCommitted()) {
+      return; // the client went away, or nothing more can be said
+    }
+    try {
+      writeEntity(response, entity);
+    } catch (IOException e) {
+      logger.debug("Could not send an answer: {}", e.toString());
+    }
+  }
+
+  /** Status, headers and body, as MVC writes a {@code ResponseEntity} of these body types. */
+  private void writeEntity(HttpServletResponse response, ResponseEntity<?> entity)
+      throws IOException {
+    response.setStatus(entity.getStatusCode().value());
+    entity
+        .getHeaders()
+        .forEach(
+            (name, values) -> {
+              for (String value : values) {
+                response.addHeader(name, value);
+              }
+            });
+    Object body = entity.getBody();
+    if (body == null) {
+      return;
+    }
+    OutputStream out = response.getOutputStream();
+    if (body instanceof RenderedJson rendered) {
+      response.setContentLengthLong(rendered.length());
+      List<ByteBuffer> chunks = rendered.chunks();
+      for (ByteBuffer chunk : chunks) {
+        out.write(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
+      }
+    } else {
+      byte[] bytes = body instanceof byte[] raw ? raw : json.writeValueAsBytes(body);
+      response.setContentLength(bytes.length);
+      out.write(bytes);
+    }
+  }
+
+  /** An answer still not ready after the async timeout: 503, as MVC answers one. */
+  private final class Abandoned implements AsyncListener {
+    private final CompletableFuture<?> answer;
+    private final AtomicBoolean done;
+
+    Abandoned(CompletableFuture<?> answer, AtomicBoolean done) {
+      this.answer = answer;
+      this.done = done;
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+      if (!done.compareAndSet(false, true)) {
+        return;
+      }
+      try {
+        write(
+            (HttpServletResponse) event.getSuppliedResponse(),
+            CompletableFuture.failedFuture(new AsyncRequestTimeoutException()));
+      } finally {
+        event.getAsyncContext().complete();
+        answer.cancel(false);
+      }
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+      if (done.compareAndSet(false, true)) { // the connection failed: nothing more to write
+        event.getAsyncContext().complete();
+      }
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {}
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {}
+  }
+
+  /**
+   * {@code /topics/{topic}/partitions/{partition}[/records]} spelled plainly: a topic of Kafka's
+   * legal characters (so nothing needed decoding) and a partition of at most nine decimal digits.
+   */
+  record PartitionPath(String topic, int partition, boolean records) {
+    static PartitionPath parse(String uri, String contextPath) {
+      int at = contextPath == null ? 0 : contextPath.length();
+      if (!uri.startsWith(TOPICS, at)) {
+        return null;
+      }
+      int topicStart = at + TOPICS.length();
+      int topicEnd = topicStart;
+      while (topicEnd < uri.length() && legalTopicChar(uri.charAt(topicEnd))) {
+        topicEnd++;
+      }
+      if (topicEnd == topicStart || !uri.startsWith(PARTITIONS, topicEnd)) {
+        return null;
+      }
+      int digitsStart = topicEnd + PARTITIONS.length();
+      int digitsEnd = digitsStart;
+      while (digitsEnd < uri.length() && isAsciiDigit(uri.charAt(digitsEnd))) {
+        digitsEnd++;
+      }
+      int digits = digitsEnd - digitsStart;
+      if (digits == 0 || digits > 9) {
+        return null;
+      }
+      boolean records;
+      if (digitsEnd == uri.length()) {
+        records = false;
+      } else if (uri.length() - digitsEnd == RECORDS.length() && uri.endsWith(RECORDS)) {
+        records = true;
+      } else {
+        return null;
+      }
+      return new PartitionPath(
+          uri.substring(topicStart, topicEnd),
+          Integer.parseInt(uri, digitsStart, digitsEnd, 10),
+          records);
+    }
+
+    private static boolean isAsciiDigit(char c) {
+      return c >= '0' && c <= '9';
+    }
+
+    private static boolean legalTopicChar(char c) {
+      return (c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '.'
+          || c == '_'
+          || c == '-';
+    }
+  }
+}
