@@ -35,16 +35,17 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Answers the two requests that carry records, {@code POST /topics/{t}/partitions/{p}} and {@code
- * GET /topics/{t}/partitions/{p}/records}, without Spring MVC's per-request machinery (handler
- * lookup, argument binding, message converters, return-value handling, and for an answer that
- * waits, a second pass through the whole chain): profiled, that machinery cost about a tenth of a
- * broker's CPU under produce and under consume, and kept the JIT compiling long after a start
- * (docs/benchmarks.md). Everything else about the request is unchanged: it is the last filter, so
- * the rim's checks, the size and in-flight limits, Spring Security, CORS and the metrics
- * observation (named with the same URI pattern) have all run; the answer is built by the same
- * controller methods MVC calls ({@link ProduceController#produce}, {@link
- * RecordsController#recordsAnswer}) and failures are mapped by {@link ApiExceptionHandler}'s table.
+ * Answers the requests that carry records, {@code POST /topics/{t}}, {@code POST
+ * /topics/{t}/partitions/{p}} and {@code GET /topics/{t}/partitions/{p}/records}, without Spring
+ * MVC's per-request machinery (handler lookup, argument binding, message converters, return-value
+ * handling, and for an answer that waits, a second pass through the whole chain): profiled, that
+ * machinery cost about a tenth of a broker's CPU under produce and under consume, and kept the JIT
+ * compiling long after a start (docs/benchmarks.md). Everything else about the request is
+ * unchanged: it is the last filter, so the rim's checks, the size and in-flight limits, Spring
+ * Security, CORS and the metrics observation (named with the same URI pattern) have all run; the
+ * answer is built by the same controller methods MVC calls ({@link ProduceController#produce},
+ * {@link RecordsController#recordsAnswer}) and failures are mapped by {@link ApiExceptionHandler}'s
+ * table.
  *
  * <p>Only a request of exactly the usual shape is answered here: the path spelled plainly (topic of
  * Kafka's legal characters, partition in decimal digits), only the endpoint's own query parameters,
@@ -59,6 +60,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE)
 class RecordEndpointsFilter implements Filter {
+  static final String PRODUCE_TO_TOPIC_PATTERN = "/topics/{topic}";
   static final String PRODUCE_PATTERN = "/topics/{topic}/partitions/{partition}";
   static final String RECORDS_PATTERN = "/topics/{topic}/partitions/{partition}/records";
 
@@ -109,8 +111,8 @@ class RecordEndpointsFilter implements Filter {
     if (!post && !"GET".equals(method)) {
       return false;
     }
-    PartitionPath path = PartitionPath.parse(request.getRequestURI(), request.getContextPath());
-    if (path == null || path.records() == post) {
+    RecordsPath path = RecordsPath.parse(request.getRequestURI(), request.getContextPath());
+    if (path == null || path.records() == post || (!post && path.partition() == null)) {
       return false;
     }
     CompletableFuture<? extends ResponseEntity<?>> answer =
@@ -124,7 +126,7 @@ class RecordEndpointsFilter implements Filter {
   }
 
   private CompletableFuture<? extends ResponseEntity<?>> produce(
-      HttpServletRequest request, HttpServletResponse response, PartitionPath path) {
+      HttpServletRequest request, HttpServletResponse response, RecordsPath path) {
     String contentType = request.getContentType();
     try {
       EmbeddedFormat.ofContentType(contentType);
@@ -135,7 +137,7 @@ class RecordEndpointsFilter implements Filter {
     if (acks == null || !knownParametersOnly(request, PRODUCE_PARAMETERS)) {
       return null;
     }
-    observe(request, PRODUCE_PATTERN);
+    observe(request, path.partition() == null ? PRODUCE_TO_TOPIC_PATTERN : PRODUCE_PATTERN);
     try {
       byte[] body = readBody(request);
       return produce.produce(
@@ -152,7 +154,7 @@ class RecordEndpointsFilter implements Filter {
   }
 
   private CompletableFuture<? extends ResponseEntity<?>> read(
-      HttpServletRequest request, PartitionPath path) {
+      HttpServletRequest request, RecordsPath path) {
     String offset = onlyValue(request, "offset");
     String maxBytes = onlyValue(request, "max_bytes");
     String timeout = onlyValue(request, "timeout");
@@ -359,11 +361,12 @@ class RecordEndpointsFilter implements Filter {
   }
 
   /**
-   * {@code /topics/{topic}/partitions/{partition}[/records]} spelled plainly: a topic of Kafka's
-   * legal characters (so nothing needed decoding) and a partition of at most nine decimal digits.
+   * {@code /topics/{topic}[/partitions/{partition}[/records]]} spelled plainly: a topic of Kafka's
+   * legal characters (so nothing needed decoding) and a partition of at most nine decimal digits;
+   * {@code partition} null for the topic alone.
    */
-  record PartitionPath(String topic, int partition, boolean records) {
-    static PartitionPath parse(String uri, String contextPath) {
+  record RecordsPath(String topic, Integer partition, boolean records) {
+    static RecordsPath parse(String uri, String contextPath) {
       int at = contextPath == null ? 0 : contextPath.length();
       if (!uri.startsWith(TOPICS, at)) {
         return null;
@@ -373,7 +376,13 @@ class RecordEndpointsFilter implements Filter {
       while (topicEnd < uri.length() && legalTopicChar(uri.charAt(topicEnd))) {
         topicEnd++;
       }
-      if (topicEnd == topicStart || !uri.startsWith(PARTITIONS, topicEnd)) {
+      if (topicEnd == topicStart) {
+        return null;
+      }
+      if (topicEnd == uri.length()) {
+        return new RecordsPath(uri.substring(topicStart), null, false);
+      }
+      if (!uri.startsWith(PARTITIONS, topicEnd)) {
         return null;
       }
       int digitsStart = topicEnd + PARTITIONS.length();
@@ -393,7 +402,7 @@ class RecordEndpointsFilter implements Filter {
       } else {
         return null;
       }
-      return new PartitionPath(
+      return new RecordsPath(
           uri.substring(topicStart, topicEnd),
           Integer.parseInt(uri, digitsStart, digitsEnd, 10),
           records);

@@ -82,6 +82,38 @@ class RecordEndpointsFilterApiTest extends ApiTestSupport {
   }
 
   @Test
+  void producesToATopicAreAnsweredOutsideMvcExactlyAsMvcAnswersThem() {
+    String topic = newTopicName();
+    createTopic(topic, 3);
+    String t = "/topics/" + topic;
+    // Keyed or placed records only: keyless ones go to the next partition on each request.
+    List<Call> calls =
+        List.of(
+            new Call(
+                "POST",
+                t,
+                JSON,
+                "{\"records\":[{\"key\":\"a\",\"value\":1},{\"key\":\"b\",\"value\":2},{\"partition\":2,\"value\":3}]}"),
+            new Call(
+                "POST",
+                t + "?acks=1",
+                EMBEDDED_BINARY,
+                "{\"records\":[{\"key\":\"AQI=\",\"value\":\"AAEC\"}]}"),
+            new Call("POST", t, JSON, "{\"records\":[{\"partition\":7,\"value\":1}]}"),
+            new Call("POST", t, JSON, ""),
+            new Call("POST", t, JSON, "{\"records\":"),
+            new Call(
+                "POST", t + "?acks=many", JSON, "{\"records\":[{\"key\":\"a\",\"value\":1}]}"));
+    for (Call call : calls) {
+      assertSameAnswerBothWays(call, true);
+    }
+    long before = filter.answered();
+    Response metadata = get(t);
+    assertThat(metadata.status()).as(metadata.body()).isEqualTo(200);
+    assertThat(filter.answered()).as("a topic's metadata is MVC's").isEqualTo(before);
+  }
+
+  @Test
   void readsAreAnsweredOutsideMvcExactlyAsMvcAnswersThem() {
     String topic = newTopicName();
     createTopic(topic, 2);
