@@ -7,9 +7,6 @@ import dev.tributary.server.FetchService;
 import dev.tributary.server.RequestContext;
 import dev.tributary.transport.http.InternalApi;
 import dev.tributary.transport.http.ReplicaFetchCodec;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -22,7 +19,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -148,23 +144,21 @@ class InternalReplicaFilter implements Filter {
       write(response, answer);
       return;
     }
-    AsyncContext async = request.startAsync(request, response);
-    async.setTimeout(timeoutMs);
-    AtomicBoolean answered = new AtomicBoolean(); // by the fetch's completion or the timeout
-    async.addListener(new Abandoned(answer, answered));
-    answer.whenComplete(
-        (value, error) -> {
-          if (!answered.compareAndSet(false, true)) {
-            return;
-          }
-          try {
-            write(response, answer);
-          } catch (IOException | RuntimeException e) {
-            logger.debug("Could not send a replica fetch answer: {}", e.toString());
-          } finally {
-            async.complete();
-          }
-        });
+    // Written on the thread that completes the fetch (an append or a high watermark move): a
+    // follower's answer is small and its connection a broker's.
+    AsyncAnswers.whenDone(
+        request,
+        response,
+        answer,
+        timeoutMs,
+        false,
+        r -> write(r, answer),
+        r ->
+            error(
+                r,
+                HttpServletResponse.SC_SERVICE_UNAVAILABLE,
+                50302,
+                "The request took too long and was abandoned"));
   }
 
   /**
@@ -211,47 +205,5 @@ class InternalReplicaFilter implements Filter {
     response.setStatus(status);
     response.setContentType(MediaType.APPLICATION_JSON_VALUE);
     response.getOutputStream().write(json.writeValueAsBytes(new ErrorResponse(code, message)));
-  }
-
-  /** A fetch still unanswered past its time: the follower gets a 503 and fetches again. */
-  private final class Abandoned implements AsyncListener {
-    private final CompletableFuture<?> answer;
-    private final AtomicBoolean answered;
-
-    Abandoned(CompletableFuture<?> answer, AtomicBoolean answered) {
-      this.answer = answer;
-      this.answered = answered;
-    }
-
-    @Override
-    public void onTimeout(AsyncEvent event) throws IOException {
-      if (!answered.compareAndSet(false, true)) {
-        return;
-      }
-      try {
-        error(
-            (HttpServletResponse) event.getSuppliedResponse(),
-            HttpServletResponse.SC_SERVICE_UNAVAILABLE,
-            50302,
-            "The request took too long and was abandoned");
-      } finally {
-        event.getAsyncContext().complete();
-        answer.cancel(false);
-      }
-    }
-
-    @Override
-    public void onError(AsyncEvent event) {
-      if (answered.compareAndSet(false, true)) { // the connection failed: nothing more to write
-        event.getAsyncContext().complete();
-      }
-      answer.cancel(false);
-    }
-
-    @Override
-    public void onComplete(AsyncEvent event) {}
-
-    @Override
-    public void onStartAsync(AsyncEvent event) {}
   }
 }

@@ -1,8 +1,5 @@
 package dev.tributary.api;
 
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -21,7 +18,6 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -252,25 +248,16 @@ class RecordEndpointsFilter implements Filter {
       write(response, answer);
       return;
     }
-    AsyncContext async = request.startAsync(request, response);
-    async.setTimeout(asyncTimeoutMs);
-    AtomicBoolean done = new AtomicBoolean(); // by the answer's completion or the timeout
-    async.addListener(new Abandoned(answer, done));
-    answer.whenComplete(
-        (value, error) -> {
-          if (done.compareAndSet(false, true)) {
-            // On a container thread: the thread completing the answer (a follower's fetch moving
-            // the high watermark, a timer) must not block on this client's socket.
-            async.start(
-                () -> {
-                  try {
-                    write(response, answer);
-                  } finally {
-                    async.complete();
-                  }
-                });
-          }
-        });
+    // On a container thread: the thread completing the answer (a follower's fetch moving the high
+    // watermark, a timer) must not block on this client's socket.
+    AsyncAnswers.whenDone(
+        request,
+        response,
+        answer,
+        asyncTimeoutMs,
+        true,
+        r -> write(r, answer),
+        r -> write(r, CompletableFuture.failedFuture(new AsyncRequestTimeoutException())));
   }
 
   private void write(
@@ -319,45 +306,6 @@ class RecordEndpointsFilter implements Filter {
       response.setContentLength(bytes.length);
       out.write(bytes);
     }
-  }
-
-  /** An answer still not ready after the async timeout: 503, as MVC answers one. */
-  private final class Abandoned implements AsyncListener {
-    private final CompletableFuture<?> answer;
-    private final AtomicBoolean done;
-
-    Abandoned(CompletableFuture<?> answer, AtomicBoolean done) {
-      this.answer = answer;
-      this.done = done;
-    }
-
-    @Override
-    public void onTimeout(AsyncEvent event) {
-      if (!done.compareAndSet(false, true)) {
-        return;
-      }
-      try {
-        write(
-            (HttpServletResponse) event.getSuppliedResponse(),
-            CompletableFuture.failedFuture(new AsyncRequestTimeoutException()));
-      } finally {
-        event.getAsyncContext().complete();
-        answer.cancel(false);
-      }
-    }
-
-    @Override
-    public void onError(AsyncEvent event) {
-      if (done.compareAndSet(false, true)) { // the connection failed: nothing more to write
-        event.getAsyncContext().complete();
-      }
-    }
-
-    @Override
-    public void onComplete(AsyncEvent event) {}
-
-    @Override
-    public void onStartAsync(AsyncEvent event) {}
   }
 
   /**
