@@ -29,19 +29,24 @@ final class AsyncAnswers {
   private AsyncAnswers() {}
 
   /**
-   * Ends the request with {@code onCompletion} once {@code answer} completes, or with {@code
-   * onTimeout} after {@code timeoutMs}. {@code onContainerThread}: write on one of the container's
-   * threads ({@link AsyncContext#start}) rather than on the thread that completes the answer, which
-   * must then not block on this client's socket.
+   * Ends the request with {@code onCompletion}: now when {@code answer} is complete, else once it
+   * completes, or with {@code onTimeout} after {@code timeoutMs}. {@code onContainerThread}: write
+   * a later answer on one of the container's threads ({@link AsyncContext#start}) rather than on
+   * the thread that completes it, which must then not block on this client's socket.
    */
-  static void whenDone(
+  static void answer(
       HttpServletRequest request,
       HttpServletResponse response,
       CompletableFuture<?> answer,
       long timeoutMs,
       boolean onContainerThread,
       Writer onCompletion,
-      Writer onTimeout) {
+      Writer onTimeout)
+      throws IOException {
+    if (answer.isDone()) {
+      onCompletion.write(response);
+      return;
+    }
     AsyncContext async = request.startAsync(request, response);
     async.setTimeout(timeoutMs);
     AtomicBoolean ended = new AtomicBoolean(); // by the completion, the timeout or an error

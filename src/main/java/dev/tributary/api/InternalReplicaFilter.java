@@ -140,13 +140,9 @@ class InternalReplicaFilter implements Filter {
       CompletableFuture<ReplicaFetch.Response> answer,
       long timeoutMs)
       throws IOException {
-    if (answer.isDone()) {
-      write(response, answer);
-      return;
-    }
-    // Written on the thread that completes the fetch (an append or a high watermark move): a
-    // follower's answer is small and its connection a broker's.
-    AsyncAnswers.whenDone(
+    // A later answer is written on the thread that completes the fetch (an append or a high
+    // watermark move): a follower's answer is small and its connection a broker's.
+    AsyncAnswers.answer(
         request,
         response,
         answer,

@@ -243,14 +243,11 @@ class RecordEndpointsFilter implements Filter {
   private void respond(
       HttpServletRequest request,
       HttpServletResponse response,
-      CompletableFuture<? extends ResponseEntity<?>> answer) {
-    if (answer.isDone()) {
-      write(response, answer);
-      return;
-    }
-    // On a container thread: the thread completing the answer (a follower's fetch moving the high
-    // watermark, a timer) must not block on this client's socket.
-    AsyncAnswers.whenDone(
+      CompletableFuture<? extends ResponseEntity<?>> answer)
+      throws IOException {
+    // A later answer on a container thread: the thread completing it (a follower's fetch moving the
+    // high watermark, a timer) must not block on this client's socket.
+    AsyncAnswers.answer(
         request,
         response,
         answer,

@@ -76,9 +76,7 @@ class RecordEndpointsFilterApiTest extends ApiTestSupport {
                 "/topics/no-such-" + topic + "/partitions/5",
                 JSON,
                 "{\"records\":[{\"value\":1}]}"));
-    for (Call call : calls) {
-      assertSameAnswerBothWays(call, true);
-    }
+    assertSameAnswersBothWays(calls, true);
   }
 
   @Test
@@ -104,9 +102,7 @@ class RecordEndpointsFilterApiTest extends ApiTestSupport {
             new Call("POST", t, JSON, "{\"records\":"),
             new Call(
                 "POST", t + "?acks=many", JSON, "{\"records\":[{\"key\":\"a\",\"value\":1}]}"));
-    for (Call call : calls) {
-      assertSameAnswerBothWays(call, true);
-    }
+    assertSameAnswersBothWays(calls, true);
     long before = filter.answered();
     Response metadata = get(t);
     assertThat(metadata.status()).as(metadata.body()).isEqualTo(200);
@@ -139,9 +135,7 @@ class RecordEndpointsFilterApiTest extends ApiTestSupport {
             new Call("GET", "/topics/" + topic + "/partitions/1/records", "", ""),
             new Call("GET", "/topics/" + topic + "/partitions/9/records", "", ""),
             new Call("GET", "/topics/no-such-" + topic + "/partitions/0/records", "", ""));
-    for (Call call : calls) {
-      assertSameAnswerBothWays(call, true);
-    }
+    assertSameAnswersBothWays(calls, true);
   }
 
   @Test
@@ -177,9 +171,7 @@ class RecordEndpointsFilterApiTest extends ApiTestSupport {
             new Call("GET", p0 + "/records?offset=0x1", "", ""),
             new Call("GET", p0 + "/records?offset=0&offset=1", "", ""),
             new Call("GET", p0 + "/records?max_bytes=99999999999", "", ""));
-    for (Call call : calls) {
-      assertSameAnswerBothWays(call, false);
-    }
+    assertSameAnswersBothWays(calls, false);
     // A form body is never parsed for parameters here (MVC's answer to it depends on whether the
     // query string was read first, so the two spellings are not compared).
     long before = filter.answered();
@@ -229,6 +221,12 @@ class RecordEndpointsFilterApiTest extends ApiTestSupport {
     }
     JsonNode count = expectOk(metric).path("measurements").get(0);
     return (long) count.path("value").asDouble();
+  }
+
+  private void assertSameAnswersBothWays(List<Call> calls, boolean answeredHere) {
+    for (Call call : calls) {
+      assertSameAnswerBothWays(call, answeredHere);
+    }
   }
 
   /**
