@@ -32,6 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
 class ProduceController {
   static final MediaType V2_JSON = MediaType.parseMediaType("application/vnd.kafka.v2+json");
 
+  /** {@code acks} when the request does not say (REST Proxy's default). */
+  static final String DEFAULT_ACKS = "all";
+
   /** How long this answer was held back by the principal's produce quota, in milliseconds. */
   static final String THROTTLE_TIME_HEADER = "X-Tributary-Throttle-Time-Ms";
 
@@ -68,7 +71,7 @@ class ProduceController {
   @PostMapping("/topics/{topic}")
   Object produceToTopic(
       @PathVariable String topic,
-      @RequestParam(defaultValue = "all") String acks,
+      @RequestParam(defaultValue = DEFAULT_ACKS) String acks,
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request,
@@ -81,7 +84,7 @@ class ProduceController {
   Object produceToPartition(
       @PathVariable String topic,
       @PathVariable int partition,
-      @RequestParam(defaultValue = "all") String acks,
+      @RequestParam(defaultValue = DEFAULT_ACKS) String acks,
       @RequestHeader(value = HttpHeaders.CONTENT_TYPE, required = false) String contentType,
       @RequestBody(required = false) byte[] body,
       HttpServletRequest request,

@@ -139,7 +139,7 @@ class RecordEndpointsFilter implements Filter {
       return produce.produce(
           path.topic(),
           path.partition(),
-          acks.isEmpty() ? "all" : acks,
+          acks.isEmpty() ? ProduceController.DEFAULT_ACKS : acks,
           contentType,
           body,
           request,
@@ -166,7 +166,7 @@ class RecordEndpointsFilter implements Filter {
           path.topic(),
           path.partition(),
           offset.isEmpty() ? null : Long.parseLong(offset),
-          maxBytes.isEmpty() ? 1_048_576 : Integer.parseInt(maxBytes),
+          Integer.parseInt(maxBytes.isEmpty() ? RecordsController.DEFAULT_MAX_BYTES : maxBytes),
           timeout.isEmpty() ? 0 : Long.parseLong(timeout),
           request.getHeader("Accept"),
           request);

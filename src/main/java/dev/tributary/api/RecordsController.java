@@ -39,6 +39,9 @@ class RecordsController {
   /** Kafka's fetch.max.bytes default; a larger max_bytes is clamped to it. */
   static final int MAX_FETCH_BYTES = 52_428_800;
 
+  /** {@code max_bytes} when the request does not say: Kafka's max.partition.fetch.bytes default. */
+  static final String DEFAULT_MAX_BYTES = "1048576";
+
   /** The longest long poll we accept, in milliseconds. */
   static final long MAX_TIMEOUT_MS = 60_000;
 
@@ -70,7 +73,7 @@ class RecordsController {
       @PathVariable String topic,
       @PathVariable int partition,
       @RequestParam(required = false) Long offset,
-      @RequestParam(name = "max_bytes", defaultValue = "1048576") int maxBytes,
+      @RequestParam(name = "max_bytes", defaultValue = DEFAULT_MAX_BYTES) int maxBytes,
       @RequestParam(defaultValue = "0") long timeout,
       @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept,
       HttpServletRequest request) {
