@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +31,13 @@ final class AsyncAnswers {
 
   /**
    * Ends the request with {@code onCompletion}: now when {@code answer} is complete, else once it
-   * completes, or with {@code onTimeout} after {@code timeoutMs}. {@code onContainerThread}: write
-   * a later answer on one of the container's threads ({@link AsyncContext#start}) rather than on
-   * the thread that completes it, which must then not block on this client's socket.
+   * completes, or with {@code onTimeout} after {@code timeoutMs}. An answer that completes while
+   * the request's own thread is still on its way out through the filters is written by that thread,
+   * as it leaves this method: the filters it returns through (Spring Security's header writer among
+   * them) still touch the response, which must not be written from two threads at once. A later
+   * answer is written on one of the container's threads ({@link AsyncContext#start}) when {@code
+   * onContainerThread}, else on the thread that completes it, which must then not block on this
+   * client's socket.
    */
   static void answer(
       HttpServletRequest request,
@@ -49,20 +54,11 @@ final class AsyncAnswers {
     }
     AsyncContext async = request.startAsync(request, response);
     async.setTimeout(timeoutMs);
-    AtomicBoolean ended = new AtomicBoolean(); // by the completion, the timeout or an error
-    async.addListener(new Abandoned(answer, ended, onTimeout));
-    answer.whenComplete(
-        (value, error) -> {
-          if (!ended.compareAndSet(false, true)) {
-            return;
-          }
-          Runnable end = () -> writeAndComplete(async, response, onCompletion);
-          if (onContainerThread) {
-            async.start(end);
-          } else {
-            end.run();
-          }
-        });
+    Pending pending =
+        new Pending(async, response, answer, onContainerThread, onCompletion, onTimeout);
+    async.addListener(pending);
+    answer.whenComplete((value, error) -> pending.completed());
+    pending.requestThreadLeaves();
   }
 
   private static void writeAndComplete(
@@ -76,16 +72,65 @@ final class AsyncAnswers {
     }
   }
 
-  /** The timeout's answer, or nothing more after a failed connection. */
-  private static final class Abandoned implements AsyncListener {
-    private final CompletableFuture<?> answer;
-    private final AtomicBoolean ended;
-    private final Writer onTimeout;
+  /** One asynchronous answer, from the moment the request turned asynchronous to its end. */
+  private static final class Pending implements AsyncListener {
+    private static final int INSIDE = 0; // the request thread has not left answer() yet
+    private static final int LEFT = 1; // it has, with the answer still pending
+    private static final int COMPLETED_INSIDE = 2; // the answer came before it left: it writes
 
-    Abandoned(CompletableFuture<?> answer, AtomicBoolean ended, Writer onTimeout) {
+    private final AsyncContext async;
+    private final HttpServletResponse response;
+    private final CompletableFuture<?> answer;
+    private final boolean onContainerThread;
+    private final Writer onCompletion;
+    private final Writer onTimeout;
+    private final AtomicInteger requestThread = new AtomicInteger(INSIDE);
+
+    /** Set by whichever of the completion, the timeout and an error ends the request first. */
+    private final AtomicBoolean ended = new AtomicBoolean();
+
+    Pending(
+        AsyncContext async,
+        HttpServletResponse response,
+        CompletableFuture<?> answer,
+        boolean onContainerThread,
+        Writer onCompletion,
+        Writer onTimeout) {
+      this.async = async;
+      this.response = response;
       this.answer = answer;
-      this.ended = ended;
+      this.onContainerThread = onContainerThread;
+      this.onCompletion = onCompletion;
       this.onTimeout = onTimeout;
+    }
+
+    /** The answer completed (on whatever thread completed it). */
+    void completed() {
+      if (requestThread.compareAndSet(INSIDE, COMPLETED_INSIDE)) {
+        return; // the request thread writes it as it leaves
+      }
+      if (!onContainerThread) {
+        end();
+        return;
+      }
+      try {
+        async.start(this::end);
+      } catch (IllegalStateException e) {
+        // The request is already ending (timed out, or its connection failed): that path ends it.
+      }
+    }
+
+    /** The request thread leaves: it writes the answer if it came meanwhile. */
+    void requestThreadLeaves() {
+      if (!requestThread.compareAndSet(INSIDE, LEFT)) {
+        end();
+      }
+    }
+
+    private void end() {
+      if (ended.compareAndSet(false, true)) {
+        writeAndComplete(async, response, onCompletion);
+      }
     }
 
     @Override

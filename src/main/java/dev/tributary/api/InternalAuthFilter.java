@@ -8,6 +8,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -17,6 +19,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * broker without a configured secret (single-broker mode) refuses all internal calls.
  */
 @Component
+@Order(Ordered.LOWEST_PRECEDENCE - 20) // before MetadataFreshnessFilter: refuse before any wait
 class InternalAuthFilter extends OncePerRequestFilter {
   private final BrokerConfig config;
 

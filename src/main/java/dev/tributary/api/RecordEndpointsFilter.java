@@ -24,7 +24,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.filter.ServerHttpObservationFilter;
@@ -45,9 +48,9 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Only a request of exactly the usual shape is answered here: the path spelled plainly (topic of
  * Kafka's legal characters, partition in decimal digits), only the endpoint's own query parameters,
- * each at most once and numeric where it must be, and for produce a Content-Type the endpoint
- * takes. Anything else goes on to Spring MVC, which answers it as before (its error for a malformed
- * parameter, its 415, ...), so the two paths cannot disagree on an unusual request.
+ * each at most once and numeric where it must be, one Content-Type (for produce, one the endpoint
+ * takes) or Accept line. Anything else goes on to Spring MVC, which answers it as before (its error
+ * for a malformed parameter, its 415, ...), so the two paths cannot disagree on an unusual request.
  *
  * <p>An answer that is not ready (acks=all waiting for followers, a long poll) holds no thread: the
  * request turns asynchronous and the answer is written on a container thread when it completes, or
@@ -123,6 +126,9 @@ class RecordEndpointsFilter implements Filter {
 
   private CompletableFuture<? extends ResponseEntity<?>> produce(
       HttpServletRequest request, HttpServletResponse response, RecordsPath path) {
+    if (repeated(request, HttpHeaders.CONTENT_TYPE)) {
+      return null; // MVC joins the lines, and refuses the result
+    }
     String contentType = request.getContentType();
     try {
       EmbeddedFormat.ofContentType(contentType);
@@ -134,8 +140,16 @@ class RecordEndpointsFilter implements Filter {
       return null;
     }
     observe(request, path.partition() == null ? PRODUCE_TO_TOPIC_PATTERN : PRODUCE_PATTERN);
+    byte[] body;
     try {
-      byte[] body = readBody(request);
+      body = readBody(request);
+    } catch (IOException e) {
+      // As MVC's converter reports it: the size and deadline limits' own errors stay its causes.
+      return CompletableFuture.failedFuture(
+          new HttpMessageNotReadableException(
+              "I/O error while reading input message", e, new ServletServerHttpRequest(request)));
+    }
+    try {
       return produce.produce(
           path.topic(),
           path.partition(),
@@ -144,13 +158,16 @@ class RecordEndpointsFilter implements Filter {
           body,
           request,
           response);
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
   private CompletableFuture<? extends ResponseEntity<?>> read(
       HttpServletRequest request, RecordsPath path) {
+    if (repeated(request, HttpHeaders.ACCEPT)) {
+      return null; // MVC reads the lines joined
+    }
     String offset = onlyValue(request, "offset");
     String maxBytes = onlyValue(request, "max_bytes");
     String timeout = onlyValue(request, "timeout");
@@ -168,7 +185,7 @@ class RecordEndpointsFilter implements Filter {
           offset.isEmpty() ? null : Long.parseLong(offset),
           Integer.parseInt(maxBytes.isEmpty() ? RecordsController.DEFAULT_MAX_BYTES : maxBytes),
           timeout.isEmpty() ? 0 : Long.parseLong(timeout),
-          request.getHeader("Accept"),
+          request.getHeader(HttpHeaders.ACCEPT),
           request);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -189,6 +206,16 @@ class RecordEndpointsFilter implements Filter {
   private static void observe(HttpServletRequest request, String pattern) {
     ServerHttpObservationFilter.findObservationContext(request)
         .ifPresent(context -> context.setPathPattern(pattern));
+  }
+
+  /** Whether the request has more than one {@code name} header line. */
+  private static boolean repeated(HttpServletRequest request, String name) {
+    Enumeration<String> values = request.getHeaders(name);
+    if (values == null || !values.hasMoreElements()) {
+      return false;
+    }
+    values.nextElement();
+    return values.hasMoreElements();
   }
 
   /** A parameter's value, "" when absent or empty (MVC then uses the default), null if repeated. */
