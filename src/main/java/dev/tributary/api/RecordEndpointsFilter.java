@@ -1,5 +1,6 @@
 package dev.tributary.api;
 
+import dev.tributary.common.TopicName;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -9,11 +10,8 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Enumeration;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -252,16 +250,9 @@ class RecordEndpointsFilter implements Filter {
       return true;
     }
     int digits = value.charAt(0) == '-' ? 1 : 0;
-    if (value.length() == digits || value.length() - digits > (asInt ? 9 : 18)) {
-      return false;
-    }
-    for (int i = digits; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    return true;
+    return value.length() > digits
+        && value.length() - digits <= (asInt ? 9 : 18)
+        && skip(value, digits, RecordEndpointsFilter::isAsciiDigit) == value.length();
   }
 
   /**
@@ -318,17 +309,13 @@ class RecordEndpointsFilter implements Filter {
     if (body == null) {
       return;
     }
-    OutputStream out = response.getOutputStream();
     if (body instanceof RenderedJson rendered) {
       response.setContentLengthLong(rendered.length());
-      List<ByteBuffer> chunks = rendered.chunks();
-      for (ByteBuffer chunk : chunks) {
-        out.write(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
-      }
+      rendered.writeTo(response.getOutputStream());
     } else {
       byte[] bytes = body instanceof byte[] raw ? raw : json.writeValueAsBytes(body);
       response.setContentLength(bytes.length);
-      out.write(bytes);
+      response.getOutputStream().write(bytes);
     }
   }
 
@@ -344,10 +331,7 @@ class RecordEndpointsFilter implements Filter {
         return null;
       }
       int topicStart = at + TOPICS.length();
-      int topicEnd = topicStart;
-      while (topicEnd < uri.length() && legalTopicChar(uri.charAt(topicEnd))) {
-        topicEnd++;
-      }
+      int topicEnd = skip(uri, topicStart, TopicName::isLegalChar);
       if (topicEnd == topicStart) {
         return null;
       }
@@ -358,10 +342,7 @@ class RecordEndpointsFilter implements Filter {
         return null;
       }
       int digitsStart = topicEnd + PARTITIONS.length();
-      int digitsEnd = digitsStart;
-      while (digitsEnd < uri.length() && isAsciiDigit(uri.charAt(digitsEnd))) {
-        digitsEnd++;
-      }
+      int digitsEnd = skip(uri, digitsStart, RecordEndpointsFilter::isAsciiDigit);
       int digits = digitsEnd - digitsStart;
       if (digits == 0 || digits > 9) {
         return null;
@@ -379,18 +360,23 @@ class RecordEndpointsFilter implements Filter {
           Integer.parseInt(uri, digitsStart, digitsEnd, 10),
           records);
     }
+  }
 
-    private static boolean isAsciiDigit(char c) {
-      return c >= '0' && c <= '9';
+  /** Where the run of characters {@code wanted} accepts, from {@code from} on, ends. */
+  private static int skip(String s, int from, CharPredicate wanted) {
+    int end = from;
+    while (end < s.length() && wanted.test(s.charAt(end))) {
+      end++;
     }
+    return end;
+  }
 
-    private static boolean legalTopicChar(char c) {
-      return (c >= 'a' && c <= 'z')
-          || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9')
-          || c == '.'
-          || c == '_'
-          || c == '-';
-    }
+  private static boolean isAsciiDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  @FunctionalInterface
+  private interface CharPredicate {
+    boolean test(char c);
   }
 }

@@ -1,6 +1,9 @@
 package dev.tributary.api;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -23,11 +26,20 @@ record RenderedJson(List<ByteBuffer> chunks) {
     return length;
   }
 
+  /** Writes the body to {@code out} chunk by chunk, as it is (no copy on this side). */
+  void writeTo(OutputStream out) throws IOException {
+    for (ByteBuffer chunk : chunks) {
+      out.write(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
+    }
+  }
+
   /** The whole body in one array (for tests and logs; answers are written chunk by chunk). */
   byte[] toByteArray() {
     ByteArrayOutputStream out = new ByteArrayOutputStream((int) length());
-    for (ByteBuffer chunk : chunks) {
-      out.write(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
+    try {
+      writeTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
     }
     return out.toByteArray();
   }

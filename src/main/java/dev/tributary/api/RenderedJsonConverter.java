@@ -1,8 +1,6 @@
 package dev.tributary.api;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
@@ -40,9 +38,6 @@ final class RenderedJsonConverter extends AbstractHttpMessageConverter<RenderedJ
 
   @Override
   protected void writeInternal(RenderedJson body, HttpOutputMessage output) throws IOException {
-    OutputStream out = output.getBody();
-    for (ByteBuffer chunk : body.chunks()) {
-      out.write(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
-    }
+    body.writeTo(output.getBody());
   }
 }

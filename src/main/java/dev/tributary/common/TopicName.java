@@ -1,11 +1,8 @@
 package dev.tributary.common;
 
-import java.util.regex.Pattern;
-
 /** Kafka's topic-name rules: 1-249 characters of {@code [a-zA-Z0-9._-]}, and not "." or "..". */
 public final class TopicName {
   public static final int MAX_LENGTH = 249;
-  private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
 
   private TopicName() {}
 
@@ -20,11 +17,21 @@ public final class TopicName {
     if (name.length() > MAX_LENGTH) {
       return "Topic name is " + name.length() + " characters long; the maximum is " + MAX_LENGTH;
     }
-    if (!LEGAL.matcher(name).matches()) {
+    if (!name.chars().allMatch(c -> isLegalChar((char) c))) {
       return "Topic name \""
           + name
           + "\" is illegal: it may contain only ASCII letters, digits, '.', '_' and '-'";
     }
     return null;
+  }
+
+  /** Whether {@code c} may appear in a topic name: an ASCII letter or digit, '.', '_' or '-'. */
+  public static boolean isLegalChar(char c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '.'
+        || c == '_'
+        || c == '-';
   }
 }
