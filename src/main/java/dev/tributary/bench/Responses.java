@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -82,9 +84,24 @@ final class Responses {
   record FetchSummary(long records, long valueBytes, long lastOffset) {}
 
   /**
+   * The fields of a record in a read's answer, in the order the broker writes them: the parser
+   * compares each name with the expected one's bytes where they lie ({@link
+   * JsonParser#nextName(SerializableString)}), instead of looking it up and comparing strings.
+   */
+  private static final SerializedString[] RECORD_FIELDS = {
+    new SerializedString("topic"),
+    new SerializedString("partition"),
+    new SerializedString("offset"),
+    new SerializedString("timestamp"),
+    new SerializedString("key"),
+    new SerializedString("value"),
+    new SerializedString("headers")
+  };
+
+  /**
    * Summarizes a binary-format fetch response (a JSON array of records) with a streaming parser, as
    * it is read from {@code body}: values are measured as decoded base64 lengths without decoding
-   * them.
+   * them. Fields may come in any order; the broker's order is only the fast path.
    */
   static FetchSummary summarizeFetch(InputStream body) {
     long records = 0;
@@ -98,8 +115,20 @@ final class Responses {
       JsonToken t;
       while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
         records++;
-        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-          String name = p.currentName();
+        int expected = 0;
+        while (true) {
+          String name;
+          if (expected < RECORD_FIELDS.length && p.nextName(RECORD_FIELDS[expected])) {
+            name = RECORD_FIELDS[expected++].getValue();
+          } else {
+            if (expected == RECORD_FIELDS.length) {
+              p.nextToken(); // nextName was not called to move on
+            }
+            if (p.currentToken() != JsonToken.PROPERTY_NAME) {
+              break; // the record's END_OBJECT
+            }
+            name = p.currentName();
+          }
           JsonToken value = p.nextToken();
           if ("offset".equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
             lastOffset = p.getLongValue();
@@ -108,6 +137,7 @@ final class Responses {
                 base64DecodedLength(
                     p.getStringCharacters(), p.getStringOffset(), p.getStringLength());
           } else {
+            // Strings not asked for are skipped unread, not copied.
             p.skipChildren();
           }
         }

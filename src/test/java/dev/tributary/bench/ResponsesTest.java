@@ -51,6 +51,18 @@ class ResponsesTest {
   }
 
   @Test
+  void fetchSummaryReadsFieldsInAnyOrderAndSkipsOnesItDoesNotKnow() {
+    String body =
+        "[{\"value\":\"AAECAw==\",\"extra\":{\"offset\":99,\"value\":\"AAAAAAAA\"},\"offset\":7},"
+            + "{\"topic\":\"t\",\"offset\":8,\"partition\":0,\"value\":\"AAEC\",\"key\":[\"offset\"]},"
+            + "{\"topic\":\"t\",\"partition\":0,\"timestamp\":3,\"offset\":11}]";
+    Responses.FetchSummary s = Responses.summarizeFetch(stream(body));
+    assertThat(s.records()).isEqualTo(3);
+    assertThat(s.valueBytes()).isEqualTo(4 + 3);
+    assertThat(s.lastOffset()).isEqualTo(11);
+  }
+
+  @Test
   void emptyFetchAndNonArrayFetch() {
     assertThat(Responses.summarizeFetch(stream("[]")).records()).isZero();
     assertThatThrownBy(() -> Responses.summarizeFetch(stream("{\"error_code\":404}")))
