@@ -25,6 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Configuration(proxyBeanMethods = false)
 class LimitsConfiguration {
+  static final int MIN_SOCKET_WRITE_BUFFER_BYTES = 1024;
+  static final int MAX_SOCKET_WRITE_BUFFER_BYTES = 1024 * 1024;
 
   /**
    * Replaces Spring Boot's {@code JsonMapper.Builder} (same customizers) with one whose parser
@@ -56,28 +58,33 @@ class LimitsConfiguration {
    * <p>Also each connection's socket buffers: Tomcat copies every byte of an answer into the
    * connection's write buffer and writes the socket one buffer at a time, so with its default of 8
    * KiB a 2.4 MB record read took about 300 {@code write} calls, and the JDK copied each heap
-   * buffer once more into a direct one on the way. {@code tributary.http.socket-write-buffer} (32
-   * KiB) direct buffers take a quarter of the calls and no second copy (docs/benchmarks.md, stop
-   * 34). They are allocated per open connection: at Tomcat's 8,192 connections, 320 MiB of direct
-   * memory (32 KiB written, 8 KiB read) against 128 MiB of heap before.
+   * buffer once more into a direct one on the way. Direct buffers of {@code
+   * tributary.socket-write-buffer-bytes} (32 KiB) take a quarter of the calls and no second copy on
+   * plain HTTP (docs/benchmarks.md, stop 34); TLS writes one record of at most 16 KiB per call
+   * whatever this says. The memory this costs per connection is in docs/security.md "Limits".
    */
   @Bean
   WebServerFactoryCustomizer<TomcatServletWebServerFactory> tomcatLimits(
       @Value("${server.max-http-request-header-size:8KB}") DataSize maxHttpRequestHeaderSize,
       @Value("${tributary.max-http-header-count:100}") int maxHttpHeaderCount,
       @Value("${tributary.max-connections-per-client:256}") int maxConnectionsPerClient,
-      @Value("${tributary.http.socket-write-buffer:32KB}") DataSize socketWriteBuffer) {
-    if (socketWriteBuffer.toBytes() < 1024 || socketWriteBuffer.toBytes() > 1024 * 1024) {
+      @Value("${tributary.socket-write-buffer-bytes:32768}") int socketWriteBufferBytes) {
+    if (socketWriteBufferBytes < MIN_SOCKET_WRITE_BUFFER_BYTES
+        || socketWriteBufferBytes > MAX_SOCKET_WRITE_BUFFER_BYTES) {
       throw new IllegalArgumentException(
-          "tributary.http.socket-write-buffer must be between 1KB and 1MB, got "
-              + socketWriteBuffer);
+          "tributary.socket-write-buffer-bytes must be between "
+              + MIN_SOCKET_WRITE_BUFFER_BYTES
+              + " and "
+              + MAX_SOCKET_WRITE_BUFFER_BYTES
+              + ", got "
+              + socketWriteBufferBytes);
     }
     return factory -> {
       factory.addConnectorCustomizers(
           connector -> {
             connector.setProperty("socket.directBuffer", "true");
             connector.setProperty(
-                "socket.appWriteBufSize", Long.toString(socketWriteBuffer.toBytes()));
+                "socket.appWriteBufSize", Integer.toString(socketWriteBufferBytes));
           });
       factory.addContextCustomizers(
           context -> {

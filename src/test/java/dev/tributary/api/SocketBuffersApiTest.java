@@ -12,9 +12,9 @@ import org.springframework.boot.web.server.servlet.context.ServletWebServerAppli
 import tools.jackson.databind.JsonNode;
 
 /**
- * The connection's socket buffers ({@code tributary.http.socket-write-buffer},
- * LimitsConfiguration): Tomcat takes the setting, and an answer many times the buffer's size still
- * arrives whole and in order.
+ * The running broker's socket buffers ({@code tributary.socket-write-buffer-bytes}, default 32 KiB;
+ * the setting's range is in SocketWriteBufferTest): Tomcat took them, and an answer many times the
+ * buffer's size arrives whole and in order.
  */
 class SocketBuffersApiTest extends ApiTestSupport {
   @Autowired ServletWebServerApplicationContext context;

@@ -55,11 +55,15 @@ class ResponsesTest {
     String body =
         "[{\"value\":\"AAECAw==\",\"extra\":{\"offset\":99,\"value\":\"AAAAAAAA\"},\"offset\":7},"
             + "{\"topic\":\"t\",\"offset\":8,\"partition\":0,\"value\":\"AAEC\",\"key\":[\"offset\"]},"
-            + "{\"topic\":\"t\",\"partition\":0,\"timestamp\":3,\"offset\":11}]";
+            + "{\"topic\":\"t\",\"partition\":0,\"timestamp\":3,\"offset\":11},"
+            // All seven in the broker's order, then more: nothing in them counts.
+            + "{\"topic\":\"t\",\"partition\":0,\"offset\":12,\"timestamp\":4,\"key\":null,"
+            + "\"value\":\"AA==\",\"headers\":[],\"more\":[{\"offset\":99,\"value\":\"AAAA\"}],"
+            + "\"offset2\":98}]";
     Responses.FetchSummary s = Responses.summarizeFetch(stream(body));
-    assertThat(s.records()).isEqualTo(3);
-    assertThat(s.valueBytes()).isEqualTo(4 + 3);
-    assertThat(s.lastOffset()).isEqualTo(11);
+    assertThat(s.records()).isEqualTo(4);
+    assertThat(s.valueBytes()).isEqualTo(4 + 3 + 1);
+    assertThat(s.lastOffset()).isEqualTo(12);
   }
 
   @Test
