@@ -98,6 +98,18 @@ final class Responses {
     new SerializedString("headers")
   };
 
+  private static final int OFFSET_FIELD = fieldIndex("offset");
+  private static final int VALUE_FIELD = fieldIndex("value");
+
+  private static int fieldIndex(String name) {
+    for (int i = 0; i < RECORD_FIELDS.length; i++) {
+      if (RECORD_FIELDS[i].getValue().equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /**
    * Summarizes a binary-format fetch response (a JSON array of records) with a streaming parser, as
    * it is read from {@code body}: values are measured as decoded base64 lengths without decoding
@@ -117,9 +129,9 @@ final class Responses {
         records++;
         int expected = 0;
         while (true) {
-          String name;
+          int field; // an index into RECORD_FIELDS, or -1 for a name it does not hold
           if (expected < RECORD_FIELDS.length && p.nextName(RECORD_FIELDS[expected])) {
-            name = RECORD_FIELDS[expected++].getValue();
+            field = expected++;
           } else {
             if (expected == RECORD_FIELDS.length) {
               p.nextToken(); // nextName was not called to move on
@@ -127,12 +139,12 @@ final class Responses {
             if (p.currentToken() != JsonToken.PROPERTY_NAME) {
               break; // the record's END_OBJECT
             }
-            name = p.currentName();
+            field = fieldIndex(p.currentName());
           }
           JsonToken value = p.nextToken();
-          if ("offset".equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
+          if (field == OFFSET_FIELD && value == JsonToken.VALUE_NUMBER_INT) {
             lastOffset = p.getLongValue();
-          } else if ("value".equals(name) && value == JsonToken.VALUE_STRING) {
+          } else if (field == VALUE_FIELD && value == JsonToken.VALUE_STRING) {
             valueBytes +=
                 base64DecodedLength(
                     p.getStringCharacters(), p.getStringOffset(), p.getStringLength());

@@ -46,8 +46,7 @@ class AsyncAnswersTest {
     assertThat(written).as("not on the completing thread").isEmpty();
     request.context.runStarted();
 
-    assertThat(written).containsExactly("answer");
-    assertThat(request.context.completions).isEqualTo(1);
+    assertEndedOnceWith("answer");
   }
 
   @Test
@@ -57,9 +56,8 @@ class AsyncAnswersTest {
 
     answer.complete("later");
 
-    assertThat(written).containsExactly("answer");
     assertThat(request.context.started).isEmpty();
-    assertThat(request.context.completions).isEqualTo(1);
+    assertEndedOnceWith("answer");
   }
 
   @Test
@@ -78,9 +76,8 @@ class AsyncAnswersTest {
 
     answer(answer, true);
 
-    assertThat(written).containsExactly("answer");
     assertThat(request.context.started).as("no other thread touched the response").isEmpty();
-    assertThat(request.context.completions).isEqualTo(1);
+    assertEndedOnceWith("answer");
   }
 
   @Test
@@ -92,8 +89,7 @@ class AsyncAnswersTest {
     answer.complete("too late");
     request.context.runStarted();
 
-    assertThat(written).containsExactly("timeout");
-    assertThat(request.context.completions).isEqualTo(1);
+    assertEndedOnceWith("timeout");
   }
 
   @Test
@@ -105,8 +101,7 @@ class AsyncAnswersTest {
     request.context.fire(AsyncListener::onTimeout);
     request.context.runStarted();
 
-    assertThat(written).containsExactly("timeout");
-    assertThat(request.context.completions).isEqualTo(1);
+    assertEndedOnceWith("timeout");
   }
 
   @Test
@@ -118,8 +113,7 @@ class AsyncAnswersTest {
     answer.complete("refused");
     request.context.fire(AsyncListener::onTimeout);
 
-    assertThat(written).containsExactly("timeout");
-    assertThat(request.context.completions).isEqualTo(1);
+    assertEndedOnceWith("timeout");
   }
 
   @Test
@@ -132,6 +126,12 @@ class AsyncAnswersTest {
     request.context.runStarted();
 
     assertThat(written).isEmpty();
+    assertThat(request.context.completions).isEqualTo(1);
+  }
+
+  /** The request ended exactly once, and {@code writer}'s answer is the only one written. */
+  private void assertEndedOnceWith(String writer) {
+    assertThat(written).containsExactly(writer);
     assertThat(request.context.completions).isEqualTo(1);
   }
 

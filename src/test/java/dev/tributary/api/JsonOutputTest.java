@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -49,15 +50,9 @@ class JsonOutputTest {
       out.writeBase64(view);
       assertThat(view.position()).isZero();
       out.write((byte) ',');
-      expected
-          .append('"')
-          .append(
-              Base64.getEncoder()
-                  .encodeToString(java.util.Arrays.copyOfRange(value, 2, 2 + length)))
-          .append("\",");
+      expected.append(quotedBase64(value, 2, length)).append(',');
     }
-    assertThat(new String(out.rendered().toByteArray(), StandardCharsets.US_ASCII))
-        .isEqualTo(expected.toString());
+    assertThat(text(out)).isEqualTo(expected.toString());
   }
 
   @Test
@@ -72,16 +67,19 @@ class JsonOutputTest {
       byte[] padded = new byte[length + 5];
       random.nextBytes(padded);
       out.writeBase64(padded, 3, length);
-      expected
-          .append('"')
-          .append(Base64.getEncoder().encodeToString(whole))
-          .append("\"\"")
-          .append(
-              Base64.getEncoder()
-                  .encodeToString(java.util.Arrays.copyOfRange(padded, 3, 3 + length)))
-          .append('"');
+      expected.append(quotedBase64(whole, 0, length)).append(quotedBase64(padded, 3, length));
     }
-    assertThat(new String(out.rendered().toByteArray(), StandardCharsets.US_ASCII))
-        .isEqualTo(expected.toString());
+    assertThat(text(out)).isEqualTo(expected.toString());
+  }
+
+  /** What the JDK makes of {@code bytes[from, from + length)}, quoted as a JSON string. */
+  private static String quotedBase64(byte[] bytes, int from, int length) {
+    return '"'
+        + Base64.getEncoder().encodeToString(Arrays.copyOfRange(bytes, from, from + length))
+        + '"';
+  }
+
+  private static String text(JsonOutput out) {
+    return new String(out.rendered().toByteArray(), StandardCharsets.US_ASCII);
   }
 }
